@@ -1,0 +1,1 @@
+"""Cameras and GPIO at the table (the only package that imports picamera2, lazily)."""

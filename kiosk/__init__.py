@@ -1,0 +1,1 @@
+"""The coordinator's kiosk: Flask application, command line and demo table."""

@@ -1,0 +1,1 @@
+"""Sub-commands of the `cacho` command line, one module per game."""
