@@ -1,0 +1,195 @@
+"""The table log: JSON Lines, one event per line; reading it into actions, writing it, and replaying it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+
+from .actions import Bid, Calzo, Dudo, Event, Paso, Reveal, Start
+from .config import DudoConfig
+from .errors import LogError, RuleError
+from .pintas import Hand
+from .rolloff import sorteo
+from .state import DudoTable
+
+# Keys any event may carry without changing the game: when, who typed it, the ruling's photo, a note.
+META_KEYS = frozenset({"ts", "by", "photo", "note", "source"})
+
+_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # event: (required keys, optional keys)
+    "start": (frozenset({"players"}), frozenset({"opener", "sorteo", "dice", "table_start_dice", "options"})),
+    "bid": (frozenset({"player", "quantity", "face"}), frozenset({"desestima"})),
+    "dudo": (frozenset({"player"}), frozenset()),
+    "calzo": (frozenset({"player"}), frozenset()),
+    "paso": (frozenset({"player", "hand"}), frozenset()),
+    "reveal": (frozenset({"dice"}), frozenset()),
+}
+
+
+def _int(obj: Mapping[str, object], key: str) -> int:
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LogError(f"{key!r} debe ser un número entero, no {value!r}")
+    return value
+
+
+def _str(obj: Mapping[str, object], key: str) -> str:
+    value = obj[key]
+    if not isinstance(value, str):
+        raise LogError(f"{key!r} debe ser un texto, no {value!r}")
+    return value
+
+
+def _mapping(value: object, key: str) -> Mapping[str, object]:
+    if not isinstance(value, dict):
+        raise LogError(f"{key!r} debe ser un objeto {{jugador: ...}}, no {value!r}")
+    return value
+
+
+def parse_event(obj: object) -> Event:
+    """Turn one decoded JSON object into a typed event; LogError says what is malformed."""
+    if not isinstance(obj, dict):
+        raise LogError("cada línea debe ser un objeto JSON")
+    kind = obj.get("event")
+    if kind not in _FIELDS:
+        raise LogError(f"evento desconocido {kind!r}; los eventos son: {', '.join(_FIELDS)}")
+    required, optional = _FIELDS[kind]
+    missing = sorted(required - obj.keys())
+    if missing:
+        raise LogError(f"al evento {kind!r} le falta {', '.join(missing)}")
+    unknown = sorted(obj.keys() - required - optional - META_KEYS - {"event"})
+    if unknown:
+        raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
+    if kind == "start":
+        return _parse_start(obj)
+    if kind == "reveal":
+        dice: dict[str, tuple[int, ...]] = {}
+        for name, faces in _mapping(obj["dice"], "dice").items():
+            if not isinstance(faces, list) or any(isinstance(f, bool) or not isinstance(f, int) for f in faces):
+                raise LogError(f"los dados de {name} deben ser una lista de números, no {faces!r}")
+            dice[name] = tuple(faces)
+        return Reveal.of(dice)
+    player = _str(obj, "player")
+    if kind == "bid":
+        desestima = obj.get("desestima", False)
+        if not isinstance(desestima, bool):
+            raise LogError(f"'desestima' debe ser true o false, no {desestima!r}")
+        return Bid(player, _int(obj, "quantity"), _int(obj, "face"), desestima)
+    if kind == "paso":
+        hand = obj["hand"]
+        if hand not in [h.value for h in Hand]:
+            raise LogError(f"el paso declara full, escala o quintilla, no {hand!r}")
+        return Paso(player, Hand(hand))
+    return Dudo(player) if kind == "dudo" else Calzo(player)
+
+
+def _parse_start(obj: Mapping[str, object]) -> Start:
+    players = obj["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise LogError("'players' debe ser la lista de nombres en orden horario")
+    names = tuple(str(p) for p in players)
+    opener = _str(obj, "opener") if "opener" in obj else None
+    if "sorteo" in obj:
+        rolls = obj["sorteo"]
+        if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+            raise LogError("'sorteo' debe ser una lista de tiradas {jugador: dado}")
+        drawn = sorteo(names, rolls)
+        if opener is not None and opener != drawn:
+            raise RuleError("3", f"el sorteo lo ganó {drawn}, no {opener}")
+        opener = drawn
+    if opener is None:
+        raise LogError("el inicio necesita 'opener' (quien parte) o 'sorteo' (las tiradas del sorteo)")
+    dice = None
+    if "dice" in obj:
+        counts = _mapping(obj["dice"], "dice")
+        if sorted(counts) != sorted(names):
+            raise LogError("'dice' debe dar los dados de cada jugador sentado, y de nadie más")
+        dice = tuple(_int(counts, name) for name in names)
+    table_start = _int(obj, "table_start_dice") if "table_start_dice" in obj else None
+    config = DudoConfig.from_mapping(_mapping(obj["options"], "options")) if "options" in obj else DudoConfig()
+    return Start(names, opener, dice, table_start, config)
+
+
+def event_to_dict(event: Event) -> dict[str, object]:
+    """The JSON object of one event (the inverse of `parse_event`)."""
+    if isinstance(event, Start):
+        out: dict[str, object] = {"event": "start", "players": list(event.players), "opener": event.opener}
+        if event.dice is not None:
+            out["dice"] = dict(zip(event.players, event.dice, strict=True))
+        if event.table_start_dice is not None:
+            out["table_start_dice"] = event.table_start_dice
+        default = DudoConfig()
+        changed = {f.name: getattr(event.config, f.name) for f in fields(DudoConfig)}
+        changed = {k: v for k, v in changed.items() if v != getattr(default, k)}
+        if changed:
+            out["options"] = changed
+        return out
+    if isinstance(event, Bid):
+        out = {"event": "bid", "player": event.player, "quantity": event.quantity, "face": event.face}
+        if event.desestima:
+            out["desestima"] = True
+        return out
+    if isinstance(event, Paso):
+        return {"event": "paso", "player": event.player, "hand": event.hand.value}
+    if isinstance(event, Dudo):
+        return {"event": "dudo", "player": event.player}
+    if isinstance(event, Calzo):
+        return {"event": "calzo", "player": event.player}
+    return {"event": "reveal", "dice": {name: list(faces) for name, faces in event.dice}}
+
+
+def dumps(events: Iterable[Event]) -> str:
+    """The log text: one JSON object per line."""
+    return "".join(json.dumps(event_to_dict(e), ensure_ascii=False) + "\n" for e in events)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """The first event that could not be applied: its 1-based line, the article (None if malformed), why."""
+
+    line: int
+    article: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, object]:
+        """The contract's error object."""
+        return {"error": {"line": self.line, "article": self.article, "message": self.message}}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """The table after the last good event, and the error that stopped the replay, if any."""
+
+    table: DudoTable | None
+    error: ReplayError | None
+
+
+def replay_lines(lines: Iterable[str]) -> ReplayResult:
+    """Apply a log's lines in order; stop at the first malformed or illegal one, applying nothing after it."""
+    table: DudoTable | None = None
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            try:
+                decoded = json.loads(raw)
+            except json.JSONDecodeError as error:
+                raise LogError(f"no es JSON válido: {error.msg} (columna {error.colno})") from None
+            event = parse_event(decoded)
+            if table is None:
+                if not isinstance(event, Start):
+                    raise LogError("la primera línea debe ser el inicio de la mesa (event: start)")
+                table = DudoTable.start(event)
+            elif isinstance(event, Start):
+                raise RuleError("3", "la mesa ya empezó: un registro tiene un solo inicio")
+            else:
+                table = table.apply(event)
+        except LogError as error:
+            return ReplayResult(table, ReplayError(number, None, error.message))
+        except RuleError as error:
+            return ReplayResult(table, ReplayError(number, error.article, error.message))
+    if table is None:
+        return ReplayResult(None, ReplayError(max(number, 1), None, "el registro está vacío: falta el inicio"))
+    return ReplayResult(table, None)

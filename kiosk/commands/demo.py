@@ -1,0 +1,30 @@
+"""`cacho demo`: the main job on a machine with no camera: play the bundled demo table."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from kiosk.commands.dudo import load, summary
+from kiosk.demo import demo_path
+
+DEMO_LOG = "mesa_dudo.jsonl"
+
+
+def register(subparsers: Any) -> None:
+    """Add `cacho demo`."""
+    demo = subparsers.add_parser("demo", help="reproduce la mesa de demostración incluida")
+    demo.set_defaults(func=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Replay the bundled example table to its champion."""
+    path = demo_path(DEMO_LOG)
+    print(f"Mesa de demostración: {path}\n")
+    result = load(path)
+    if result.table is not None:
+        print(summary(result.table))
+    if result.error is not None:  # pragma: no cover - the bundled log is tested to replay cleanly
+        print(f"Error en la línea {result.error.line}: {result.error.message}")
+        return 1
+    return 0

@@ -1,0 +1,103 @@
+"""`cacho dudo ...`: replay a Dudo table log and print the count, the rulings and who acts next."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engines.dudo import DudoTable, ReplayResult, replay_lines
+from kiosk.cli import CliError
+
+_ACTION_NAMES = {"bid": "apostar", "dudo": "dudar", "calzo": "calzar", "paso": "pasar"}
+
+
+def register(subparsers: Any) -> None:
+    """Add `cacho dudo replay`."""
+    dudo = subparsers.add_parser("dudo", help="Dudo: el campeonato de cachos")
+    commands = dudo.add_subparsers(dest="dudo_command", metavar="ACCIÓN", required=True)
+    replay = commands.add_parser(
+        "replay",
+        help="reproduce el registro de una mesa (JSON Lines) y muestra la cuenta y los fallos",
+        description="Aplica los eventos en orden. Sale con 0 si todos valen, con 1 en el primer evento "
+        "ilegal o mal escrito (y no aplica nada después).",
+    )
+    replay.add_argument("file", metavar="FILE", type=Path, help="registro de la mesa, un evento JSON por línea")
+    replay.add_argument("--json", action="store_true", help="un objeto JSON en vez del resumen en castellano")
+    replay.set_defaults(func=run_replay)
+
+
+def load(path: Path) -> ReplayResult:
+    """Replay a log file; a missing or unreadable file is a CliError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no existe el registro {path}") from None
+    except IsADirectoryError:
+        raise CliError(f"{path} es una carpeta, no un registro") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
+    except OSError as error:
+        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
+    return replay_lines(text.splitlines())
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """`cacho dudo replay FILE [--json]`."""
+    result = load(args.file)
+    if args.json:
+        if result.error is not None:
+            print(json.dumps(result.error.to_dict(), ensure_ascii=False))
+            return 1
+        assert result.table is not None
+        print(json.dumps(result.table.to_dict(), ensure_ascii=False))
+        return 0
+    if result.table is not None:
+        print(summary(result.table))
+    if result.error is not None:
+        error = result.error
+        article = f"art. {error.article}: " if error.article else ""
+        print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
+        print("(no se aplicó nada desde esa línea)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def summary(table: DudoTable) -> str:
+    """A readable Spanish account of the table: rulings, the coordinator's count and who acts next."""
+    lines = [f"Mesa de Dudo: {', '.join(table.players)} (en sentido horario)"]
+    for ruling in table.rulings:
+        lines.append(f"  Tirada {ruling.round}: {ruling.message}")
+    if not table.rulings:
+        lines.append("  Todavía no se levantan los cachos.")
+    count = table.coordinator_count()
+    dice = " · ".join(f"{name} {n}" if n else f"{name} eliminado" for name, n in count.dice)
+    lines.append(f"Dados: {dice}  —  en juego {count.in_play} de {count.table_start_dice}")
+    if count.calzo.allowed:
+        lines.append("Calzo: permitido")
+    else:
+        lines.append(f"Calzo: no (art. {count.calzo.article}: {count.calzo.reason})")
+    if table.winner is not None:
+        lines.append(f"Campeón de la mesa: {table.winner} (art. 10)")
+        return "\n".join(lines)
+    legal = table.legal_actions()
+    assert legal is not None and table.round is not None
+    if legal.player is None:
+        lines.append(f"Falta levantar los cachos de: {', '.join(legal.reveal)}")
+        return "\n".join(lines)
+    rnd = table.round
+    if rnd.bid is not None:
+        lines.append(f"Apuesta en pie: «{rnd.bid.text()}» de {rnd.bid.player} ({rnd.mode})")
+        if rnd.paso is not None:
+            lines.append(f"{rnd.paso.player} pasó declarando {rnd.paso.hand.label}")
+    else:
+        lines.append(f"Tirada {rnd.number}: abre {rnd.opener} ({rnd.mode})")
+    options = {"bid": legal.bid, "dudo": legal.dudo, "calzo": legal.calzo, "paso": legal.paso}
+    may = [_ACTION_NAMES[name] for name, option in options.items() if option.allowed]
+    lines.append(f"Le toca a {legal.player}: puede {', '.join(may)}")
+    for name, option in options.items():
+        if not option.allowed:
+            lines.append(f"  no puede {_ACTION_NAMES[name]}: art. {option.article}, {option.reason}")
+    return "\n".join(lines)
