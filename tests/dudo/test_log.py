@@ -9,9 +9,9 @@ import pytest
 from engines.dudo import (
     Bid,
     Calzo,
+    Dudo,
     DudoConfig,
     DudoTable,
-    Dudo,
     Hand,
     LogError,
     Paso,
