@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from engines.dudo import DudoConfig, DudoTable, Reveal, RuleError, Start, dumps, replay_lines
 from engines.dudo.simulate import random_action, roll_cups, sensible_action
 
+from .oracle import Oracle
+
 NAMES = ("Ana", "Beto", "Caro", "Dani", "Eli", "Fede")
 
 
@@ -59,6 +61,9 @@ def test_random_legal_tables(
     dice = None if start_dice is None else tuple(start_dice[:players])
     table = DudoTable.start(Start(names, rng.choice(names), dice=dice, config=config))
     cups = roll_cups(table, rng)
+    oracle = Oracle(names, dict(zip(names, table.dice, strict=True)), config, table.players[0])
+    oracle.opener = table.history[0].opener  # type: ignore[union-attr]
+    checked = 0
     for _step in range(20_000):
         if table.winner is not None:
             break
@@ -67,8 +72,13 @@ def test_random_legal_tables(
             legal = table.legal_actions()
             assert legal is not None and legal.player is None
             event = Reveal.of({name: cups[name] for name in legal.reveal})
+            predicted = oracle.predict(event)
             after = table.apply(event)
             ruling = after.rulings[-1]
+            if predicted is not None:  # an independent referee agrees with the ruling
+                assert dict(ruling.changes) == predicted, ruling.message
+                checked += 1
+            oracle.settle(dict(ruling.changes), ruling.next_opener)
             assert len(after.rulings) == len(table.rulings) + 1
             assert after.in_play - before_total == sum(delta for _, delta in ruling.changes)
             assert all(-2 <= delta <= 1 for _, delta in ruling.changes)
@@ -81,6 +91,7 @@ def test_random_legal_tables(
                 _check_legal_actions_agree(table, rng)
             action = sensible_action(table, cups, rng) if sensible else random_action(table, rng)
             after = table.apply(action)
+            oracle.see(action)
             assert after.in_play == before_total  # only rulings change the count
             assert after.rulings == table.rulings
         assert all(0 <= n <= 5 for n in after.dice)
@@ -91,6 +102,7 @@ def test_random_legal_tables(
         raise AssertionError("the table never ended")
 
     assert table.winner is not None
+    assert checked > 0 or len(table.rulings) < 3
     assert [p for p in table.players if table.dice_of(p) > 0] == [table.winner]
     assert table.legal_actions() is None
     try:
