@@ -11,6 +11,7 @@ from collections.abc import Sequence
 # `func(args)` returns the exit status. Add a game by adding its module here.
 COMMAND_MODULES = (
     "kiosk.commands.dudo",
+    "kiosk.commands.bolivia",
     "kiosk.commands.demo",
 )
 

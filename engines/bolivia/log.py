@@ -1,0 +1,209 @@
+"""The game log: JSON Lines, one event per line; reading it into actions, writing it, and replaying it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .actions import Action, Declare, Hatch, Pick, Roll, Score, SetAside, Start, Variant
+from .config import BoliviaConfig
+from .errors import LogError, RuleError
+from .scoring import Category, category_from
+from .state import BoliviaGame
+
+# Keys any event may carry without changing the game: when, who typed it, the photo read, a note.
+META_KEYS = frozenset({"ts", "by", "photo", "note", "source"})
+
+VARIANTS = ("classic", "three_hatches", "partners", "generala")
+
+_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # event: (required keys, optional keys)
+    "start": (frozenset({"players"}), frozenset({"variant", "teams", "options"})),
+    "roll": (frozenset({"player", "dice"}), frozenset()),
+    "declare": (frozenset({"player", "category"}), frozenset()),
+    "set_aside": (frozenset({"player", "positions"}), frozenset()),
+    "score": (frozenset({"player"}), frozenset({"category"})),
+    "pick": (frozenset({"player"}), frozenset()),
+    "hatch": (frozenset({"player", "hatch"}), frozenset()),
+}
+
+
+def _str(obj: Mapping[str, object], key: str) -> str:
+    value = obj[key]
+    if not isinstance(value, str):
+        raise LogError(f"{key!r} debe ser un texto, no {value!r}")
+    return value
+
+
+def _int(obj: Mapping[str, object], key: str) -> int:
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LogError(f"{key!r} debe ser un número entero, no {value!r}")
+    return value
+
+
+def _ints(obj: Mapping[str, object], key: str) -> tuple[int, ...]:
+    value = obj[key]
+    if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+        raise LogError(f"{key!r} debe ser una lista de números enteros, no {value!r}")
+    return tuple(value)
+
+
+def _category(obj: Mapping[str, object], key: str) -> Category:
+    value = obj[key]
+    found = None
+    if isinstance(value, str):
+        found = category_from(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        found = category_from(str(value))
+    if found is None:
+        names = ", ".join(c.value for c in Category)
+        raise LogError(f"categoría desconocida {value!r}; las categorías son 1-6, {names}")
+    return found
+
+
+def parse_event(obj: object) -> Action:
+    """Turn one decoded JSON object into a typed action; LogError says what is malformed."""
+    if not isinstance(obj, dict):
+        raise LogError("cada línea debe ser un objeto JSON")
+    kind = obj.get("event")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise LogError(f"evento desconocido {kind!r}; los eventos son: {', '.join(_FIELDS)}")
+    required, optional = _FIELDS[kind]
+    missing = sorted(required - obj.keys())
+    if missing:
+        raise LogError(f"al evento {kind!r} le falta {', '.join(missing)}")
+    unknown = sorted(obj.keys() - required - optional - META_KEYS - {"event"})
+    if unknown:
+        raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
+    if kind == "start":
+        return _parse_start(obj)
+    player = _str(obj, "player")
+    if kind == "roll":
+        return Roll(player, _ints(obj, "dice"))
+    if kind == "declare":
+        return Declare(player, _category(obj, "category"))
+    if kind == "set_aside":
+        return SetAside(player, _ints(obj, "positions"))
+    if kind == "score":
+        return Score(player, _category(obj, "category") if "category" in obj else None)
+    if kind == "pick":
+        return Pick(player)
+    return Hatch(player, _int(obj, "hatch"))
+
+
+def _parse_start(obj: Mapping[str, object]) -> Start:
+    players = obj["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise LogError("'players' debe ser la lista de nombres en orden de turno")
+    raw = obj.get("variant", "classic")
+    chosen = [raw] if isinstance(raw, str) else raw
+    if not isinstance(chosen, list) or not chosen or not all(isinstance(v, str) for v in chosen):
+        raise LogError(f"'variant' es un nombre o una lista de nombres, no {raw!r}")
+    for name in chosen:
+        if name not in VARIANTS:
+            raise LogError(f"variante desconocida {name!r}; las variantes son: {', '.join(VARIANTS)}")
+    if "classic" in chosen and len(chosen) > 1:
+        raise LogError("'classic' no se combina con otras variantes")
+    teams: tuple[tuple[str, ...], ...] = ()
+    if "partners" in chosen:
+        value = obj.get("teams")
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(t, list) and all(isinstance(m, str) for m in t) for t in value)
+        ):
+            raise LogError(
+                "la variante 'partners' necesita 'teams': una lista de equipos, cada uno una lista de nombres"
+            )
+        teams = tuple(tuple(str(m) for m in t) for t in value)
+    elif "teams" in obj:
+        raise LogError("'teams' solo va con la variante 'partners'")
+    variant = Variant(hatches=3 if "three_hatches" in chosen else 1, teams=teams, generala="generala" in chosen)
+    options = obj.get("options", {})
+    if not isinstance(options, dict):
+        raise LogError(f"'options' debe ser un objeto {{opción: valor}}, no {options!r}")
+    return Start(tuple(str(p) for p in players), variant, BoliviaConfig.from_mapping(options))
+
+
+def event_to_dict(event: Action) -> dict[str, object]:
+    """The JSON object of one event (the inverse of `parse_event`)."""
+    if isinstance(event, Start):
+        names = event.variant.names
+        out: dict[str, object] = {
+            "event": "start",
+            "players": list(event.players),
+            "variant": names[0] if len(names) == 1 else list(names),
+        }
+        if event.variant.teams:
+            out["teams"] = [list(team) for team in event.variant.teams]
+        changed = event.config.changed()
+        if changed:
+            out["options"] = changed
+        return out
+    if isinstance(event, Roll):
+        return {"event": "roll", "player": event.player, "dice": list(event.dice)}
+    if isinstance(event, Declare):
+        return {"event": "declare", "player": event.player, "category": event.category.value}
+    if isinstance(event, SetAside):
+        return {"event": "set_aside", "player": event.player, "positions": list(event.positions)}
+    if isinstance(event, Score):
+        out = {"event": "score", "player": event.player}
+        if event.category is not None:
+            out["category"] = event.category.value
+        return out
+    if isinstance(event, Pick):
+        return {"event": "pick", "player": event.player}
+    return {"event": "hatch", "player": event.player, "hatch": event.hatch}
+
+
+def dumps(events: Iterable[Action]) -> str:
+    """The log text: one JSON object per line."""
+    return "".join(json.dumps(event_to_dict(e), ensure_ascii=False) + "\n" for e in events)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """The first event that could not be applied: its 1-based line, the section (None if malformed), why."""
+
+    line: int
+    article: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, object]:
+        """The contract's error object."""
+        return {"error": {"line": self.line, "article": self.article, "message": self.message}}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """The game after the last good event, and the error that stopped the replay, if any."""
+
+    game: BoliviaGame | None
+    error: ReplayError | None
+
+
+def replay_lines(lines: Iterable[str]) -> ReplayResult:
+    """Apply a log's lines in order; stop at the first malformed or illegal one, applying nothing after it."""
+    game: BoliviaGame | None = None
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            try:
+                decoded = json.loads(raw)
+            except json.JSONDecodeError as error:
+                raise LogError(f"no es JSON válido: {error.msg} (columna {error.colno})") from None
+            event = parse_event(decoded)
+            if game is None and not isinstance(event, Start):
+                raise LogError("la primera línea debe ser el inicio de la partida (event: start)")
+            game = (game or BoliviaGame()).apply(event)
+        except LogError as error:
+            return ReplayResult(game, ReplayError(number, None, error.message))
+        except RuleError as error:
+            return ReplayResult(game, ReplayError(number, error.article, error.message))
+    if game is None:
+        return ReplayResult(None, ReplayError(max(number, 1), None, "el registro está vacío: falta el inicio"))
+    return ReplayResult(game, None)
