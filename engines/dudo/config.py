@@ -38,7 +38,7 @@ class DudoConfig:
     calzo_restringido: bool = True
     abre_tras_calzo: AbreTrasCalzo = AbreTrasCalzo.CALZADOR
     abre_tras_eliminacion: AbreTrasEliminacion = AbreTrasEliminacion.SIGUIENTE
-    apertura_en_toda_ronda: bool = True
+    apertura_en_toda_ronda: bool = False
     partida_en_falso_desafiable: bool = False
     obligo_abre_en_ases: bool = True
     obligo_en_mano_a_mano: bool = True

@@ -321,12 +321,14 @@ class DudoTable:
             )
         if desestima and not rnd.partida_en_falso:
             return RuleError("5", "solo se desestima una apertura con ases (partida en falso)")
+        if desestima and rnd.paso is not None:
+            return RuleError("8", "tras un paso solo se sube la jugada anterior al paso o se duda el paso")
         bid = rnd.bid
         if bid is None:
             if rnd.obligo and face == AS and not self.config.obligo_abre_en_ases:
                 return RuleError("9", "en el obligo no se declara la pinta en ases")
             return None
-        if rnd.partida_en_falso:
+        if rnd.partida_en_falso and rnd.paso is None:
             return None  # a raise continues the aces; anything else dismisses the false start (art. 5)
         if rnd.obligo and not (player in rnd.obligados and player != rnd.opener):
             if face != bid.face:
@@ -391,6 +393,8 @@ class DudoTable:
             return RuleError("9", "en el obligo solo se puede subir la cantidad o dudar")
         if rnd.partida_en_falso and not self.config.partida_en_falso_desafiable:
             return RuleError("5", "abrir con ases es partida en falso: no se calza")
+        if rnd.to_act in rnd.passed:
+            return RuleError("8", f"{rnd.to_act} ya pasó en esta tirada: debe subir o dudar")
         return self.calzo_threshold_refusal()
 
     def _paso_refusal(self, rnd: Round, player: str) -> RuleError | None:
@@ -445,6 +449,7 @@ class DudoTable:
         if isinstance(action, Bid):
             reopens = rnd.bid is None or (
                 rnd.partida_en_falso
+                and rnd.paso is None
                 and (action.desestima or self._raise_refusal(rnd.bid, action.quantity, action.face) is not None)
             )
             new_bid = StandingBid(player, action.quantity, action.face)
