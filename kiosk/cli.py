@@ -12,6 +12,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "kiosk.commands.dudo",
     "kiosk.commands.bolivia",
+    "kiosk.commands.cards",
     "kiosk.commands.demo",
 )
 

@@ -1,0 +1,271 @@
+"""`cacho cards ...`: Spanish Cacho showdowns, Pif Paf/Cacheta melds, Truco tricks and card-game log replays."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engines.cards.cacho.showdown import CATEGORY_IDS, CATEGORY_NAMES, showdown
+from engines.cards.deck import DOUBLE_DECK, TRUCO_DECK, Card, parse_card, parse_cards
+from engines.cards.errors import CardRuleError
+from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
+from engines.cards.replay import GAMES, Replay, replay
+from engines.cards.truco.trick import Play, resolve_trick
+from kiosk.cli import CliError
+
+MAX_MELD_HAND = 10  # nine dealt plus the card drawn
+PHASES = {
+    "deal": "falta repartir",
+    "bet": "apuestas",
+    "play": "juego",
+    "hand": "entre manos",
+    "eleven": "decisión de la mano de once",
+}
+GAME_NAMES = {"cacho": "Cacho español", "pifpaf": "Pif Paf", "cacheta": "Cacheta", "truco": "Truco"}
+
+
+def register(subparsers: Any) -> None:
+    """Add `cacho cards showdown|melds|trick|replay`."""
+    cards = subparsers.add_parser("cards", help="juegos de cartas: Cacho español, Pif Paf, Cacheta y Truco")
+    commands = cards.add_subparsers(dest="cards_command", metavar="ACCIÓN", required=True)
+
+    show = commands.add_parser(
+        "showdown",
+        help="Cacho español: quién gana al mostrar las manos",
+        description='Manos de tres cartas como "AD 4D 5D", en orden de asiento desde el mano (el primero '
+        "a la izquierda de quien reparte).",
+    )
+    show.add_argument("--game", required=True, help="cacho")
+    show.add_argument("hands", metavar="HAND", nargs="+", help='una mano de tres cartas, p. ej. "AD 4D 5D"')
+    show.add_argument("--json", action="store_true", help="salida JSON")
+    show.set_defaults(func=run_showdown)
+
+    melds = commands.add_parser(
+        "melds",
+        help="Pif Paf / Cacheta: si todas las cartas forman juegos válidos, y cómo",
+        description="Busca (sin atajos) una partición de todas las cartas en escaleras y grupos.",
+    )
+    melds.add_argument("--game", required=True, help="pifpaf o cacheta")
+    melds.add_argument("--flip", metavar="CARD", help="Cacheta: la carta vuelta, que define los comodines")
+    melds.add_argument("cards", metavar="CARDS", nargs="+", help='las cartas, p. ej. "3S 4S 5S 6H 6D 6C"')
+    melds.add_argument("--json", action="store_true", help="salida JSON")
+    melds.set_defaults(func=run_melds)
+
+    trick = commands.add_parser(
+        "trick",
+        help="Truco: quién gana una baza",
+        description="Las cartas jugadas por los asientos 0 a 3 (parejas 0 y 2, 1 y 3).",
+    )
+    trick.add_argument("--game", required=True, help="truco")
+    trick.add_argument("cards", metavar="CARD", nargs="+", help="C0 C1 C2 C3: la carta de cada asiento")
+    trick.add_argument("--lead", type=int, default=0, help="el asiento que salió (por defecto 0)")
+    trick.add_argument("--json", action="store_true", help="salida JSON")
+    trick.set_defaults(func=run_trick)
+
+    rep = commands.add_parser(
+        "replay",
+        help="reproduce el registro (JSON Lines) de una mano o partida de cartas",
+        description="Aplica los eventos en orden. Sale con 0 si todos valen, con 1 en el primer evento "
+        "ilegal o mal escrito (y no aplica nada después).",
+    )
+    rep.add_argument("file", metavar="FILE", type=Path, help="registro, un evento JSON por línea")
+    rep.add_argument("--json", action="store_true", help="salida JSON")
+    rep.set_defaults(func=run_replay)
+
+
+def _game(args: argparse.Namespace, allowed: tuple[str, ...]) -> str:
+    game = str(args.game).strip().lower().replace(" ", "").replace("-", "")
+    if game not in allowed:
+        known = ", ".join(allowed)
+        if game in GAMES:
+            raise CliError(f"«{args.game}» no tiene esta acción; aquí valen: {known}")
+        raise CliError(f"juego desconocido «{args.game}»; aquí valen: {known}")
+    return game
+
+
+def _cards(text: str | list[str]) -> tuple[Card, ...]:
+    try:
+        return parse_cards(" ".join(text) if isinstance(text, list) else text)
+    except CardRuleError as error:
+        raise CliError(error.message) from None
+
+
+def _emit(data: dict[str, Any]) -> None:
+    print(json.dumps(data, ensure_ascii=False))
+
+
+def run_showdown(args: argparse.Namespace) -> int:
+    """`cacho cards showdown --game cacho HAND... [--json]`."""
+    _game(args, ("cacho",))
+    hands = [_cards(hand) for hand in args.hands]
+    try:
+        result = showdown(hands)
+    except CardRuleError as error:
+        raise CliError(error.message) from None
+    if args.json:
+        _emit(
+            {
+                "game": "cacho",
+                "winner": result.winner,
+                "decided_by": result.decided_by,
+                "hands": [
+                    {
+                        "cards": [str(c) for c in v.cards],
+                        "category": CATEGORY_IDS[v.category],
+                        "points": v.points,
+                    }
+                    for v in result.hands
+                ],
+            }
+        )
+        return 0
+    how = {
+        "category": "por categoría",
+        "points": "por puntos",
+        "high_card": "por la carta más alta",
+        "kickers": "por las cartas siguientes",
+        "eldest": "por empate: gana el más cercano a la izquierda de quien reparte",
+    }[result.decided_by]
+    for i, value in enumerate(result.hands):
+        points = "" if value.points is None else f", {value.points} puntos"
+        print(f"Mano {i}: {' '.join(map(str, value.cards))} — {CATEGORY_NAMES[value.category]}{points}")
+    print(f"Gana la mano {result.winner} ({how}).")
+    return 0
+
+
+def run_melds(args: argparse.Namespace) -> int:
+    """`cacho cards melds --game pifpaf|cacheta [--flip CARD] CARDS [--json]`."""
+    game = _game(args, ("pifpaf", "cacheta"))
+    cards = _cards(args.cards)
+    flip: Card | None = None
+    if args.flip is not None:
+        if game != "cacheta":
+            raise CliError("--flip (la carta vuelta) solo existe en Cacheta")
+        try:
+            flip = parse_card(args.flip)
+        except CardRuleError as error:
+            raise CliError(error.message) from None
+    if not 1 <= len(cards) <= MAX_MELD_HAND:
+        raise CliError(f"una mano tiene de 1 a {MAX_MELD_HAND} cartas (nueve más la robada), no {len(cards)}")
+    try:
+        DOUBLE_DECK.check([*cards, *([flip] if flip else [])])
+    except CardRuleError as error:
+        raise CliError(error.message) from None
+    rules = cacheta_rules(flip) if game == "cacheta" else PIFPAF_RULES
+    found = split(cards, rules)
+    if args.json:
+        data: dict[str, Any] = {
+            "game": game,
+            "valid": found is not None,
+            "melds": [[str(c) for c in m.cards] for m in found or ()],
+            "details": [
+                {
+                    "kind": m.kind,
+                    "cards": [str(c) for c in m.cards],
+                    "wild": None if m.wild is None else str(m.wild),
+                    "stands_for": None if m.stands_for is None else str(m.stands_for),
+                }
+                for m in found or ()
+            ],
+        }
+        if game == "cacheta":
+            data["trumps"] = sorted(str(c) for c in rules.trumps)
+        _emit(data)
+        return 0
+    if rules.trumps:
+        print(f"Comodines: {' '.join(sorted(str(c) for c in rules.trumps))}")
+    if found is None:
+        print("No: estas cartas no se pueden repartir todas en juegos válidos.")
+        return 0
+    print("Sí: todas las cartas forman juegos válidos.")
+    for m in found:
+        print(f"  {m.describe()}")
+    return 0
+
+
+def run_trick(args: argparse.Namespace) -> int:
+    """`cacho cards trick --game truco C0 C1 C2 C3 [--lead SEAT] [--json]`."""
+    _game(args, ("truco",))
+    cards = _cards(args.cards)
+    if len(cards) != 4:
+        raise CliError(f"una baza de Truco tiene cuatro cartas (asientos 0 a 3), no {len(cards)}")
+    if not 0 <= args.lead <= 3:
+        raise CliError("--lead es un asiento de 0 a 3")
+    try:
+        TRUCO_DECK.check(cards)
+    except CardRuleError as error:
+        raise CliError(error.message) from None
+    order = [(args.lead + k) % 4 for k in range(4)]
+    result = resolve_trick([Play(seat, cards[seat]) for seat in order])
+    if args.json:
+        _emit({"game": "truco", "winner": result.winner, "team": result.team, "leads_next": result.leads_next})
+        return 0
+    if result.team is None:
+        print(f"Baza empatada entre parejas: no es de nadie. Sale el asiento {result.leads_next}.")
+    else:
+        print(f"Gana el asiento {result.winner} (pareja {result.team}); sale a la próxima baza.")
+    return 0
+
+
+def load(path: Path) -> Replay:
+    """Replay a log file; a missing or unreadable file is a CliError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no existe el registro {path}") from None
+    except IsADirectoryError:
+        raise CliError(f"{path} es una carpeta, no un registro") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
+    except OSError as error:
+        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
+    return replay(text.splitlines())
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """`cacho cards replay FILE [--json]`."""
+    result = load(args.file)
+    if args.json:
+        if result.error is not None:
+            error = result.error
+            _emit({"error": {"line": error.line, "article": error.article, "message": error.message}})
+            return 1
+        _emit({"game": result.game, "events": result.events, "state": result.summary})
+        return 0
+    if result.summary is not None:
+        print(describe(result.summary))
+    if result.error is not None:
+        error = result.error
+        article = f"{error.article}: " if error.article else ""
+        print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
+        print("(no se aplicó nada desde esa línea)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def describe(state: dict[str, Any]) -> str:
+    """A short Spanish account of a replayed card game."""
+    game = state["game"]
+    players: list[str] = state["players"]
+    lines = [f"{GAME_NAMES[game]}: {', '.join(players)}"]
+    winner = state.get("winner")
+    if game in ("cacho", "pifpaf"):
+        chips = ", ".join(f"{name} {n}" for name, n in zip(players, state["chips"], strict=True))
+        lines.append(f"Fichas: {chips}  —  pozo {state['pot']}")
+    elif game == "cacheta":
+        points = ", ".join(f"{name} {n}" for name, n in zip(players, state["points"], strict=True))
+        lines.append(f"Ronda {state['round']}. Puntos: {points}")
+        if "vp" in state:
+            lines.append(f"VP: {state['vp']}  GP: {state['gp']}")
+    else:
+        lines.append(f"Mano {state['hand']}. Tentos: pareja 0 {state['scores'][0]}, pareja 1 {state['scores'][1]}")
+    if winner is not None:
+        label = f"la pareja {winner}" if game == "truco" else players[winner]
+        lines.append(f"Gana {label}.")
+    else:
+        phase = PHASES.get(state["phase"], state["phase"])
+        lines.append(f"En juego: {phase}.")
+    return "\n".join(lines)
