@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from engines.errors import LogError, RuleError
+
+__all__ = ["LogError", "RuleError"]
+
 # The seed's own sections (shared/seeds/002), named as the seed names them; a refusal cites one.
 ART_PLAYERS = "Players"
 ART_EQUIPMENT = "Equipment"
@@ -11,20 +15,3 @@ ART_CROSS_HATCH = "How to play: cross hatch"
 ART_THREE_HATCHES = "Variations: three cross hatches"
 ART_PARTNERS = "Variations: partners"
 ART_GENERALA = "Variations: Generala"
-
-
-class RuleError(ValueError):
-    """An action the rules do not allow; `article` is the seed section applied, `message` says why."""
-
-    def __init__(self, article: str, message: str) -> None:
-        super().__init__(f"{article}: {message}")
-        self.article = article
-        self.message = message
-
-
-class LogError(ValueError):
-    """A game-log line that cannot be read as an event (bad JSON, a missing or ill-typed field)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message

@@ -6,9 +6,12 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from engines.jsonl import ReplayError as ReplayError
+from engines.jsonl import replay_jsonl
+
 from .actions import Action, Declare, Hatch, Pick, Roll, Score, SetAside, Start, Variant
 from .config import BoliviaConfig
-from .errors import LogError, RuleError
+from .errors import LogError
 from .scoring import Category, category_from
 from .state import BoliviaGame
 
@@ -164,19 +167,6 @@ def dumps(events: Iterable[Action]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayError:
-    """The first event that could not be applied: its 1-based line, the section (None if malformed), why."""
-
-    line: int
-    article: str | None
-    message: str
-
-    def to_dict(self) -> dict[str, object]:
-        """The contract's error object."""
-        return {"error": {"line": self.line, "article": self.article, "message": self.message}}
-
-
-@dataclass(frozen=True, slots=True)
 class ReplayResult:
     """The game after the last good event, and the error that stopped the replay, if any."""
 
@@ -184,26 +174,13 @@ class ReplayResult:
     error: ReplayError | None
 
 
+def _step(game: BoliviaGame | None, event: Action) -> BoliviaGame:
+    if game is None and not isinstance(event, Start):
+        raise LogError("la primera línea debe ser el inicio de la partida (event: start)")
+    return (game or BoliviaGame()).apply(event)
+
+
 def replay_lines(lines: Iterable[str]) -> ReplayResult:
     """Apply a log's lines in order; stop at the first malformed or illegal one, applying nothing after it."""
-    game: BoliviaGame | None = None
-    number = 0
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            try:
-                decoded = json.loads(raw)
-            except json.JSONDecodeError as error:
-                raise LogError(f"no es JSON válido: {error.msg} (columna {error.colno})") from None
-            event = parse_event(decoded)
-            if game is None and not isinstance(event, Start):
-                raise LogError("la primera línea debe ser el inicio de la partida (event: start)")
-            game = (game or BoliviaGame()).apply(event)
-        except LogError as error:
-            return ReplayResult(game, ReplayError(number, None, error.message))
-        except RuleError as error:
-            return ReplayResult(game, ReplayError(number, error.article, error.message))
-    if game is None:
-        return ReplayResult(None, ReplayError(max(number, 1), None, "el registro está vacío: falta el inicio"))
-    return ReplayResult(game, None)
+    game, error = replay_jsonl(lines, parse_event, _step)
+    return ReplayResult(game, error)

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
+from engines.errors import LogError, RuleError
 
-class CardRuleError(ValueError):
-    """A refused action or bad card, carrying the seed's section (`article`) and a Spanish `message`."""
+CardRuleError = RuleError  # a refused action or bad card: the seed's section and a Spanish message
+LogFormatError = LogError  # a log line that is not a well-formed event (its article is None)
 
-    def __init__(self, article: str, message: str) -> None:
-        super().__init__(f"{article}: {message}")
-        self.article = article
-        self.message = message
-
-
-class LogFormatError(ValueError):
-    """A log line that is not a well-formed event (no rule applies: its article is None)."""
-
-    article = None
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+__all__ = ["CardRuleError", "LogFormatError"]

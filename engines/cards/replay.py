@@ -12,18 +12,10 @@ from engines.cards.errors import CardRuleError, LogFormatError
 from engines.cards.log import Event, parse_line
 from engines.cards.pifpaf import game as pifpaf
 from engines.cards.truco import game as truco
+from engines.jsonl import ReplayError
 
 GAMES = ("cacho", "pifpaf", "cacheta", "truco")
 S = TypeVar("S")
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayError:
-    """The first malformed or illegal line: 1-based line, the article (None if malformed), the message."""
-
-    line: int
-    article: str | None
-    message: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
+from engines import errors
+from engines.errors import LogError
 
-class RuleError(ValueError):
+__all__ = ["LogError", "RuleError"]
+
+
+class RuleError(errors.RuleError):
     """An action the Reglamento does not allow; `article` is the article applied, `message` says why."""
 
-    def __init__(self, article: str, message: str) -> None:
-        super().__init__(f"art. {article}: {message}")
-        self.article = article
-        self.message = message
-
-
-class LogError(ValueError):
-    """A table-log line that cannot be read as an event (bad JSON, a missing or ill-typed field)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    @staticmethod
+    def describe(article: str, message: str) -> str:
+        """ "art. N: why"."""
+        return f"art. {article}: {message}"

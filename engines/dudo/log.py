@@ -6,6 +6,9 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
+from engines.jsonl import ReplayError as ReplayError
+from engines.jsonl import replay_jsonl
+
 from .actions import Bid, Calzo, Dudo, Event, Paso, Reveal, Start
 from .config import DudoConfig
 from .errors import LogError, RuleError
@@ -145,19 +148,6 @@ def dumps(events: Iterable[Event]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayError:
-    """The first event that could not be applied: its 1-based line, the article (None if malformed), why."""
-
-    line: int
-    article: str | None
-    message: str
-
-    def to_dict(self) -> dict[str, object]:
-        """The contract's error object."""
-        return {"error": {"line": self.line, "article": self.article, "message": self.message}}
-
-
-@dataclass(frozen=True, slots=True)
 class ReplayResult:
     """The table after the last good event, and the error that stopped the replay, if any."""
 
@@ -165,31 +155,17 @@ class ReplayResult:
     error: ReplayError | None
 
 
+def _step(table: DudoTable | None, event: Event) -> DudoTable:
+    if table is None:
+        if not isinstance(event, Start):
+            raise LogError("la primera línea debe ser el inicio de la mesa (event: start)")
+        return DudoTable.start(event)
+    if isinstance(event, Start):
+        raise RuleError("3", "la mesa ya empezó: un registro tiene un solo inicio")
+    return table.apply(event)
+
+
 def replay_lines(lines: Iterable[str]) -> ReplayResult:
     """Apply a log's lines in order; stop at the first malformed or illegal one, applying nothing after it."""
-    table: DudoTable | None = None
-    number = 0
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            try:
-                decoded = json.loads(raw)
-            except json.JSONDecodeError as error:
-                raise LogError(f"no es JSON válido: {error.msg} (columna {error.colno})") from None
-            event = parse_event(decoded)
-            if table is None:
-                if not isinstance(event, Start):
-                    raise LogError("la primera línea debe ser el inicio de la mesa (event: start)")
-                table = DudoTable.start(event)
-            elif isinstance(event, Start):
-                raise RuleError("3", "la mesa ya empezó: un registro tiene un solo inicio")
-            else:
-                table = table.apply(event)
-        except LogError as error:
-            return ReplayResult(table, ReplayError(number, None, error.message))
-        except RuleError as error:
-            return ReplayResult(table, ReplayError(number, error.article, error.message))
-    if table is None:
-        return ReplayResult(None, ReplayError(max(number, 1), None, "el registro está vacío: falta el inicio"))
-    return ReplayResult(table, None)
+    table, error = replay_jsonl(lines, parse_event, _step)
+    return ReplayResult(table, error)

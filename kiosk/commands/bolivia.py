@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
@@ -30,6 +29,7 @@ from engines.bolivia import (
     warm_up,
 )
 from kiosk.cli import CliError
+from kiosk.commands.common import read_log_lines, report_replay_error
 
 _ACTION_NAMES = {
     "roll": "tirar",
@@ -196,17 +196,7 @@ def describe_score(result: ScoreResult) -> str:
 
 def load(path: Path) -> ReplayResult:
     """Replay a log file; a missing or unreadable file is a CliError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"no existe el registro {path}") from None
-    except IsADirectoryError:
-        raise CliError(f"{path} es una carpeta, no un registro") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
-    except OSError as error:
-        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
-    return replay_lines(text.splitlines())
+    return replay_lines(read_log_lines(path))
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -222,10 +212,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if result.game is not None:
         print(summary(result.game))
     if result.error is not None:
-        error = result.error
-        article = f"{error.article}: " if error.article else ""
-        print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
-        print("(no se aplicó nada desde esa línea)", file=sys.stderr)
+        report_replay_error(result.error)
         return 1
     return 0
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
+from kiosk.commands.common import read_log_lines, report_replay_error
 
 MAX_MELD_HAND = 10  # nine dealt plus the card drawn
 PHASES = {
@@ -212,17 +212,7 @@ def run_trick(args: argparse.Namespace) -> int:
 
 def load(path: Path) -> Replay:
     """Replay a log file; a missing or unreadable file is a CliError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"no existe el registro {path}") from None
-    except IsADirectoryError:
-        raise CliError(f"{path} es una carpeta, no un registro") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
-    except OSError as error:
-        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
-    return replay(text.splitlines())
+    return replay(read_log_lines(path))
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -238,10 +228,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if result.summary is not None:
         print(describe(result.summary))
     if result.error is not None:
-        error = result.error
-        article = f"{error.article}: " if error.article else ""
-        print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
-        print("(no se aplicó nada desde esa línea)", file=sys.stderr)
+        report_replay_error(result.error)
         return 1
     return 0
 

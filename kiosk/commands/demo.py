@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from kiosk.commands.common import report_replay_error
 from kiosk.commands.dudo import load, summary
 from kiosk.demo import demo_path
 
@@ -25,6 +26,6 @@ def run_demo(args: argparse.Namespace) -> int:
     if result.table is not None:
         print(summary(result.table))
     if result.error is not None:  # pragma: no cover - the bundled log is tested to replay cleanly
-        print(f"Error en la línea {result.error.line}: {result.error.message}")
+        report_replay_error(result.error, "art. ")
         return 1
     return 0

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from engines.dudo import DudoTable, ReplayResult, replay_lines
-from kiosk.cli import CliError
+from kiosk.commands.common import read_log_lines, report_replay_error
 
 _ACTION_NAMES = {"bid": "apostar", "dudo": "dudar", "calzo": "calzar", "paso": "pasar"}
 
@@ -31,17 +30,7 @@ def register(subparsers: Any) -> None:
 
 def load(path: Path) -> ReplayResult:
     """Replay a log file; a missing or unreadable file is a CliError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"no existe el registro {path}") from None
-    except IsADirectoryError:
-        raise CliError(f"{path} es una carpeta, no un registro") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
-    except OSError as error:
-        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
-    return replay_lines(text.splitlines())
+    return replay_lines(read_log_lines(path))
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -57,10 +46,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if result.table is not None:
         print(summary(result.table))
     if result.error is not None:
-        error = result.error
-        article = f"art. {error.article}: " if error.article else ""
-        print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
-        print("(no se aplicó nada desde esa línea)", file=sys.stderr)
+        report_replay_error(result.error, "art. ")
         return 1
     return 0
 

@@ -1,0 +1,31 @@
+"""What the game commands share: reading a log file, and reporting the first bad line of a replay."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engines.jsonl import ReplayError
+from kiosk.cli import CliError
+
+
+def read_log_lines(path: Path) -> list[str]:
+    """The lines of a JSON Lines log; a missing, unreadable or binary file is a CliError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no existe el registro {path}") from None
+    except IsADirectoryError:
+        raise CliError(f"{path} es una carpeta, no un registro") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
+    except OSError as error:
+        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
+    return text.splitlines()
+
+
+def report_replay_error(error: ReplayError, article_prefix: str = "") -> None:
+    """Say on stderr, in Spanish, which line stopped the replay and why."""
+    article = f"{article_prefix}{error.article}: " if error.article else ""
+    print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
+    print("(no se aplicó nada desde esa línea)", file=sys.stderr)
