@@ -1,0 +1,213 @@
+"""The reader's plumbing with fakes: frame checks, crops at full resolution, uncertainty, metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluate import TruthDie, average_precision, evaluate, match, read_labels, yolo_samples
+from vision.frames import FrameError, check_frame, load_image
+from vision.reader import DiceReader, FaceVerdict, ReaderSettings, crop_box
+from vision.types import Box, Detection, DieReading, FaceGuess, Frame
+
+
+class FakeFinder:
+    """Returns fixed detections."""
+
+    def __init__(self, detections: list[Detection]) -> None:
+        self.detections = detections
+
+    def detect(self, frame: Frame) -> list[Detection]:
+        return self.detections
+
+
+class FakeFaces:
+    """Reads the face from the crop's mean brightness, and records the crop sizes it was given."""
+
+    def __init__(self, disagree_on: int | None = None) -> None:
+        self.sizes: list[tuple[int, int]] = []
+        self.disagree_on = disagree_on
+
+    def read_die(self, crop: Frame) -> FaceVerdict:
+        self.sizes.append(crop.shape[:2])
+        face = int(crop.mean() // 40) + 1
+        reasons = ("los dos lectores no coinciden",) if face == self.disagree_on else ()
+        guesses = (FaceGuess(face, 0.99, "cnn"), FaceGuess(face, 0.9, "pips"))
+        return FaceVerdict(face, 0.97, reasons, guesses)
+
+
+def frame_with_patches(patches: dict[tuple[int, int, int, int], int], size: tuple[int, int] = (400, 600)) -> Frame:
+    frame = np.zeros((*size, 3), np.uint8)
+    for (x1, y1, x2, y2), value in patches.items():
+        frame[y1:y2, x1:x2] = value
+    return frame
+
+
+# ----------------------------------------------------------------- frames
+
+
+@pytest.mark.parametrize(
+    ("frame", "fragment"),
+    [
+        ("not an array", "no es una imagen"),
+        (np.zeros((0, 0, 3), np.uint8), "vacía"),
+        (np.zeros((100, 100), np.uint8), "escala de grises"),
+        (np.zeros((100, 100, 1), np.uint8), "escala de grises"),
+        (np.zeros((100, 100, 4), np.uint8), "4 canales"),
+        (np.zeros((100, 100, 3), np.float32), "uint8"),
+        (np.zeros((10, 100, 3), np.uint8), "muy chica"),
+    ],
+)
+def test_bad_frames_are_refused(frame: object, fragment: str) -> None:
+    with pytest.raises(FrameError, match=fragment):
+        check_frame(frame)
+
+
+def test_huge_frame_is_refused() -> None:
+    with pytest.raises(FrameError, match="demasiado grande"):
+        check_frame(np.zeros((9000, 9000, 3), np.uint8))
+
+
+def test_good_frame_passes() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    assert check_frame(frame) is frame
+
+
+def test_load_image_errors(tmp_path: Path) -> None:
+    with pytest.raises(FrameError, match="no existe"):
+        load_image(tmp_path / "nada.jpg")
+    with pytest.raises(FrameError, match="carpeta"):
+        load_image(tmp_path)
+    empty = tmp_path / "vacia.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(FrameError, match="0 bytes"):
+        load_image(empty)
+    corrupt = tmp_path / "rota.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    with pytest.raises(FrameError, match="no es una imagen"):
+        load_image(corrupt)
+    grey = tmp_path / "gris.png"
+    cv2.imwrite(str(grey), np.zeros((64, 64), np.uint8))
+    with pytest.raises(FrameError, match="escala de grises"):
+        load_image(grey)
+    rgba = tmp_path / "alfa.png"
+    cv2.imwrite(str(rgba), np.zeros((64, 64, 4), np.uint8))
+    with pytest.raises(FrameError, match="4 canales"):
+        load_image(rgba)
+    good = tmp_path / "bien.png"
+    cv2.imwrite(str(good), np.full((64, 80, 3), 7, np.uint8))
+    assert load_image(good).shape == (64, 80, 3)
+
+
+# ----------------------------------------------------------------- reader
+
+
+def test_reader_crops_at_full_resolution_and_keeps_original_pixels() -> None:
+    frame = frame_with_patches({(100, 100, 160, 160): 130, (300, 200, 360, 260): 210})
+    faces = FakeFaces()
+    finder = FakeFinder([Detection(Box(100, 100, 160, 160), 0.9), Detection(Box(300, 200, 360, 260), 0.95)])
+    reading = DiceReader(finder, faces, ReaderSettings(margin=0.0)).read(frame)
+    assert [d.face for d in reading.dice] == [4, 6]  # sorted top to bottom
+    assert reading.dice[0].box == Box(100, 100, 160, 160)
+    assert faces.sizes == [(60, 60), (60, 60)]
+    assert not any(d.uncertain for d in reading.dice)
+    assert reading.to_dict()["dice"][0] == {
+        "face": 4,
+        "confidence": 0.9,
+        "box": [100, 100, 160, 160],
+        "uncertain": False,
+    }
+
+
+def test_crop_margin_is_clipped_to_the_frame() -> None:
+    frame = np.zeros((100, 100, 3), np.uint8)
+    assert crop_box(frame, Box(0, 0, 40, 40), 0.25).shape[:2] == (50, 50)
+    assert crop_box(frame, Box(80, 80, 100, 100), 0.5).shape[:2] == (30, 30)
+
+
+@pytest.mark.parametrize(
+    ("box", "confidence", "reason"),
+    [
+        (Box(100, 100, 160, 160), 0.3, "detección dudosa"),
+        (Box(0, 100, 50, 160), 0.9, "borde"),
+        (Box(550, 100, 600, 160), 0.9, "borde"),
+        (Box(100, 100, 108, 108), 0.9, "muy chico"),
+    ],
+)
+def test_unsafe_dice_are_uncertain_with_a_reason(box: Box, confidence: float, reason: str) -> None:
+    frame = frame_with_patches({(100, 100, 160, 160): 130})
+    reading = DiceReader(FakeFinder([Detection(box, confidence)]), FakeFaces()).read(frame)
+    die = reading.dice[0]
+    assert die.uncertain
+    assert any(reason in r for r in die.reasons)
+    assert reading.uncertain == (die,)
+
+
+def test_disagreeing_face_readers_make_the_die_uncertain() -> None:
+    frame = frame_with_patches({(100, 100, 160, 160): 130, (300, 200, 360, 260): 210})
+    finder = FakeFinder([Detection(Box(100, 100, 160, 160), 0.9), Detection(Box(300, 200, 360, 260), 0.95)])
+    reading = DiceReader(finder, FakeFaces(disagree_on=6), ReaderSettings(margin=0.0)).read(frame)
+    assert [d.uncertain for d in reading.dice] == [False, True]
+    assert reading.dice[1].to_dict()["reasons"] == ["los dos lectores no coinciden"]
+
+
+def test_reader_refuses_a_bad_frame() -> None:
+    with pytest.raises(FrameError):
+        DiceReader(FakeFinder([]), FakeFaces()).read(np.zeros((100, 100), np.uint8))
+
+
+# ----------------------------------------------------------------- metrics
+
+
+def reading(box: Box, face: int, confidence: float = 0.9, uncertain: bool = False) -> DieReading:
+    return DieReading(face, confidence, box, uncertain)
+
+
+def test_match_is_one_to_one_by_confidence() -> None:
+    truth = [TruthDie(Box(0, 0, 10, 10), 3)]
+    readings = [reading(Box(0, 0, 10, 10), 3, 0.5), reading(Box(1, 1, 10, 10), 3, 0.9)]
+    matches, missed, extra = match(truth, readings)
+    assert [m.reading.confidence for m in matches] == [0.9]
+    assert missed == [] and [e.confidence for e in extra] == [0.5]
+
+
+def test_average_precision() -> None:
+    assert average_precision([(0.9, True), (0.8, True)], 2) == pytest.approx(1.0)
+    assert average_precision([(0.9, False), (0.8, True)], 1) == pytest.approx(0.5, abs=0.01)
+    assert average_precision([], 3) == 0.0
+
+
+def test_evaluate_counts_silent_and_caught_errors() -> None:
+    a, b, c = Box(0, 0, 10, 10), Box(20, 20, 30, 30), Box(40, 40, 50, 50)
+    pairs = [
+        ([TruthDie(a, 1), TruthDie(b, 2)], [reading(a, 1), reading(b, 2)]),  # all right
+        ([TruthDie(a, 3), TruthDie(b, 4)], [reading(a, 3), reading(b, 5, uncertain=True)]),  # caught
+        ([TruthDie(a, 6), TruthDie(b, 6)], [reading(a, 5), reading(c, 2)]),  # silent error, a miss, an extra
+    ]
+    report = evaluate(pairs)
+    assert (report.labelled, report.predicted, report.matched) == (6, 6, 5)
+    assert report.recall == pytest.approx(5 / 6)
+    assert report.precision == pytest.approx(5 / 6)
+    assert report.face_accuracy == pytest.approx(3 / 5)
+    assert (report.wrong_faces, report.caught, report.silent_errors, report.silent_extra) == (2, 1, 1, 1)
+    assert report.images_all_right == pytest.approx(1 / 3)
+    assert 0 < report.map50 < 1
+    assert report.map50_95 <= report.map50
+
+
+def test_yolo_folder_reading(tmp_path: Path) -> None:
+    (tmp_path / "images" / "val").mkdir(parents=True)
+    (tmp_path / "labels" / "val").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "images" / "val" / "a.jpg"), np.zeros((100, 200, 3), np.uint8))
+    (tmp_path / "labels" / "val" / "a.txt").write_text("4 0.5 0.5 0.1 0.2\n6 0.25 0.25 0.1 0.1\n", encoding="utf-8")
+    [(image, label)] = list(yolo_samples(tmp_path, "val"))
+    assert image.name == "a.jpg"
+    truth = read_labels(label, 200, 100)
+    assert truth[0].face == 5
+    assert truth[0].box.to_list() == [90, 40, 110, 60]
+    assert truth[1].face is None  # cocked
+    with pytest.raises(FileNotFoundError):
+        list(yolo_samples(tmp_path, "train"))

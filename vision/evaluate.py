@@ -1,0 +1,206 @@
+"""Evaluating the reader on a YOLO folder: detection, face accuracy, and the errors that slip through."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.types import Box, DieReading
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+COCKED_CLASS = 6  # rendered data labels a cocked die as class 6: it has no face up
+
+
+@dataclass(frozen=True, slots=True)
+class TruthDie:
+    """A labelled die: its box in pixels and face (None for a cocked die)."""
+
+    box: Box
+    face: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One labelled image of a YOLO folder."""
+
+    image: Path
+    truth: tuple[TruthDie, ...]
+
+
+def read_labels(path: Path, width: int, height: int) -> tuple[TruthDie, ...]:
+    """YOLO labels (class cx cy w h, normalised) as pixel boxes; class = face - 1, class 6 = cocked."""
+    dice = []
+    if not path.exists():
+        return ()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:5])
+        box = Box((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+        dice.append(TruthDie(box, None if cls == COCKED_CLASS else cls + 1))
+    return tuple(dice)
+
+
+def yolo_samples(folder: Path, split: str | None = None) -> Iterator[tuple[Path, Path]]:
+    """(image, label) paths of a YOLO folder: images/[split/]x.jpg with labels/[split/]x.txt."""
+    images = folder / "images"
+    if split:
+        images = images / split
+    if not images.is_dir():
+        raise FileNotFoundError(f"no hay carpeta de imágenes en {images}")
+    for image in sorted(images.rglob("*")):
+        if image.suffix.lower() in IMAGE_SUFFIXES:
+            relative = image.relative_to(folder / "images").with_suffix(".txt")
+            yield image, folder / "labels" / relative
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A predicted die matched to a labelled one."""
+
+    truth: TruthDie
+    reading: DieReading
+
+
+def match(
+    truth: Sequence[TruthDie], readings: Sequence[DieReading], iou: float = 0.5
+) -> tuple[list[Match], list[TruthDie], list[DieReading]]:
+    """Greedy one-to-one matching by confidence at the IoU threshold: (matches, missed, extra)."""
+    free = list(truth)
+    matches, extra = [], []
+    for reading in sorted(readings, key=lambda r: -r.confidence):
+        best, best_iou = None, iou
+        for candidate in free:
+            overlap = reading.box.iou(candidate.box)
+            if overlap >= best_iou:
+                best, best_iou = candidate, overlap
+        if best is None:
+            extra.append(reading)
+        else:
+            free.remove(best)
+            matches.append(Match(best, reading))
+    return matches, free, extra
+
+
+def average_precision(scores: Sequence[tuple[float, bool]], positives: int) -> float:
+    """COCO-style AP (101-point interpolation) from (confidence, is_true_positive) pairs."""
+    if positives == 0:
+        return float("nan")
+    if not scores:
+        return 0.0
+    ordered = sorted(scores, key=lambda s: -s[0])
+    tp = np.cumsum([hit for _, hit in ordered])
+    fp = np.cumsum([not hit for _, hit in ordered])
+    recall = tp / positives
+    precision = tp / np.maximum(tp + fp, 1)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]
+    points = np.linspace(0, 1, 101)
+    idx = np.searchsorted(recall, points, side="left")
+    return float(np.mean([envelope[i] if i < len(envelope) else 0.0 for i in idx]))
+
+
+def face_map(pairs: Iterable[tuple[Sequence[TruthDie], Sequence[DieReading]]], iou: float) -> float:
+    """mAP over the six faces at one IoU threshold (a detection counts only with the right face)."""
+    per_face: dict[int, list[tuple[float, bool]]] = {f: [] for f in range(1, 7)}
+    positives = dict.fromkeys(range(1, 7), 0)
+    for truth, readings in pairs:
+        for face in range(1, 7):
+            labelled = [t for t in truth if t.face == face]
+            positives[face] += len(labelled)
+            predicted = [r for r in readings if r.face == face]
+            matches, _, extra = match(labelled, predicted, iou)
+            per_face[face] += [(m.reading.confidence, True) for m in matches]
+            per_face[face] += [(r.confidence, False) for r in extra]
+    aps = [average_precision(per_face[f], positives[f]) for f in range(1, 7) if positives[f]]
+    return float(np.mean(aps)) if aps else float("nan")
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The figures `cacho vision eval` prints."""
+
+    images: int
+    labelled: int
+    predicted: int
+    matched: int
+    precision: float
+    recall: float
+    map50: float
+    map50_95: float
+    face_accuracy: float
+    uncertain_share: float
+    wrong_faces: int
+    caught: int  # wrong faces flagged uncertain
+    silent_errors: int  # wrong faces not flagged
+    silent_extra: int  # dice that are not there, not flagged
+    images_all_right: float  # every die found with its face, nothing extra
+    images_all_right_unflagged: float  # the same, and nothing for the coordinator to check
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    def lines(self) -> list[str]:
+        """Readable lines."""
+        return [
+            f"imágenes {self.images} · dados etiquetados {self.labelled} · leídos {self.predicted}",
+            f"detección: precisión {self.precision:.3f} · recall {self.recall:.3f}",
+            f"mAP50 {self.map50:.3f} · mAP50-95 {self.map50_95:.3f}",
+            f"cara correcta (dados encontrados): {self.face_accuracy:.3%}",
+            f"marcados dudosos: {self.uncertain_share:.1%} de los leídos",
+            f"caras equivocadas {self.wrong_faces}: atrapadas por la duda {self.caught}, "
+            f"errores silenciosos {self.silent_errors}",
+            f"dados de más sin marcar: {self.silent_extra}",
+            f"imágenes con todos los dados bien: {self.images_all_right:.1%} "
+            f"(y sin nada que revisar: {self.images_all_right_unflagged:.1%})",
+        ]
+
+
+def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -> Report:
+    """Score readings against labels, image by image."""
+    labelled = predicted = matched = wrong = caught = silent = silent_extra = uncertain = 0
+    right_faces = all_right = all_right_unflagged = 0
+    for truth, readings in pairs:
+        matches, missed, extra = match(truth, readings)
+        labelled += len(truth)
+        predicted += len(readings)
+        matched += len(matches)
+        uncertain += sum(r.uncertain for r in readings)
+        silent_extra += sum(not r.uncertain for r in extra)
+        image_ok = not missed and not extra
+        for m in matches:
+            if m.reading.face == m.truth.face:
+                right_faces += 1
+            else:
+                image_ok = False
+                wrong += 1
+                if m.reading.uncertain:
+                    caught += 1
+                else:
+                    silent += 1
+        all_right += image_ok
+        all_right_unflagged += image_ok and not any(r.uncertain for r in readings)
+    images = len(pairs)
+    thresholds = np.arange(0.5, 0.96, 0.05)
+    return Report(
+        images=images,
+        labelled=labelled,
+        predicted=predicted,
+        matched=matched,
+        precision=matched / predicted if predicted else float("nan"),
+        recall=matched / labelled if labelled else float("nan"),
+        map50=face_map(pairs, 0.5),
+        map50_95=float(np.mean([face_map(pairs, float(t)) for t in thresholds])),
+        face_accuracy=right_faces / matched if matched else float("nan"),
+        uncertain_share=uncertain / predicted if predicted else 0.0,
+        wrong_faces=wrong,
+        caught=caught,
+        silent_errors=silent,
+        silent_extra=silent_extra,
+        images_all_right=all_right / images if images else float("nan"),
+        images_all_right_unflagged=all_right_unflagged / images if images else float("nan"),
+    )

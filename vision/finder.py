@@ -1,0 +1,55 @@
+"""The dice finder: a one-class YOLO detector run on a reduced copy of the frame (the only ultralytics user)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.types import Box, Detection, Frame
+
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "dice" / "finder.pt"
+
+
+def reduce(frame: Frame, long_side: int) -> tuple[Frame, float]:
+    """The frame shrunk (INTER_AREA, no aliasing) so its long side is `long_side`; never enlarged."""
+    height, width = frame.shape[:2]
+    scale = min(1.0, long_side / max(height, width))
+    if scale == 1.0:
+        return frame, 1.0
+    size = (round(width * scale), round(height * scale))
+    return np.ascontiguousarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA)), scale
+
+
+class YoloFinder:
+    """Finds dice with a YOLO model (.pt, .onnx or an NCNN folder); boxes in original-frame pixels."""
+
+    def __init__(
+        self,
+        weights: Path = DEFAULT_WEIGHTS,
+        long_side: int = 1280,
+        confidence: float = 0.25,
+        iou: float = 0.5,
+    ) -> None:
+        if not Path(weights).exists():
+            raise FileNotFoundError(f"no están los pesos del detector de dados: {weights}")
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(weights), task="detect")
+        self.long_side = long_side
+        self.confidence = confidence
+        self.iou = iou
+
+    def detect(self, frame: Frame) -> list[Detection]:
+        """Every die found, most confident first."""
+        small, scale = reduce(frame, self.long_side)
+        imgsz = int(np.ceil(max(small.shape[:2]) / 32) * 32)
+        result = self.model.predict(small, imgsz=imgsz, conf=self.confidence, iou=self.iou, verbose=False)[0]
+        boxes: Any = result.boxes  # ultralytics' Boxes never leave this method
+        xyxy = np.asarray(boxes.xyxy.cpu()) / scale
+        confidences = np.asarray(boxes.conf.cpu())
+        classes = np.asarray(boxes.cls.cpu()).astype(int)
+        found = [Detection(Box(*map(float, xyxy[i])), float(confidences[i]), int(classes[i])) for i in range(len(xyxy))]
+        return sorted(found, key=lambda d: -d.confidence)

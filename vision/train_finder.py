@@ -1,0 +1,94 @@
+"""Train the dice finder: a one-class YOLO "die" detector, from scratch, in resumable chunks.
+
+    python -m vision.train_finder --data DIR [--data DIR ...] --epochs N --name RUN [--init WEIGHTS]
+
+Each DIR is a YOLO folder (images/, labels/; any class counts as "die": `single_cls`). The real photos'
+val split must never be given here. The run goes to runs/finder/RUN; `--resume` continues a run that
+was stopped; `--init` starts from earlier weights (a curriculum: real photos first, then rendered tiles).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import yaml
+
+RUNS = Path("runs/finder")
+
+
+def write_data_yaml(folders: list[Path], out: Path) -> Path:
+    """A data.yaml that trains on every folder's images/ (or images/train) as one class, "die"."""
+    train = []
+    for folder in folders:
+        images = folder / "images"
+        if (images / "train").is_dir():
+            images = images / "train"
+        if not images.is_dir():
+            raise SystemExit(f"{folder} has no images/ folder")
+        if "val" in images.parts[-1:]:
+            raise SystemExit(f"refusing to train on a val split: {images}")
+        train.append(str(images.resolve()))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(yaml.safe_dump({"train": train, "val": train[0], "names": {0: "die"}}), encoding="utf-8")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train (or resume) a finder run."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, action="append", default=[], help="YOLO folder to train on")
+    parser.add_argument("--name", required=True, help="run name under runs/finder/")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--init", type=Path, help="start from these weights instead of from scratch")
+    parser.add_argument("--resume", action="store_true", help="continue runs/finder/NAME/weights/last.pt")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="cpu", help="cpu, or 0 for the GPU machine")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args(argv)
+
+    from ultralytics import YOLO
+
+    run = RUNS / args.name
+    if args.resume:
+        model = YOLO(str(run / "weights" / "last.pt"))
+        model.train(resume=True)
+        return 0
+    if not args.data:
+        parser.error("--data is required unless --resume")
+    data = write_data_yaml(args.data, run.with_suffix(".data.yaml"))
+    model = YOLO(str(args.init) if args.init else "yolov8n.yaml")
+    model.train(
+        data=str(data),
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        single_cls=True,
+        device=args.device,
+        workers=args.workers,
+        project=str(RUNS.resolve()),
+        name=args.name,
+        exist_ok=True,
+        seed=args.seed,
+        deterministic=True,
+        pretrained=False,
+        val=False,  # real val stays out of training decisions; evaluate with `cacho vision eval`
+        plots=False,  # plotting fetches a font from the internet
+        amp=False,
+        degrees=180.0,  # dice lie at any angle
+        flipud=0.5,
+        fliplr=0.5,
+        mosaic=1.0,
+        scale=0.5,
+        close_mosaic=0,
+        verbose=False,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

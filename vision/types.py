@@ -1,0 +1,129 @@
+"""Typed results of reading a frame: boxes in original-frame pixels, never raw tensors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+Frame = npt.NDArray[np.uint8]  # H x W x 3, BGR (OpenCV's order), uint8
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned box in original-frame pixels (x1, y1) top-left, (x2, y2) bottom-right."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+    @property
+    def width(self) -> float:
+        """Width in pixels."""
+        return self.x2 - self.x1
+
+    @property
+    def height(self) -> float:
+        """Height in pixels."""
+        return self.y2 - self.y1
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """Centre (x, y)."""
+        return (self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2
+
+    def iou(self, other: Box) -> float:
+        """Intersection over union with another box."""
+        ix = max(0.0, min(self.x2, other.x2) - max(self.x1, other.x1))
+        iy = max(0.0, min(self.y2, other.y2) - max(self.y1, other.y1))
+        inter = ix * iy
+        union = self.width * self.height + other.width * other.height - inter
+        return inter / union if union > 0 else 0.0
+
+    def to_list(self) -> list[float]:
+        """[x1, y1, x2, y2] rounded to a tenth of a pixel."""
+        return [round(v, 1) for v in (self.x1, self.y1, self.x2, self.y2)]
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """A die found on the frame by the finder: where, how sure, and the finder's class (0 = die)."""
+
+    box: Box
+    confidence: float
+    cls: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {"box": self.box.to_list(), "confidence": round(self.confidence, 4), "class": self.cls}
+
+
+@dataclass(frozen=True, slots=True)
+class FaceGuess:
+    """One method's reading of a die's face (None when it cannot say), with its confidence."""
+
+    face: int | None
+    confidence: float
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class DieReading:
+    """A die read: its face, confidence, box, and `uncertain` with the reasons when it is not safe."""
+
+    face: int
+    confidence: float
+    box: Box
+    uncertain: bool
+    reasons: tuple[str, ...] = ()
+    guesses: tuple[FaceGuess, ...] = field(default=(), compare=False)
+
+    def to_dict(self) -> dict[str, object]:
+        """The contract's die object: face, confidence, box, uncertain (and why)."""
+        out: dict[str, object] = {
+            "face": self.face,
+            "confidence": round(self.confidence, 4),
+            "box": self.box.to_list(),
+            "uncertain": self.uncertain,
+        }
+        if self.reasons:
+            out["reasons"] = list(self.reasons)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class FrameReading:
+    """Every die read on one frame, with the frame's size."""
+
+    width: int
+    height: int
+    dice: tuple[DieReading, ...]
+
+    @property
+    def uncertain(self) -> tuple[DieReading, ...]:
+        """The dice that must go to the coordinator."""
+        return tuple(d for d in self.dice if d.uncertain)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {"width": self.width, "height": self.height, "dice": [d.to_dict() for d in self.dice]}
+
+
+class Detector(Protocol):
+    """Finds dice on a frame; boxes in that frame's pixels."""
+
+    def detect(self, frame: Frame) -> list[Detection]:
+        """Every die found."""
+        ...
+
+
+class FaceReader(Protocol):
+    """Reads the face up of dice from their crops (full-resolution, BGR)."""
+
+    def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+        """One guess per crop."""
+        ...
