@@ -242,6 +242,8 @@ class TrucoGame:
         if isinstance(action, ElevenDecision):
             if self.phase != "eleven":
                 raise TrucoError(ELEVEN, "no hay mano de once por decidir")
+            if action.team not in (0, 1):
+                raise TrucoError(ELEVEN, f"no hay pareja {action.team}: las parejas son 0 y 1")
             if self.scores[action.team] != GAME_POINTS - 1:
                 raise TrucoError(ELEVEN, "decide la pareja que tiene once")
             return
