@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "kiosk.commands.dudo",
     "kiosk.commands.bolivia",
     "kiosk.commands.cards",
+    "kiosk.commands.vision",
     "kiosk.commands.demo",
 )
 

@@ -23,10 +23,10 @@ class FaceVerdict:
 
 
 class DieFaceReader(Protocol):
-    """Reads a die's face from its full-resolution crop by two independent methods and combines them."""
+    """Reads dice faces from their full-resolution crops by two independent methods and combines them."""
 
-    def read_die(self, crop: Frame) -> FaceVerdict:
-        """The verdict for one crop."""
+    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+        """One verdict per crop."""
         ...
 
 
@@ -61,11 +61,13 @@ class DiceReader:
         """Read every die on the frame."""
         frame = check_frame(frame)
         height, width = frame.shape[:2]
-        dice = [self._read_one(frame, d.box, d.confidence, d.cls) for d in self.finder.detect(frame)]
+        detections = self.finder.detect(frame)
+        verdicts = self.faces.read_dice([crop_box(frame, d.box, self.settings.margin) for d in detections])
+        dice = [self._read_one(frame, d.box, d.confidence, v) for d, v in zip(detections, verdicts, strict=True)]
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
         return FrameReading(width=width, height=height, dice=tuple(dice))
 
-    def _read_one(self, frame: Frame, box: Box, detection: float, cls: int) -> DieReading:
+    def _read_one(self, frame: Frame, box: Box, detection: float, verdict: FaceVerdict) -> DieReading:
         s = self.settings
         height, width = frame.shape[:2]
         reasons: list[str] = []
@@ -75,7 +77,6 @@ class DiceReader:
             reasons.append("cortado por el borde de la imagen")
         if min(box.width, box.height) < s.min_side_px:
             reasons.append(f"muy chico para ver los puntos ({min(box.width, box.height):.0f} px)")
-        verdict = self.faces.read_die(crop_box(frame, box, s.margin))
         reasons.extend(verdict.reasons)
         confidence = min(verdict.confidence, detection)
         return DieReading(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -31,12 +32,15 @@ class FakeFaces:
         self.sizes: list[tuple[int, int]] = []
         self.disagree_on = disagree_on
 
-    def read_die(self, crop: Frame) -> FaceVerdict:
-        self.sizes.append(crop.shape[:2])
-        face = int(crop.mean() // 40) + 1
-        reasons = ("los dos lectores no coinciden",) if face == self.disagree_on else ()
-        guesses = (FaceGuess(face, 0.99, "cnn"), FaceGuess(face, 0.9, "pips"))
-        return FaceVerdict(face, 0.97, reasons, guesses)
+    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+        out = []
+        for crop in crops:
+            self.sizes.append(crop.shape[:2])
+            face = int(crop.mean() // 40) + 1
+            reasons = ("los dos lectores no coinciden",) if face == self.disagree_on else ()
+            guesses = (FaceGuess(face, 0.99, "cnn"), FaceGuess(face, 0.9, "pips"))
+            out.append(FaceVerdict(face, 0.97, reasons, guesses))
+        return out
 
 
 def frame_with_patches(patches: dict[tuple[int, int, int, int], int], size: tuple[int, int] = (400, 600)) -> Frame:
