@@ -1,0 +1,140 @@
+"""`cacho vision ...`: read dice on photos, evaluate the reader on a labelled folder, time it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kiosk.cli import CliError
+
+
+def register(subparsers: Any) -> None:
+    """Add `cacho vision read | eval | bench`."""
+    vision = subparsers.add_parser("vision", help="leer dados en fotos de la mesa")
+    commands = vision.add_subparsers(dest="vision_command", metavar="ACCIÓN", required=True)
+
+    read = commands.add_parser("read", help="lee los dados de una o más fotos (el modelo se carga una vez)")
+    read.add_argument("images", metavar="IMAGE", type=Path, nargs="+")
+    read.add_argument("--json", action="store_true", help="una línea JSON por imagen")
+    read.add_argument("--annotate", metavar="DIR", type=Path, help="escribe cada foto con cajas y caras")
+    read.add_argument("--models", type=Path, help="carpeta de modelos (por defecto, models/ del proyecto)")
+    read.set_defaults(func=run_read)
+
+    evaluate = commands.add_parser("eval", help="mide el lector en una carpeta YOLO (images/, labels/)")
+    evaluate.add_argument("folder", metavar="DIR", type=Path)
+    evaluate.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.add_argument("--models", type=Path)
+    evaluate.set_defaults(func=run_eval)
+
+    bench = commands.add_parser("bench", help="tiempo de lectura de una mesa 4608x2592 frente a una inferencia 640")
+    bench.add_argument("--repeat", type=int, default=5)
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--models", type=Path)
+    bench.set_defaults(func=run_bench)
+
+
+def _reader(models: Path | None) -> Any:
+    from vision.pipeline import ModelsMissing, build_reader
+
+    try:
+        return build_reader(models)
+    except ModelsMissing as error:
+        raise CliError(str(error)) from None
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """`cacho vision read IMAGE... [--json] [--annotate DIR]`."""
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.frames import FrameError, load_image
+
+    reader = _reader(args.models)
+    if args.annotate is not None:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for path in args.images:
+        try:
+            frame = load_image(path)
+        except FrameError as error:
+            failed += 1
+            if args.json:
+                print(json.dumps({"image": str(path), "error": str(error)}, ensure_ascii=False))
+            else:
+                print(f"{path}: {error}", file=sys.stderr)
+            continue
+        reading = reader.read(frame)
+        if args.json:
+            print(json.dumps({"image": str(path), "dice": [d.to_dict() for d in reading.dice]}, ensure_ascii=False))
+        else:
+            print(describe(str(path), reading))
+        if args.annotate is not None:
+            out = args.annotate / (path.stem + ".annotated.jpg")
+            cv2.imwrite(str(out), annotate(frame, reading))
+    return 1 if failed else 0
+
+
+def describe(name: str, reading: Any) -> str:
+    """A readable Spanish account of one photo's dice."""
+    faces = " ".join(str(d.face) + ("?" if d.uncertain else "") for d in reading.dice) or "ninguno"
+    lines = [f"{name}: {len(reading.dice)} dados: {faces}"]
+    for die in reading.uncertain:
+        box = ", ".join(f"{v:.0f}" for v in die.box.to_list())
+        lines.append(f"  dudoso en [{box}]: {'; '.join(die.reasons)} (lee {die.face})")
+    return "\n".join(lines)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """`cacho vision eval DIR [--split S] [--json]`."""
+    from tqdm import tqdm
+
+    from vision.evaluate import evaluate, read_labels, yolo_samples
+    from vision.frames import FrameError, load_image
+
+    try:
+        samples = list(yolo_samples(args.folder, args.split))
+    except FileNotFoundError as error:
+        raise CliError(str(error)) from None
+    if not samples:
+        raise CliError(f"no hay imágenes en {args.folder}")
+    reader = _reader(args.models)
+    pairs = []
+    for image, label in tqdm(samples, desc="leyendo", unit="img", file=sys.stderr, disable=None):
+        try:
+            frame = load_image(image)
+        except FrameError as error:
+            raise CliError(str(error)) from None
+        height, width = frame.shape[:2]
+        pairs.append((read_labels(label, width, height), reader.read(frame).dice))
+    report = evaluate(pairs)
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        print("\n".join(report.lines()))
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """`cacho vision bench`: full-resolution read vs one plain 640 inference, per backend."""
+    from vision.bench import run
+
+    try:
+        results = run(args.models, repeat=args.repeat)
+    except FileNotFoundError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for row in results["backends"]:
+        if "error" in row:
+            print(f"{row['backend']:8s} no disponible: {row['error']}")
+            continue
+        print(
+            f"{row['backend']:8s} lectura 4608x2592 ({row['dice']} dados): {row['read_ms']:.0f} ms · "
+            f"inferencia 640: {row['plain640_ms']:.0f} ms · razón {row['ratio']:.2f}"
+        )
+    return 0

@@ -1,0 +1,28 @@
+"""Drawing a reading on its frame: boxes and faces, sure dice in green, doubtful ones in orange."""
+
+from __future__ import annotations
+
+import cv2
+
+from vision.types import Frame, FrameReading
+
+SURE = (60, 200, 60)  # BGR
+DOUBTFUL = (0, 140, 255)
+
+
+def annotate(frame: Frame, reading: FrameReading) -> Frame:
+    """A copy of the frame with every die's box, face and confidence drawn; doubtful dice marked "?"."""
+    out = frame.copy()
+    scale = max(out.shape[:2]) / 1280
+    thickness = max(1, round(2 * scale))
+    for die in reading.dice:
+        colour = DOUBTFUL if die.uncertain else SURE
+        x1, y1, x2, y2 = (round(v) for v in (die.box.x1, die.box.y1, die.box.x2, die.box.y2))
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
+        label = f"{die.face}{'?' if die.uncertain else ''} {die.confidence:.0%}"
+        font_scale = 0.5 * scale
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
+        top = max(0, y1 - th - base - 2)
+        cv2.rectangle(out, (x1, top), (x1 + tw + 4, top + th + base + 2), colour, -1)
+        cv2.putText(out, label, (x1 + 2, top + th + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thickness)
+    return out
