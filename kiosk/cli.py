@@ -14,6 +14,8 @@ COMMAND_MODULES = (
     "kiosk.commands.bolivia",
     "kiosk.commands.cards",
     "kiosk.commands.vision",
+    "kiosk.commands.table",
+    "kiosk.commands.markers",
     "kiosk.commands.demo",
 )
 
