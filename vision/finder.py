@@ -13,14 +13,19 @@ from vision.types import Box, Detection, Frame
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "dice" / "finder.pt"
 
 
+MAX_ENLARGE = 2.0  # a small photo is enlarged at most this much: small dice are found more often
+
+
 def reduce(frame: Frame, long_side: int) -> tuple[Frame, float]:
-    """The frame shrunk (INTER_AREA, no aliasing) so its long side is `long_side`; never enlarged."""
+    """The frame scaled so its long side is `long_side`: shrunk with INTER_AREA (no aliasing), or enlarged
+    at most MAX_ENLARGE times with INTER_CUBIC."""
     height, width = frame.shape[:2]
-    scale = min(1.0, long_side / max(height, width))
+    scale = min(MAX_ENLARGE, long_side / max(height, width))
     if scale == 1.0:
         return frame, 1.0
     size = (round(width * scale), round(height * scale))
-    return np.ascontiguousarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA)), scale
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    return np.ascontiguousarray(cv2.resize(frame, size, interpolation=interpolation)), scale
 
 
 class YoloFinder:

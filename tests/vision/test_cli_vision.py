@@ -1,0 +1,122 @@
+"""The public contracts `cacho vision read | eval | bench`, with the committed models."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.cli import main
+from vision.evaluate import read_labels, yolo_samples
+from vision.pipeline import build_reader
+
+FIXTURES = Path(__file__).parent / "fixtures" / "real"
+CACHO = Path(sys.executable).with_name("cacho")
+
+
+@pytest.fixture(scope="module")
+def reader():  # type: ignore[no-untyped-def]
+    return build_reader()
+
+
+def test_real_photos_never_get_a_silent_wrong_face(reader) -> None:  # type: ignore[no-untyped-def]
+    """On committed real val photos, every die the reader accepts (not uncertain) is a labelled die with its face."""
+    accepted = 0
+    for image, label in yolo_samples(FIXTURES):
+        frame = cv2.imread(str(image))
+        truth = read_labels(label, frame.shape[1], frame.shape[0])
+        for die in reader.read(frame).dice:
+            if die.uncertain:
+                assert die.reasons
+                continue
+            accepted += 1
+            overlapping = [t for t in truth if t.box.iou(die.box) >= 0.5]
+            assert overlapping, f"{image.name}: accepted a die that is not there at {die.box.to_list()}"
+            assert overlapping[0].face == die.face, f"{image.name}: silent wrong face"
+
+
+def test_a_clear_die_is_found_with_its_face(reader) -> None:  # type: ignore[no-untyped-def]
+    """The lone red die on a white table (val photo 103) is found where it is and read as its face."""
+    image = next((FIXTURES / "images").glob("epanemu_dice_103_*"))
+    frame = cv2.imread(str(image))
+    [truth] = read_labels(FIXTURES / "labels" / (image.stem + ".txt"), frame.shape[1], frame.shape[0])
+    found = [d for d in reader.read(frame).dice if d.box.iou(truth.box) >= 0.5]
+    assert found and found[0].face == truth.face
+
+
+def test_read_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    images = sorted((FIXTURES / "images").iterdir())
+    assert main(["vision", "read", *map(str, images), "--json", "--annotate", str(tmp_path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == [str(p) for p in images]
+    for line in lines:
+        assert set(line) == {"image", "dice"}
+        for die in line["dice"]:
+            assert 1 <= die["face"] <= 6
+            assert 0 <= die["confidence"] <= 1
+            assert len(die["box"]) == 4 and die["box"][0] < die["box"][2] and die["box"][1] < die["box"][3]
+            assert isinstance(die["uncertain"], bool)
+            assert ("reasons" in die) == die["uncertain"]
+    written = sorted(tmp_path.iterdir())
+    assert [p.name for p in written] == sorted(p.stem + ".annotated.jpg" for p in images)
+    assert cv2.imread(str(written[0])).shape == cv2.imread(str(images[0])).shape
+
+
+@pytest.mark.parametrize(
+    ("make", "fragment"),
+    [
+        (lambda p: None, "no existe"),
+        (lambda p: p.write_bytes(b""), "vacía"),
+        (lambda p: p.write_bytes(b"GIF89a not really"), "no es una imagen"),
+        (lambda p: cv2.imwrite(str(p), np.zeros((80, 80), np.uint8)), "escala de grises"),
+        (lambda p: cv2.imwrite(str(p), np.zeros((80, 80, 4), np.uint8)), "4 canales"),
+        (lambda p: cv2.imwrite(str(p), np.zeros((8, 8, 3), np.uint8)), "muy chica"),
+    ],
+)
+def test_read_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str], make, fragment: str) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "mala.png"
+    make(bad)
+    good = sorted((FIXTURES / "images").iterdir())[0]
+    assert main(["vision", "read", str(bad), str(good), "--json"]) == 1
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["image"] == str(bad) and fragment in first["error"]
+    assert second["image"] == str(good) and "dice" in second
+
+
+def test_read_text_output_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+    image = sorted((FIXTURES / "images").iterdir())[0]
+    assert main(["vision", "read", str(image)]) == 0
+    assert "dados:" in capsys.readouterr().out
+
+
+def test_eval_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(FIXTURES), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["images"] == 3 and report["labelled"] == 5
+    for key in ("precision", "recall", "map50", "map50_95", "face_accuracy", "silent_errors", "images_all_right"):
+        assert key in report
+
+
+def test_eval_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    assert "no hay carpeta de imágenes" in capsys.readouterr().err
+
+
+def test_missing_models_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = sorted((FIXTURES / "images").iterdir())[0]
+    assert main(["vision", "read", str(image), "--models", str(tmp_path)]) == 2
+    assert "faltan los modelos entrenados" in capsys.readouterr().err
+
+
+def test_console_script_reads_from_outside() -> None:
+    image = sorted((FIXTURES / "images").iterdir())[0]
+    done = subprocess.run(
+        [str(CACHO), "vision", "read", str(image), "--json"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["image"] == str(image)

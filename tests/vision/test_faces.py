@@ -1,0 +1,298 @@
+"""The face readers: pip counter on drawn dice, the committed CNN on real crops, the combine rule, crops."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.faces.classifier import ONNX_NAME, TORCH_NAME, FaceClassifier, preprocess
+from vision.faces.crops import (
+    CROP_MARGIN,
+    UNREADABLE,
+    Augment,
+    augment,
+    crop_die,
+    eval_crops,
+    load_samples,
+    photo_id,
+    read_yolo_labels,
+)
+from vision.faces.pips import LAYOUTS, PipCounter
+from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
+from vision.types import Box, FaceGuess, Frame
+
+FIXTURES = Path(__file__).parent / "fixtures" / "faces"
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
+
+# (die body, pips, table) in BGR: dark pips on light dice, light pips on dark, red and green dice
+SCHEMES = {
+    "blanco": ((235, 235, 235), (20, 20, 20), (60, 110, 40)),
+    "marfil": ((190, 225, 240), (40, 30, 30), (40, 40, 120)),
+    "rojo": ((40, 40, 200), (240, 240, 240), (60, 110, 40)),
+    "negro": ((25, 25, 25), (235, 235, 235), (70, 120, 50)),
+    "verde": ((60, 160, 40), (240, 240, 240), (150, 150, 150)),
+    "azul_rojo": ((170, 90, 30), (40, 40, 220), (200, 200, 200)),
+}
+
+
+def draw_die(face: int, scheme: str, side: int = 60, angle: float = 0.0, seed: int = 0) -> Frame:
+    """A die seen from above on a felt-coloured table, cropped with the readers' margin, turned by `angle`."""
+    body, pip, table = SCHEMES[scheme]
+    rng = np.random.default_rng(seed)
+    size = round(side * (1 + 2 * CROP_MARGIN))
+    canvas = 3 * size
+    img = np.full((canvas, canvas, 3), table, np.uint8)
+    c = canvas / 2
+    half = side / 2
+    corner = int(side * 0.12)
+    x1, y1, x2, y2 = int(c - half), int(c - half), int(c + half), int(c + half)
+    cv2.rectangle(img, (x1 + corner, y1), (x2 - corner, y2), body, -1)
+    cv2.rectangle(img, (x1, y1 + corner), (x2, y2 - corner), body, -1)
+    for cx, cy in ((x1 + corner, y1 + corner), (x2 - corner, y1 + corner), (x1 + corner, y2 - corner)):
+        cv2.circle(img, (cx, cy), corner, body, -1)
+    cv2.circle(img, (x2 - corner, y2 - corner), corner, body, -1)
+    step = side * 0.26
+    radius = max(2, round(side * (0.12 if face == 1 else 0.085)))
+    for gx, gy in LAYOUTS[face]:
+        cv2.circle(img, (round(c + gx * step), round(c + gy * step)), radius, pip, -1, cv2.LINE_AA)
+    turn = cv2.getRotationMatrix2D((c, c), angle, 1.0)
+    img = cv2.warpAffine(img, turn, (canvas, canvas), borderValue=table)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    noisy = img.astype(np.float32) + rng.normal(0, 3, img.shape)
+    img = np.clip(noisy, 0, 255).astype(np.uint8)
+    box = Box(c - half, c - half, c + half, c + half)
+    # the finder's box is axis-aligned around the turned die
+    grow = half * (abs(math.cos(math.radians(angle))) + abs(math.sin(math.radians(angle)))) - half
+    box = Box(box.x1 - grow, box.y1 - grow, box.x2 + grow, box.y2 + grow)
+    return crop_die(img, box)
+
+
+# --- the pip counter, on drawn dice of every face and colour scheme -----------------------------------
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+@pytest.mark.parametrize("face", range(1, 7))
+def test_pip_counter_reads_drawn_dice(face: int, scheme: str) -> None:
+    counter = PipCounter()
+    for side, angle in ((48, 0.0), (90, 30.0), (70, 60.0)):
+        guess = counter.read(draw_die(face, scheme, side, angle, seed=face))
+        assert guess == FaceGuess(face, guess.confidence, "pips"), (side, angle)
+        assert 0.0 < guess.confidence <= 1.0
+
+
+def test_pip_counter_abstains_without_pips() -> None:
+    counter = PipCounter()
+    felt = np.full((80, 80, 3), (60, 110, 40), np.uint8)
+    blank = draw_die(1, "blanco", 60)
+    cv2.circle(blank, (blank.shape[1] // 2, blank.shape[0] // 2), 12, (235, 235, 235), -1)
+    for crop in (felt, blank):
+        guess = counter.read(crop)
+        assert guess.face is None
+        assert guess.confidence == 0.0
+
+
+def test_pip_counter_abstains_on_seven_spots() -> None:
+    crop = draw_die(6, "blanco", 80)
+    c = crop.shape[0] // 2
+    cv2.circle(crop, (c, c), 6, (20, 20, 20), -1)  # a seventh pip in the middle: no die face looks like that
+    assert PipCounter().read(crop).face is None
+
+
+# --- the combine rule ----------------------------------------------------------------------------------
+
+
+def cnn(face: int | None, confidence: float = 0.99) -> FaceGuess:
+    return FaceGuess(face, confidence, "cnn")
+
+
+def pips(face: int | None, confidence: float = 0.9) -> FaceGuess:
+    return FaceGuess(face, confidence, "pips")
+
+
+def test_combine_accepts_when_both_agree_and_the_model_is_sure() -> None:
+    verdict = combine(cnn(5), pips(5), threshold=0.9)
+    assert verdict == FaceVerdict(5, 0.99, False, (), (cnn(5), pips(5)))
+
+
+def test_combine_flags_disagreement_with_both_faces_in_the_reason() -> None:
+    verdict = combine(cnn(5), pips(6), threshold=0.9)
+    assert verdict.uncertain
+    assert verdict.face == 5  # the classifier's face, flagged
+    assert verdict.reasons == ("los dos lectores no coinciden (modelo 5, puntos 6)",)
+
+
+def test_combine_flags_a_doubtful_model_even_when_the_pips_agree() -> None:
+    verdict = combine(cnn(3, 0.6), pips(3), threshold=0.9)
+    assert verdict.uncertain and verdict.face == 3
+    assert verdict.reasons == ("el modelo duda (0.60 < 0.90)",)
+
+
+def test_combine_flags_when_the_pips_cannot_be_counted() -> None:
+    verdict = combine(cnn(2), pips(None, 0.0), threshold=0.9)
+    assert verdict.uncertain and verdict.face == 2
+    assert verdict.reasons == ("no se pudieron contar los puntos",)
+
+
+def test_combine_when_the_model_sees_no_face() -> None:
+    verdict = combine(cnn(None, 0.8), pips(4), threshold=0.9)
+    assert verdict.uncertain and verdict.face == 4 and verdict.confidence == 0.0
+    assert verdict.reasons == ("el modelo no ve una cara legible",)
+    nothing = combine(cnn(None, 0.8), pips(None, 0.0), threshold=0.9)
+    assert nothing.uncertain and nothing.face is None and len(nothing.reasons) == 2
+
+
+class FixedReader:
+    """A stand-in reader that always answers the same."""
+
+    def __init__(self, guess: FaceGuess) -> None:
+        self.guess = guess
+
+    def read_faces(self, crops: list[Frame]) -> list[FaceGuess]:
+        return [self.guess for _ in crops]
+
+
+def test_pair_reads_each_crop_twice_and_hides_unsafe_faces() -> None:
+    crop = draw_die(3, "rojo", 60)
+    pair = FaceReaderPair(FixedReader(cnn(3)), FixedReader(pips(3)), threshold=0.9)
+    assert pair.read(crop) == (cnn(3), pips(3))
+    assert pair.read_faces([crop]) == [FaceGuess(3, 0.99, "cnn+pips")]
+    split = FaceReaderPair(FixedReader(cnn(3)), FixedReader(pips(4)), threshold=0.9)
+    assert split.read_faces([crop, crop]) == [FaceGuess(None, 0.99, "cnn+pips")] * 2
+    assert split.verdicts([crop])[0].uncertain
+
+
+# --- the committed CNN, on real validation crops ---------------------------------------------------------
+
+
+def fixture_crops() -> list[tuple[Frame, int]]:
+    out = []
+    for path in sorted(FIXTURES.glob("face*_*.png")):
+        crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        assert crop is not None, path
+        out.append((crop, int(path.name[4])))
+    return out
+
+
+def test_fixtures_cover_every_face() -> None:
+    assert {face for _, face in fixture_crops()} == set(range(1, 7))
+
+
+def test_committed_model_reads_real_crops() -> None:
+    classifier = FaceClassifier(MODEL_DIR)
+    assert classifier.backend == "onnxruntime"
+    assert 0.5 <= classifier.threshold < 1.0
+    crops, faces = zip(*fixture_crops(), strict=True)
+    guesses = classifier.read_faces(list(crops))
+    assert [g.face for g in guesses] == list(faces)
+    assert all(g.method == "cnn" and g.confidence >= classifier.threshold for g in guesses)
+
+
+def test_committed_pair_accepts_the_real_crops() -> None:
+    crops, faces = zip(*fixture_crops(), strict=True)
+    verdicts = FaceReaderPair().verdicts(list(crops))
+    assert [v.face for v in verdicts] == list(faces)
+    assert not any(v.uncertain for v in verdicts)
+
+
+def test_model_sees_no_face_on_bare_felt() -> None:
+    felt = np.full((70, 70, 3), (60, 110, 40), np.uint8)
+    probs = FaceClassifier(MODEL_DIR).probabilities([felt])
+    assert probs.shape == (1, 7)
+    assert float(probs[0, 1:].max()) < 0.9
+
+
+def test_torch_weights_are_the_fallback(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    (tmp_path / TORCH_NAME).write_bytes((MODEL_DIR / TORCH_NAME).read_bytes())
+    fallback = FaceClassifier(tmp_path)
+    assert fallback.backend == "torch"
+    crops = [crop for crop, _ in fixture_crops()]
+    onnx = FaceClassifier(MODEL_DIR).probabilities(crops)
+    np.testing.assert_allclose(fallback.probabilities(crops), onnx, atol=1e-4)
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no hay modelo de caras"):
+        FaceClassifier(tmp_path)
+
+
+def test_committed_weights_are_small() -> None:
+    assert (MODEL_DIR / ONNX_NAME).stat().st_size < 1_000_000
+    assert (MODEL_DIR / TORCH_NAME).stat().st_size < 1_000_000
+
+
+def test_preprocess_shapes_and_standardises() -> None:
+    batch = preprocess([draw_die(4, "negro", 30), draw_die(2, "blanco", 150)])
+    assert batch.shape == (2, 3, 48, 48) and batch.dtype == np.float32
+    assert abs(float(batch[0].mean())) < 1e-3
+
+
+# --- crops from a YOLO folder ----------------------------------------------------------------------------
+
+
+def tiny_yolo(root: Path) -> Path:
+    """A YOLO folder with one 200x120 photo holding two dice (faces 2 and 5) and a cocked one."""
+    (root / "images" / "train").mkdir(parents=True)
+    (root / "labels" / "train").mkdir(parents=True)
+    img = np.full((120, 200, 3), (60, 110, 40), np.uint8)
+    img[20:60, 20:60] = draw_die(2, "blanco", 40)[6:46, 6:46]
+    img[50:100, 120:170] = draw_die(5, "rojo", 50)[7:57, 7:57]
+    cv2.imwrite(str(root / "images" / "train" / "mesa_jpg.rf.0a1b.png"), img)
+    lines = [
+        "1 0.2 0.3333 0.2 0.3333",  # 40x40 at (20, 20)
+        "4 0.725 0.625 0.25 0.4167",  # 50x50 at (120, 50)
+        "6 0.9 0.1 0.05 0.08",  # a cocked die
+        "",
+    ]
+    (root / "labels" / "train" / "mesa_jpg.rf.0a1b.txt").write_text("\n".join(lines))
+    return root
+
+
+def test_labels_are_read_in_pixels(tmp_path: Path) -> None:
+    root = tiny_yolo(tmp_path)
+    labels = read_yolo_labels(root / "labels" / "train" / "mesa_jpg.rf.0a1b.txt", 200, 120)
+    assert [cls for cls, _ in labels] == [1, 4, 6]
+    assert labels[0][1].to_list() == pytest.approx([20.0, 20.0, 60.0, 60.0], abs=0.1)
+    assert read_yolo_labels(tmp_path / "missing.txt", 200, 120) == []
+
+
+def test_crops_have_the_margin_and_clip_at_the_edge() -> None:
+    frame = np.zeros((100, 100, 3), np.uint8)
+    assert crop_die(frame, Box(20, 20, 60, 60)).shape == (52, 52, 3)  # 40 px + 15 % a side
+    assert crop_die(frame, Box(0, 80, 20, 100)).shape == (23, 23, 3)  # 3 px cut off at left and bottom
+    with pytest.raises(ValueError, match="fuera de la imagen"):
+        crop_die(frame, Box(150, 150, 190, 190))
+
+
+def test_samples_and_eval_crops_from_a_yolo_folder(tmp_path: Path) -> None:
+    root = tiny_yolo(tmp_path)
+    samples = load_samples(root, "train", background_per_image=1)
+    faces = [s.face for s in samples]
+    assert faces[:3] == [2, 5, UNREADABLE]  # the cocked die is a "no readable face" example
+    assert UNREADABLE in faces[3:]  # and a patch of bare table
+    die = samples[0]
+    assert die.box.width == pytest.approx(40, abs=0.5)
+    assert all(abs(side - 52) <= 1 for side in die.crop().shape[:2])
+    crops = list(eval_crops(root, "train"))
+    assert [(face, name) for _, face, name in crops] == [(2, "mesa_jpg.rf.0a1b.png"), (5, "mesa_jpg.rf.0a1b.png")]
+    assert PipCounter().read(crops[0][0]).face == 2
+    assert load_samples(root, "train", keep=lambda p: False) == []
+
+
+def test_augmented_crops_vary_but_keep_their_size_and_type(tmp_path: Path) -> None:
+    samples = load_samples(tiny_yolo(tmp_path), "train")
+    rng = np.random.default_rng(0)
+    crops = [augment(samples[1], rng) for _ in range(20)]
+    assert all(c.dtype == np.uint8 and c.ndim == 3 and 40 <= c.shape[0] <= 90 for c in crops)
+    assert len({c.tobytes() for c in crops}) == 20
+    plain = augment(samples[1], np.random.default_rng(1), Augment(scale=(1.0, 1.0), aspect=0.0, shift=0.0))
+    assert plain.shape[:2] == (65, 65)
+
+
+def test_photo_id_groups_roboflow_copies() -> None:
+    assert photo_id("epanemu_dice_101_jpg.rf.9e69503db4a1230f.jpg") == "epanemu_dice_101_jpg"
+    assert photo_id("byler_IMG_20191208_111228.jpg") == "byler_IMG_20191208_111228"

@@ -1,0 +1,1 @@
+"""Reading the face up of a die from its full-resolution crop, by two independent methods."""

@@ -1,0 +1,143 @@
+"""The small CNN face classifier: 48x48 crop -> face 1-6 or "no readable face", run with onnxruntime."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.types import FaceGuess, Frame
+
+if TYPE_CHECKING:
+    import torch
+
+INPUT_SIZE = 48
+CLASSES = 7  # index 0 = no readable face (cocked, not a die), 1-6 = the face
+DEFAULT_THRESHOLD = 0.9
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
+ONNX_NAME = "face_cnn.onnx"
+TORCH_NAME = "face_cnn.pt"
+METHOD = "cnn"
+WIDTHS = (16, 32, 64, 96)
+
+Batch = npt.NDArray[np.float32]
+
+
+def preprocess(crops: Sequence[Frame], size: int = INPUT_SIZE) -> Batch:
+    """Crops -> N x 3 x size x size float32, RGB, each crop standardised (zero mean, unit spread)."""
+    out = np.empty((len(crops), 3, size, size), np.float32)
+    for i, crop in enumerate(crops):
+        interp = cv2.INTER_AREA if min(crop.shape[:2]) > size else cv2.INTER_LINEAR
+        img = cv2.resize(crop, (size, size), interpolation=interp)[:, :, ::-1].astype(np.float32)
+        img -= img.mean()
+        img /= max(float(img.std()), 8.0)  # a flat crop is not stretched into noise
+        out[i] = img.transpose(2, 0, 1)
+    return out
+
+
+def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Row-wise softmax."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out: npt.NDArray[np.float32] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return out
+
+
+def build_model(widths: tuple[int, ...] = WIDTHS) -> torch.nn.Module:
+    """The network (needs torch): six 3x3 conv layers with batch norm, global pooling, 7 logits."""
+    from torch import nn
+
+    w1, w2, w3, w4 = widths
+
+    def conv(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *conv(3, w1),
+        nn.MaxPool2d(2),  # 24x24
+        *conv(w1, w2),
+        nn.MaxPool2d(2),  # 12x12
+        *conv(w2, w3),
+        *conv(w3, w3),
+        nn.MaxPool2d(2),  # 6x6
+        *conv(w3, w4),
+        *conv(w4, w4),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(w4, CLASSES),
+    )
+
+
+def guess_from_probabilities(probs: npt.NDArray[np.float32]) -> FaceGuess:
+    """The classifier's guess from one row of probabilities: None when "no readable face" wins."""
+    best = int(np.argmax(probs[1:])) + 1
+    if float(probs[0]) > float(probs[best]):
+        return FaceGuess(None, float(probs[0]), METHOD)
+    return FaceGuess(best, float(probs[best]), METHOD)
+
+
+class FaceClassifier:
+    """Reads faces with the trained CNN: ONNX via onnxruntime, or the torch weights when there is no ONNX."""
+
+    def __init__(self, model_dir: Path = MODEL_DIR) -> None:
+        """Load `face_cnn.onnx` (or `face_cnn.pt`) and its metadata (input size, threshold) from `model_dir`."""
+        self.model_dir = model_dir
+        self._session: Any = None
+        self._torch_model: Any = None
+        onnx_path, torch_path = model_dir / ONNX_NAME, model_dir / TORCH_NAME
+        meta: dict[str, Any]
+        if onnx_path.exists():
+            import onnxruntime as ort
+
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            self._session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+            custom = self._session.get_modelmeta().custom_metadata_map
+            meta = json.loads(custom.get("cacho", "{}"))
+            self.backend = "onnxruntime"
+        elif torch_path.exists():
+            import torch
+
+            saved = torch.load(torch_path, map_location="cpu", weights_only=True)
+            meta = dict(saved["meta"])
+            model = build_model(tuple(meta.get("widths", WIDTHS)))
+            model.load_state_dict(saved["state_dict"])
+            model.eval()
+            self._torch_model = model
+            self.backend = "torch"
+        else:
+            raise FileNotFoundError(f"no hay modelo de caras en {model_dir} (falta {ONNX_NAME} o {TORCH_NAME})")
+        self.input_size = int(meta.get("input_size", INPUT_SIZE))
+        self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
+        self.meta = meta
+
+    def logits(self, batch: Batch) -> npt.NDArray[np.float32]:
+        """Raw outputs for a preprocessed batch."""
+        if self._session is not None:
+            name = self._session.get_inputs()[0].name
+            return np.asarray(self._session.run(None, {name: batch})[0], np.float32)
+        import torch
+
+        with torch.no_grad():
+            return np.asarray(self._torch_model(torch.from_numpy(batch)).numpy(), np.float32)
+
+    def probabilities(self, crops: Sequence[Frame], batch_size: int = 64) -> npt.NDArray[np.float32]:
+        """N x 7 probabilities: column 0 = no readable face, column k = face k."""
+        if not crops:
+            return np.zeros((0, CLASSES), np.float32)
+        parts = []
+        for start in range(0, len(crops), batch_size):
+            batch = preprocess(crops[start : start + batch_size], self.input_size)
+            parts.append(softmax(self.logits(batch)))
+        return np.concatenate(parts)
+
+    def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+        """One guess per crop: the most probable face and its probability (None when no face is readable)."""
+        return [guess_from_probabilities(row) for row in self.probabilities(crops)]

@@ -1,0 +1,195 @@
+"""Measure both face readers and their combination on the real VAL crops (ground-truth boxes).
+
+python -m vision.faces.evaluate --real ../shared/data/dice-real [--model-dir models/faces] [--failures DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probabilities
+from vision.faces.crops import eval_crops
+from vision.faces.pips import PipCounter
+from vision.faces.reader import FaceVerdict, combine
+from vision.faces.train import METRICS_NAME, VAL_SPLIT, update_metrics
+from vision.types import Frame
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def measure(crops: list[Frame], faces: list[int], images: list[str], model_dir: Path) -> dict[str, Any]:
+    """Every figure of the evaluation for these crops and their true faces."""
+    classifier = FaceClassifier(model_dir)
+    counter = PipCounter()
+    t0 = time.perf_counter()
+    probs = classifier.probabilities(crops)
+    cnn_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
+    t0 = time.perf_counter()
+    pip_guesses = counter.read_faces(crops)
+    pip_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
+    cnn_guesses = [guess_from_probabilities(row) for row in probs]
+    verdicts = [combine(m, p, classifier.threshold) for m, p in zip(cnn_guesses, pip_guesses, strict=True)]
+    n = len(faces)
+    best = [int(np.argmax(row[1:])) + 1 for row in probs]
+    cnn_right = [b == f for b, f in zip(best, faces, strict=True)]
+    pip_answered = [g.face is not None for g in pip_guesses]
+    pip_right = [g.face == f for g, f in zip(pip_guesses, faces, strict=True)]
+    accepted = [not v.uncertain for v in verdicts]
+    right = [v.face == f for v, f in zip(verdicts, faces, strict=True)]
+    silent = [a and not r for a, r in zip(accepted, right, strict=True)]
+    cnn_wrong = [i for i in range(n) if not cnn_right[i]]
+    pips_flag = [p.face is None or p.face != b for p, b in zip(pip_guesses, best, strict=True)]
+    pips_disagree = [p.face is not None and p.face != b for p, b in zip(pip_guesses, best, strict=True)]
+    cnn_unsure = [g.face is None or g.confidence < classifier.threshold for g in cnn_guesses]
+    # For comparison only: the same rule if a pip counter that cannot count did not flag the die.
+    lenient = [not (cnn_unsure[i] or pips_disagree[i]) for i in range(n)]
+    lenient_silent = sum(1 for i in range(n) if lenient[i] and not cnn_right[i])
+    reasons: Counter[str] = Counter()
+    for v in verdicts:
+        for reason in v.reasons:
+            reasons[reason.split(" (")[0]] += 1
+    per_image: dict[str, bool] = {}
+    for img, ok, good in zip(images, accepted, right, strict=True):
+        per_image[img] = per_image.get(img, True) and ok and good
+    confusion: Counter[str] = Counter(f"{f}->{b}" for f, b in zip(faces, best, strict=True) if f != b)
+    return {
+        "dice": n,
+        "images": len(per_image),
+        "classifier": {
+            "accuracy": _share(sum(cnn_right), n),
+            "threshold": classifier.threshold,
+            "confident_share": _share(n - sum(cnn_unsure), n),
+            "confident_accuracy": _share(
+                sum(1 for i in range(n) if not cnn_unsure[i] and cnn_right[i]), n - sum(cnn_unsure)
+            ),
+            "errors": len(cnn_wrong),
+            "confusions": dict(confusion.most_common()),
+            "ms_per_crop": round(cnn_ms, 2),
+            "backend": classifier.backend,
+        },
+        "pips": {
+            "accuracy": _share(sum(pip_right), n),
+            "answered_share": _share(sum(pip_answered), n),
+            "answered_accuracy": _share(sum(pip_right), sum(pip_answered)),
+            "wrong_answers": sum(pip_answered) - sum(pip_right),
+            "ms_per_crop": round(pip_ms, 2),
+        },
+        "combined": {
+            "accepted_share": _share(sum(accepted), n),
+            "accepted_accuracy": _share(sum(1 for a, r in zip(accepted, right, strict=True) if a and r), sum(accepted)),
+            "uncertain_share": _share(n - sum(accepted), n),
+            "silent_errors": sum(silent),
+            "images_all_accepted_and_right": _share(sum(per_image.values()), len(per_image)),
+            "uncertain_reasons": dict(reasons.most_common()),
+        },
+        "combined_if_pip_abstention_did_not_flag": {
+            "accepted_share": _share(sum(lenient), n),
+            "accepted_accuracy": _share(sum(1 for i in range(n) if lenient[i] and cnn_right[i]), sum(lenient)),
+            "silent_errors": lenient_silent,
+        },
+        "classifier_errors_caught": {
+            "classifier_errors": len(cnn_wrong),
+            "flagged_uncertain": sum(1 for i in cnn_wrong if not accepted[i]),
+            "caught_by_pip_counter": sum(1 for i in cnn_wrong if pips_flag[i]),
+            "caught_by_pip_disagreement": sum(1 for i in cnn_wrong if pips_disagree[i]),
+            "caught_only_by_pip_counter": sum(1 for i in cnn_wrong if pips_flag[i] and not cnn_unsure[i]),
+            "caught_by_classifier_threshold": sum(1 for i in cnn_wrong if cnn_unsure[i]),
+        },
+    }
+
+
+def write_failures(
+    folder: Path, crops: list[Frame], faces: list[int], verdicts: list[FaceVerdict], limit: int = 120
+) -> int:
+    """A contact sheet of the dice the readers got wrong or flagged: truth, model, pips on each tile."""
+    tiles = []
+    for crop, face, verdict in zip(crops, faces, verdicts, strict=True):
+        if verdict.face == face and not verdict.uncertain:
+            continue
+        model, pips = verdict.guesses
+        tile = cv2.resize(crop, (112, 112))
+        colour = (0, 0, 255) if not verdict.uncertain else (0, 160, 255)
+        cv2.putText(tile, f"{face} m{model.face} p{pips.face}", (2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 2)
+        tiles.append(tile)
+    tiles = tiles[:limit]
+    if not tiles:
+        return 0
+    while len(tiles) % 10:
+        tiles.append(np.zeros_like(tiles[0]))
+    folder.mkdir(parents=True, exist_ok=True)
+    sheet = np.vstack([np.hstack(tiles[i : i + 10]) for i in range(0, len(tiles), 10)])
+    cv2.imwrite(str(folder / "face_failures.png"), sheet)
+    return len(tiles)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se mide su val)")
+    parser.add_argument("--split", default=VAL_SPLIT)
+    parser.add_argument("--prefix", default="", help="solo fotos cuyo nombre empieza así (p. ej. byler_)")
+    parser.add_argument("--section", default="evaluate", help="sección de metrics.json donde escribir")
+    parser.add_argument("--model-dir", type=Path, default=MODEL_DIR)
+    parser.add_argument("--failures", type=Path, help="carpeta donde dejar una hoja con los dados fallados")
+    parser.add_argument("--no-write", action="store_true", help="no escribir metrics.json")
+    args = parser.parse_args(argv)
+
+    crops: list[Frame] = []
+    faces: list[int] = []
+    images: list[str] = []
+    for crop, face, image in eval_crops(args.real, args.split):
+        if not image.startswith(args.prefix):
+            continue
+        crops.append(crop)
+        faces.append(face)
+        images.append(image)
+    figures = measure(crops, faces, images, args.model_dir)
+    figures["data"] = f"{args.real} ({args.split}{', ' + args.prefix + '*' if args.prefix else ''})"
+    cls, pips, comb, caught = (
+        figures["classifier"],
+        figures["pips"],
+        figures["combined"],
+        figures["classifier_errors_caught"],
+    )
+    print(f"{figures['dice']} dados en {figures['images']} fotos ({figures['data']})")
+    if args.split != VAL_SPLIT:
+        print("ojo: el modelo se entrenó con estas fotos; solo las cifras del contador de puntos valen aquí")
+    print(f"modelo: acierto {cls['accuracy']:.2%} ({cls['errors']} errores), {cls['ms_per_crop']} ms/dado")
+    print(
+        f"puntos: acierto {pips['accuracy']:.2%}, responde {pips['answered_share']:.2%}, "
+        f"acierto al responder {pips['answered_accuracy']:.2%}, {pips['ms_per_crop']} ms/dado"
+    )
+    print(
+        f"combinado: aceptados {comb['accepted_share']:.2%} con acierto {comb['accepted_accuracy']:.2%}, "
+        f"dudosos {comb['uncertain_share']:.2%}, errores silenciosos {comb['silent_errors']}"
+    )
+    print(
+        f"errores del modelo: {caught['classifier_errors']}; marcados dudosos {caught['flagged_uncertain']}; "
+        f"atrapados por el contador de puntos {caught['caught_by_pip_counter']} "
+        f"(solo por él {caught['caught_only_by_pip_counter']})"
+    )
+    if args.failures:
+        classifier = FaceClassifier(args.model_dir)
+        verdicts = [
+            combine(m, p, classifier.threshold)
+            for m, p in zip(classifier.read_faces(crops), PipCounter().read_faces(crops), strict=True)
+        ]
+        write_failures(args.failures, crops, faces, verdicts)
+    if not args.no_write:
+        if args.split != VAL_SPLIT:  # the classifier has seen these photos: keep only the pip counter's figures
+            figures = {key: figures[key] for key in ("data", "dice", "images", "pips")}
+        update_metrics(args.model_dir / METRICS_NAME, args.section, figures)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

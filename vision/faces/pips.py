@@ -1,0 +1,352 @@
+"""The classical pip counter: find the pips on the die's top face with OpenCV and count them.
+
+Independent of the CNN (no learned weights): the crop is scaled so the die spans a fixed size, the die's
+body colour is taken from its centre, the die is the region nearer that colour than the table's, and
+pips are compact spots on it that differ from the body (darker, lighter or of another hue), of a size
+and roundness a pip has on a die of that size. A count is accepted only when the spots are alike, centred,
+laid out as that face is (2 and 3 on a diagonal, 4 and 5 on a square, 6 in two rows of three) and the
+empty places of the face's 3x3 grid hold no spot; the three contrast maps and four thresholds must not
+give a rival count. When the whole die gives no clear face (a slanted view shows side faces too), its
+brightest face is tried alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.faces.crops import CROP_MARGIN
+from vision.types import FaceGuess, Frame
+
+METHOD = "pips"
+WORK = 128  # the crop is scaled to WORK x WORK pixels
+SIDE = WORK / (1 + 2 * CROP_MARGIN)  # the die's side in the scaled crop
+Floats = npt.NDArray[np.float64]
+
+# Pip centres of each face on a unit grid (-1, 0, 1): what the layout check compares against.
+LAYOUTS: dict[int, list[tuple[float, float]]] = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+def _profile(points: Floats) -> Floats:
+    """Sorted pairwise distances divided by the largest: a shape signature blind to rotation and scale."""
+    d = np.array([np.hypot(*(points[i] - points[j])) for i, j in itertools.combinations(range(len(points)), 2)])
+    out: Floats = np.sort(d) / d.max()
+    return out
+
+
+PROFILES = {n: _profile(np.array(p, float)) for n, p in LAYOUTS.items() if n > 1}
+# The largest distance between pips of a face, in box sides: from tight pips in a loose box to wide ones.
+SPAN_MIN, SPAN_MAX = 0.28, 0.85
+
+
+@dataclass(frozen=True, slots=True)
+class Blob:
+    """A pip candidate: centre, area and roundness, in scaled-crop pixels."""
+
+    x: float
+    y: float
+    area: float
+    roundness: float  # minor/major axis of the fitted ellipse, 1 for a circle
+
+
+@dataclass(frozen=True, slots=True)
+class PipCount:
+    """What the counter saw on one binarisation: the pips kept and how well they fit the face's layout."""
+
+    pips: tuple[Blob, ...]
+    fit: float  # 0 (poor) .. 1 (exact layout)
+    source: str
+
+    @property
+    def face(self) -> int:
+        """The number of pips."""
+        return len(self.pips)
+
+
+def _scaled(crop: Frame) -> Frame:
+    """The crop scaled to WORK x WORK and lightly smoothed."""
+    interp = cv2.INTER_AREA if min(crop.shape[:2]) > WORK else cv2.INTER_CUBIC
+    img = cv2.resize(crop, (WORK, WORK), interpolation=interp)
+    return np.asarray(cv2.GaussianBlur(img, (0, 0), 1.0), np.uint8)
+
+
+def _face_mask(lab: Floats, body: Floats) -> npt.NDArray[np.uint8]:
+    """The top face: pixels nearer the body's colour than the table's, connected to the centre, as a hull."""
+    weights = np.array([1.0, 2.0, 2.0])
+    border = np.concatenate(
+        [lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3), lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)]
+    )
+    table = np.median(border, axis=0)
+    to_body = np.sqrt(((lab - body) ** 2 * weights).sum(axis=2))
+    to_table = np.sqrt(((lab - table) ** 2 * weights).sum(axis=2))
+    near = (to_body < to_table).astype(np.uint8)
+    k = max(3, int(SIDE * 0.28)) | 1
+    near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, labels, _, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
+    mid = labels[c0:c1, c0:c1].ravel()
+    mid = mid[mid > 0]
+    mask = np.zeros((WORK, WORK), np.uint8)
+    if mid.size == 0:
+        return mask
+    label = int(np.bincount(mid).argmax())
+    ys, xs = np.nonzero(labels == label)
+    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    cv2.fillConvexPoly(mask, hull, 1)
+    return mask
+
+
+MapSet = list[tuple[str, Floats, Floats]]
+
+
+def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
+    """(name, spot response, difference from the body) for dark, light, coloured pips; die mask; luminance."""
+    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float64)
+    c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
+    body = np.median(lab[c0:c1, c0:c1].reshape(-1, 3), axis=0)
+    mask = _face_mask(lab, body)
+    k = max(3, int(SIDE * 0.42)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    # morphology on 8-bit images: several times faster than on floats
+    lum = np.ascontiguousarray(lab8[:, :, 0])
+    chroma = np.sqrt(((lab[:, :, 1:] - body[1:]) ** 2).sum(axis=2))
+    chroma8 = np.clip(chroma, 0, 255).astype(np.uint8)
+    darker = body[0] - lab[:, :, 0]
+    maps = [
+        ("oscuros", cv2.morphologyEx(lum, cv2.MORPH_BLACKHAT, kernel).astype(np.float64), darker),
+        ("claros", cv2.morphologyEx(lum, cv2.MORPH_TOPHAT, kernel).astype(np.float64), -darker),
+        ("color", cv2.morphologyEx(chroma8, cv2.MORPH_TOPHAT, kernel).astype(np.float64), chroma),
+    ]
+    return maps, mask, lab[:, :, 0]
+
+
+def _face_regions(lum: Floats, inside: npt.NDArray[np.bool_]) -> list[tuple[str, npt.NDArray[np.bool_]]]:
+    """Where the face up may be: the whole die, and its brighter part when the faces are shaded apart.
+
+    Seen at a slant, a die shows a side or two besides its top, each lit differently; with light from
+    above, the top is the brightest. Pips are wiped out (closing, then opening) before splitting.
+    """
+    regions = [("dado", inside)]
+    k = max(3, int(SIDE * 0.3)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    lum8 = np.clip(lum, 0, 255).astype(np.uint8)
+    shading = cv2.morphologyEx(cv2.morphologyEx(lum8, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel)
+    shading = shading.astype(np.float64)
+    values = shading[inside]
+    if values.size < 50:
+        return regions
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1.0:
+        return regions
+    scaled = ((shading - lo) / (hi - lo) * 255).clip(0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(scaled[inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = (scaled > level) & inside
+    dark = inside & ~bright
+    if bright.sum() < (SIDE * 0.35) ** 2 or dark.sum() < (SIDE * 0.2) ** 2:
+        return regions
+    if float(shading[bright].mean() - shading[dark].mean()) < 12.0:
+        return regions
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(bright.astype(np.uint8), connectivity=4)
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    top = labels == biggest
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    top = cv2.dilate(top.astype(np.uint8), grow).astype(bool) & inside
+    regions.append(("cara clara", top))
+    return regions
+
+
+MIN_BODY_CONTRAST = 15.0  # a pip differs from the die's body colour at least this much (Lab units)
+
+
+def _blobs(binary: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], versus_body: Floats) -> list[Blob]:
+    """Connected spots of a pip's size and roundness, on the die, that differ from the die's body colour."""
+    out = []
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_area = math.pi * (SIDE * 0.035) ** 2
+    max_area = math.pi * (SIDE * 0.17) ** 2
+    for contour in contours:
+        area = float(cv2.contourArea(contour))
+        if not min_area <= area <= max_area or len(contour) < 5:
+            continue
+        perimeter = cv2.arcLength(contour, True)
+        circularity = 4 * math.pi * area / max(perimeter**2, 1e-6)
+        (x, y), (a, b), _ = cv2.fitEllipse(contour)
+        roundness = min(a, b) / max(a, b, 1e-6)
+        if circularity < 0.5 or roundness < 0.4:
+            continue
+        if not (0 <= int(y) < WORK and 0 <= int(x) < WORK) or not mask[int(y), int(x)]:
+            continue
+        if versus_body[int(y), int(x)] < MIN_BODY_CONTRAST:  # a gap between pips is no pip
+            continue
+        out.append(Blob(float(x), float(y), area, roundness))
+    return out
+
+
+def _band(value: float, good: float, fade: float) -> float:
+    """1 up to `good`, falling linearly to 0 at `good + fade`."""
+    return max(0.0, min(1.0, 1.0 - (value - good) / fade))
+
+
+def layout_fit(pips: Sequence[Blob], centre: tuple[float, float] = (WORK / 2, WORK / 2)) -> float:
+    """How well spots sit as a die face of their count around `centre`: 1 exact, 0 not that face at all."""
+    n = len(pips)
+    if not 1 <= n <= 6:
+        return 0.0
+    points = np.array([(p.x, p.y) for p in pips])
+    off_centre = float(np.hypot(*(points.mean(axis=0) - centre))) / SIDE
+    centring = _band(off_centre, 0.15, 0.2)
+    areas = np.array([p.area for p in pips])
+    if n == 1:
+        size = math.sqrt(areas[0] / math.pi) * 2 / SIDE
+        return centring * (1.0 if size >= 0.1 else 0.5)
+    likeness = _band(float(areas.max() / areas.min()), 2.2, 1.8)
+    profile = _profile(points)
+    shape = _band(float(np.abs(profile - PROFILES[n]).mean()), 0.05, 0.1)
+    span = float(np.max([np.hypot(*(a - b)) for a, b in itertools.combinations(points, 2)])) / SIDE
+    spread = _band(max(SPAN_MIN - span, span - SPAN_MAX, 0.0), 0.0, 0.1)
+    return centring * likeness * shape * spread
+
+
+def _rot(d: Floats) -> Floats:
+    """`d` turned a quarter turn."""
+    return np.array([-d[1], d[0]])
+
+
+def _grid_axes(points: Floats, n: int) -> tuple[Floats, Floats, Floats]:
+    """Centre and the two half-steps (u, v) of the face's 3x3 pip grid implied by `n` pips."""
+    centre = points.mean(axis=0)
+    if n == 6:
+        # the two pips nearest the centre are the middle row: they span the columns
+        near = np.argsort(np.hypot(*(points - centre).T))[:2]
+        u = (points[near[0]] - points[near[1]]) / 2
+        return centre, u, _rot(u)
+    if n in (2, 3):
+        pairs = list(itertools.combinations(range(n), 2))
+        a, b = max(pairs, key=lambda ij: float(np.hypot(*(points[ij[0]] - points[ij[1]]))))
+        d = (points[a] - points[b]) / 2
+    else:  # 4 and 5: any corner
+        far = int(np.argmax(np.hypot(*(points - centre).T)))
+        d = points[far] - centre
+    return centre, (d + _rot(d)) / 2, (d - _rot(d)) / 2
+
+
+def _peak(response: Floats, x: float, y: float, radius: float) -> float:
+    """The strongest response within `radius` of (x, y) (0 off the crop)."""
+    r = max(1, round(radius))
+    xi, yi = round(x), round(y)
+    if not (0 <= xi < WORK and 0 <= yi < WORK):
+        return 0.0
+    window = response[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1]
+    return float(window.max()) if window.size else 0.0
+
+
+def grid_fit(pips: Sequence[Blob], response: Floats) -> float:
+    """Check the face's 3x3 grid: its pips sit where the layout puts them and the empty places hold no pip."""
+    n = len(pips)
+    if not 1 <= n <= 6:
+        return 0.0
+    points = np.array([(p.x, p.y) for p in pips])
+    radius = float(np.median([math.sqrt(p.area / math.pi) for p in pips]))
+    on = float(np.median([_peak(response, p.x, p.y, radius * 0.5) for p in pips]))
+    if on <= 0:
+        return 0.0
+    if n == 1:
+        # no other spot on a ring around a lone pip, at any plausible pip spacing
+        worst = 0.0
+        for step in (0.2, 0.25, 0.3):
+            g = max(step * SIDE, 2.2 * radius)
+            for i, j in itertools.product((-1, 0, 1), repeat=2):
+                if i or j:
+                    worst = max(worst, _peak(response, pips[0].x + i * g, pips[0].y + j * g, radius * 0.5))
+        return _band(worst / on, 0.35, 0.3)
+    centre, u, v = _grid_axes(points, n)
+    step = float(np.hypot(*u))
+    if step < radius * 1.2:
+        return 0.0
+    wanted = {(round(i), round(j)) for i, j in LAYOUTS[n]}
+    places = {(i, j): centre + i * u + j * v for i, j in itertools.product((-1, 0, 1), repeat=2)}
+    layout_places = [places[k] for k in wanted]
+    misplaced = max(float(np.min([np.hypot(*(p - q)) for q in layout_places])) for p in points) / step
+    worst = max(_peak(response, places[k][0], places[k][1], radius * 0.5) for k in places if k not in wanted)
+    placed = _band(misplaced, 0.3, 0.3)
+    empty = _band(worst / on, 0.4, 0.3)
+    return placed * empty
+
+
+def count_candidates(crop: Frame) -> list[PipCount]:
+    """Every binarisation's reading of the crop (pips kept, layout fit), best fit first."""
+    img = _scaled(crop)
+    maps, mask, lum = _contrast_maps(img)
+    if mask.sum() < (SIDE * 0.4) ** 2:
+        return []
+    k = max(3, int(SIDE * 0.06)) | 1
+    inside = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
+    regions = []
+    for region_name, region in _face_regions(lum, inside):
+        ys, xs = np.nonzero(region)
+        regions.append((region_name, region, (float(xs.mean()), float(ys.mean()))))
+    out = []
+    for name, full, versus_body in maps:
+        response = np.where(inside, full, 0.0)
+        values = response[inside]
+        top = float(np.percentile(values, 99.5))
+        if top < 12.0:  # no spot stands out from the body enough to be a pip
+            continue
+        scaled = np.clip(response / top * 255, 0, 255).astype(np.uint8)
+        otsu, _ = cv2.threshold(scaled[inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for level in sorted({int(otsu), 96, 128, 168}):
+            binary = ((scaled > level) & inside).astype(np.uint8)
+            pips = _blobs(binary, mask, versus_body)
+            for region_name, region, centre in regions:
+                mine = [p for p in pips if region[int(p.y), int(p.x)]]
+                fit = layout_fit(mine, centre) * grid_fit(mine, response)
+                out.append(PipCount(tuple(mine), fit, f"{region_name}:{name}>{int(level)}"))
+    out.sort(key=lambda c: -c.fit)
+    return out
+
+
+class PipCounter:
+    """Counts pips with OpenCV; says None when the spots found do not make a clear face."""
+
+    def __init__(self, min_fit: float = 0.35, min_confidence_one: float = 0.4) -> None:
+        """The least layout fit to give a count, and the least confidence to call a lone pip a 1."""
+        # A faint second pip missed turns a 2 into a 1: the error most likely to fool both readers alike.
+        self.min_fit = min_fit
+        self.min_confidence_one = min_confidence_one
+
+    def read(self, crop: Frame) -> FaceGuess:
+        """The face by counting pips, or None with low confidence when the evidence is poor or contradictory."""
+        candidates = count_candidates(crop)
+        # the whole die first; its brighter face only when the whole die shows no clear face (slanted view)
+        for region in ("dado", "cara clara"):
+            tier = [c for c in candidates if c.source.startswith(region + ":")]
+            good = [c for c in tier if c.fit >= self.min_fit]
+            if not good:
+                continue
+            best = good[0]
+            if any(c.face != best.face and c.fit >= best.fit * 0.8 for c in good):
+                return FaceGuess(None, 0.0, METHOD)
+            agree = sum(1 for c in good if c.face == best.face) / len(tier)
+            confidence = round(min(1.0, best.fit * (0.5 + 0.5 * agree)), 4)
+            if best.face == 1 and confidence < self.min_confidence_one:
+                return FaceGuess(None, 0.0, METHOD)
+            return FaceGuess(best.face, confidence, METHOD)
+        return FaceGuess(None, 0.0, METHOD)
+
+    def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+        """One guess per crop."""
+        return [self.read(crop) for crop in crops]

@@ -1,0 +1,80 @@
+"""Two independent readings of every face (CNN and pip count) and the rule that accepts or flags a die."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.faces.classifier import MODEL_DIR, FaceClassifier
+from vision.faces.pips import PipCounter
+from vision.types import FaceGuess, FaceReader, Frame
+
+PAIR_METHOD = "cnn+pips"
+
+
+@dataclass(frozen=True, slots=True)
+class FaceVerdict:
+    """The face to report, how sure, whether it must go to the coordinator (and why), and both readings."""
+
+    face: int | None  # the classifier's face; the pip count's when the classifier abstains; None if neither
+    confidence: float
+    uncertain: bool
+    reasons: tuple[str, ...]
+    guesses: tuple[FaceGuess, ...]
+
+
+def combine(model: FaceGuess, pips: FaceGuess, threshold: float) -> FaceVerdict:
+    """Accept the classifier's face only when it is confident and the pip count agrees; otherwise flag it."""
+    reasons = []
+    if model.face is None:
+        reasons.append("el modelo no ve una cara legible")
+    elif model.confidence < threshold:
+        reasons.append(f"el modelo duda ({model.confidence:.2f} < {threshold:.2f})")
+    if pips.face is None:
+        reasons.append("no se pudieron contar los puntos")
+    if model.face is not None and pips.face is not None and model.face != pips.face:
+        reasons.append(f"los dos lectores no coinciden (modelo {model.face}, puntos {pips.face})")
+    face = model.face if model.face is not None else pips.face
+    confidence = model.confidence if model.face is not None else 0.0
+    return FaceVerdict(face, confidence, bool(reasons), tuple(reasons), (model, pips))
+
+
+class FaceReaderPair:
+    """Reads each crop twice, with the CNN classifier and with the pip counter, and combines the two."""
+
+    def __init__(
+        self,
+        classifier: FaceReader | None = None,
+        pips: FaceReader | None = None,
+        threshold: float | None = None,
+        model_dir: Path = MODEL_DIR,
+    ) -> None:
+        """Both readers (the committed model and a default pip counter unless given) and the model's threshold."""
+        if classifier is None:
+            loaded = FaceClassifier(model_dir)
+            classifier = loaded
+            threshold = loaded.threshold if threshold is None else threshold
+        self.classifier = classifier
+        self.pips = pips if pips is not None else PipCounter()
+        self.threshold = threshold if threshold is not None else getattr(classifier, "threshold", 0.9)
+
+    def read(self, crop: Frame) -> tuple[FaceGuess, FaceGuess]:
+        """(classifier guess, pip guess) for one crop."""
+        return self.read_all([crop])[0]
+
+    def read_all(self, crops: Sequence[Frame]) -> list[tuple[FaceGuess, FaceGuess]]:
+        """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch)."""
+        return list(zip(self.classifier.read_faces(crops), self.pips.read_faces(crops), strict=True))
+
+    def verdicts(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+        """The combined verdict for each crop."""
+        return [combine(model, pips, self.threshold) for model, pips in self.read_all(crops)]
+
+    def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+        """One combined guess per crop: the face when both readings agree and are sure, else None."""
+        out = []
+        for verdict in self.verdicts(crops):
+            face = None if verdict.uncertain else verdict.face
+            out.append(FaceGuess(face, verdict.confidence, PAIR_METHOD))
+        return out

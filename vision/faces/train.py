@@ -1,0 +1,260 @@
+"""Train the CNN face classifier on real TRAIN crops (and rendered ones), calibrate it, export ONNX.
+
+python -m vision.faces.train --real ../shared/data/dice-real [--synth DIR ...] --out models/faces/
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+import warnings
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.faces.classifier import (
+    INPUT_SIZE,
+    ONNX_NAME,
+    TORCH_NAME,
+    WIDTHS,
+    build_model,
+    preprocess,
+    softmax,
+)
+from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, photo_id
+
+VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never calibrated on
+METRICS_NAME = "metrics.json"
+# Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
+UPRIGHT_PREFIXES = ("epanemu_",)
+
+
+def calibration_photo(name: str, share: float) -> bool:
+    """Whether a train photo goes to the held-out calibration part (all copies of one photo go together)."""
+    return (zlib.crc32(photo_id(name).encode()) % 1000) < share * 1000
+
+
+def split_of(folder: Path) -> str | None:
+    """The training split of a YOLO folder: `train` when it has one, else the whole folder."""
+    return "train" if (folder / "images" / "train").is_dir() else None
+
+
+def load_real(folder: Path, calib_share: float, seed: int) -> tuple[list[DieSample], list[DieSample]]:
+    """Real TRAIN samples split by photo into (fit, calibration); the val split is refused outright."""
+    val_images = folder / "images" / VAL_SPLIT
+    val_ids = {photo_id(p.name) for p in val_images.iterdir()} if val_images.is_dir() else set()
+    split = split_of(folder)
+    if split is None:
+        raise SystemExit(f"{folder} no tiene images/train: no sé qué fotos son de entrenamiento")
+    samples = load_samples(
+        folder,
+        split,
+        keep=lambda p: photo_id(p.name) not in val_ids,
+        upright=lambda p: p.name.startswith(UPRIGHT_PREFIXES),
+        background_per_image=1,
+        seed=seed,
+    )
+    fit = [s for s in samples if not calibration_photo(s.image, calib_share)]
+    calib = [s for s in samples if calibration_photo(s.image, calib_share)]
+    return fit, calib
+
+
+def class_weights(samples: list[DieSample], unreadable_share: float) -> np.ndarray:
+    """Sampling weights: the six faces equally often, "no readable face" at `unreadable_share`."""
+    labels = np.array([s.face for s in samples])
+    weights = np.zeros(len(samples))
+    faces_present = [f for f in range(1, 7) if (labels == f).any()]
+    for face in faces_present:
+        mask = labels == face
+        weights[mask] = (1 - unreadable_share) / len(faces_present) / mask.sum()
+    neg = labels == UNREADABLE
+    if neg.any():
+        weights[neg] = unreadable_share / neg.sum()
+    out: np.ndarray = weights / weights.sum()
+    return out
+
+
+def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_error: float) -> tuple[float, list[dict[str, float]]]:
+    """The lowest confidence threshold whose accepted calibration crops are wrong at most `max_error` of the time."""
+    faces = labels != UNREADABLE
+    p, y = probs[faces], labels[faces]
+    pred = np.argmax(p[:, 1:], axis=1) + 1
+    conf = p[np.arange(len(p)), pred]
+    readable = p[np.arange(len(p)), pred] >= p[:, 0]
+    curve = []
+    chosen = 0.99
+    for t in sorted({0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99}):
+        accepted = readable & (conf >= t)
+        errors = int((pred[accepted] != y[accepted]).sum())
+        n = int(accepted.sum())
+        curve.append({"threshold": t, "accepted": n / max(1, len(y)), "accepted_error": errors / max(1, n)})
+    for point in curve:
+        if point["accepted_error"] <= max_error:
+            chosen = point["threshold"]
+            break
+    return chosen, curve
+
+
+def update_metrics(path: Path, section: str, figures: dict[str, Any]) -> None:
+    """Write `figures` under `section` of metrics.json, keeping the other sections."""
+    data: dict[str, Any] = {}
+    if path.exists():
+        data = json.loads(path.read_text())
+    data[section] = figures
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se usa su train)")
+    parser.add_argument("--synth", type=Path, action="append", default=[], help="carpeta YOLO renderizada")
+    parser.add_argument("--synth-max", type=int, default=20000, help="máximo de dados renderizados")
+    parser.add_argument("--out", type=Path, default=Path("models/faces"))
+    parser.add_argument("--epochs", type=int, default=50)
+    parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="lado en píxeles de la entrada del modelo")
+    parser.add_argument("--per-epoch", type=int, default=8000, help="recortes aumentados por época")
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--calib-share", type=float, default=0.15, help="fotos de train apartadas para calibrar")
+    parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
+    args = parser.parse_args(argv)
+
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    if hasattr(os, "nice"):
+        os.nice(10)
+    started = time.time()
+
+    fit, calib = load_real(args.real, args.calib_share, args.seed)
+    sources = {"real_fit": len(fit), "real_calibration": len(calib)}
+    for folder in args.synth:
+        synth = load_samples(folder, split_of(folder), background_per_image=0, seed=args.seed)
+        if len(synth) > args.synth_max:
+            keep = rng.choice(len(synth), args.synth_max, replace=False)
+            synth = [synth[i] for i in sorted(keep)]
+        sources[f"synth:{folder}"] = len(synth)
+        fit += synth
+    print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
+    weights = class_weights(fit, unreadable_share=0.06)
+
+    model = build_model()
+    params = sum(p.numel() for p in model.parameters())
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps_per_epoch = args.per_epoch // args.batch
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.15
+    )
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    calib_crops = [s.crop() for s in calib]
+    calib_labels = np.array([s.face for s in calib])
+    calib_batch = torch.from_numpy(preprocess(calib_crops, args.input_size))
+
+    def calib_probs() -> np.ndarray:
+        model.eval()
+        with torch.no_grad():
+            out = np.concatenate([model(calib_batch[i : i + 256]).numpy() for i in range(0, len(calib_batch), 256)])
+        model.train()
+        return softmax(out)
+
+    history = []
+    for epoch in range(1, args.epochs + 1):
+        t0 = time.time()
+        picks = rng.choice(len(fit), steps_per_epoch * args.batch, p=weights)
+        total, correct, loss_sum = 0, 0, 0.0
+        model.train()
+        for step in range(steps_per_epoch):
+            idx = picks[step * args.batch : (step + 1) * args.batch]
+            crops = [augment(fit[i], rng) for i in idx]
+            x = torch.from_numpy(preprocess(crops, args.input_size))
+            y = torch.tensor([fit[i].face for i in idx], dtype=torch.long)
+            logits = model(x)
+            loss = loss_fn(logits, y)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            loss_sum += float(loss.detach()) * len(idx)
+            correct += int((logits.argmax(1) == y).sum())
+            total += len(idx)
+        probs = calib_probs()
+        faces = calib_labels != UNREADABLE
+        calib_acc = float((np.argmax(probs[faces, 1:], 1) + 1 == calib_labels[faces]).mean())
+        history.append({"epoch": epoch, "loss": loss_sum / total, "train_acc": correct / total, "calib_acc": calib_acc})
+        print(
+            f"época {epoch}/{args.epochs}: pérdida {loss_sum / total:.3f}, acierto aumentado {correct / total:.3f}, "
+            f"calibración {calib_acc:.4f} ({time.time() - t0:.0f} s)",
+            flush=True,
+        )
+
+    model.eval()
+    probs = calib_probs()
+    threshold, curve = choose_threshold(probs, calib_labels, args.max_error)
+    meta = {
+        "input_size": args.input_size,
+        "widths": list(WIDTHS),
+        "classes": ["sin cara legible", "1", "2", "3", "4", "5", "6"],
+        "threshold": threshold,
+        "seed": args.seed,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": model.state_dict(), "meta": meta}, args.out / TORCH_NAME)
+    export_onnx(model, args.out / ONNX_NAME, meta)
+    digest = hashlib.sha256((args.out / ONNX_NAME).read_bytes()).hexdigest()[:16]
+    figures = {
+        "command": "python -m vision.faces.train " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "samples": sources,
+        "parameters": params,
+        "epochs": args.epochs,
+        "crops_per_epoch": steps_per_epoch * args.batch,
+        "minutes": round((time.time() - started) / 60, 1),
+        "history": history,
+        "calibration_accuracy": history[-1]["calib_acc"] if history else None,
+        "threshold": threshold,
+        "threshold_curve": curve,
+        "onnx_sha256_16": digest,
+    }
+    update_metrics(args.out / METRICS_NAME, "train", figures)
+    print(f"umbral {threshold}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
+    return 0
+
+
+def export_onnx(model: Any, path: Path, meta: dict[str, Any]) -> None:
+    """Export to ONNX (opset 17, batch dimension free) with `meta` stored as the model's metadata."""
+    import onnx
+    import torch
+
+    size = int(meta["input_size"])
+    dummy = torch.zeros(1, 3, size, size)
+    with warnings.catch_warnings():  # the TorchScript exporter is deprecated but needs no onnxscript
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            (dummy,),
+            str(path),
+            input_names=["crops"],
+            output_names=["logits"],
+            dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+            opset_version=17,
+            dynamo=False,
+        )
+    proto = onnx.load(str(path))
+    entry = proto.metadata_props.add()
+    entry.key, entry.value = "cacho", json.dumps(meta)
+    onnx.save(proto, str(path))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
