@@ -63,7 +63,6 @@ def test_random_legal_tables(
     cups = roll_cups(table, rng)
     oracle = Oracle(names, dict(zip(names, table.dice, strict=True)), config, table.players[0])
     oracle.opener = table.history[0].opener  # type: ignore[union-attr]
-    checked = 0
     for _step in range(20_000):
         if table.winner is not None:
             break
@@ -77,7 +76,8 @@ def test_random_legal_tables(
             ruling = after.rulings[-1]
             if predicted is not None:  # an independent referee agrees with the ruling
                 assert dict(ruling.changes) == predicted, ruling.message
-                checked += 1
+            else:  # it abstains only where it says it does: an aces opening in the round, or wild-ace pasos
+                assert oracle.false_start_seen or config.paso_ases_comodin, ruling.message
             oracle.settle(dict(ruling.changes), ruling.next_opener)
             assert len(after.rulings) == len(table.rulings) + 1
             assert after.in_play - before_total == sum(delta for _, delta in ruling.changes)
@@ -102,7 +102,6 @@ def test_random_legal_tables(
         raise AssertionError("the table never ended")
 
     assert table.winner is not None
-    assert checked > 0 or len(table.rulings) < 3
     assert [p for p in table.players if table.dice_of(p) > 0] == [table.winner]
     assert table.legal_actions() is None
     try:
