@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -24,6 +24,11 @@ class ReplayError:
     def to_dict(self) -> dict[str, object]:
         """The contract's error object: {"error": {"line", "article", "message"}}."""
         return {"error": {"line": self.line, "article": self.article, "message": self.message}}
+
+
+def dump_lines(objects: Iterable[Mapping[str, object]]) -> str:
+    """JSON Lines text: one object per line, accents kept as written."""
+    return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for obj in objects)
 
 
 def decode_json_line(raw: str) -> object:

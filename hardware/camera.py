@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
@@ -54,7 +55,7 @@ class Camera(Protocol):
         ...
 
 
-class BaseCamera:
+class BaseCamera(ABC):
     """What every camera shares: starting on first use, and the context manager."""
 
     spec = "?"
@@ -95,17 +96,21 @@ class BaseCamera:
         """Close the camera."""
         self.close()
 
+    @abstractmethod
     def _open(self) -> None:
-        raise NotImplementedError
+        """Open the device (CameraError when it cannot)."""
 
+    @abstractmethod
     def _preview(self) -> Frame:
-        raise NotImplementedError
+        """The latest low-resolution frame."""
 
+    @abstractmethod
     def _capture(self) -> Frame:
-        raise NotImplementedError
+        """A full-resolution frame."""
 
+    @abstractmethod
     def _release(self) -> None:
-        raise NotImplementedError
+        """Release the device."""
 
 
 def to_bgr(array: npt.NDArray[np.uint8], fmt: str = "BGR", width: int | None = None) -> Frame:

@@ -18,31 +18,27 @@ class ModelsMissing(FileNotFoundError):
 
 
 class PairedFaces:
-    """The CNN classifier and the pip counter read every crop; a die is sure only when both agree."""
+    """The face readers' pair (CNN and pip counter) as the reader needs it: every face 1-6, a doubtful one flagged."""
 
     def __init__(self, model_dir: Path) -> None:
         from vision.faces.classifier import FaceClassifier
-        from vision.faces.pips import PipCounter
+        from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
-        self.pips = PipCounter()
+        self.pair = FaceReaderPair(self.classifier, threshold=self.classifier.threshold)
 
     def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
-        """One verdict per crop (the face is always 1-6; an unreadable one is uncertain)."""
-        from vision.faces.classifier import guess_from_probabilities
-        from vision.faces.reader import combine
-
-        if not crops:
-            return []
-        probabilities = self.classifier.probabilities(crops)
-        pip_guesses = self.pips.read_faces(crops)
-        verdicts = []
-        for probs, pips in zip(probabilities, pip_guesses, strict=True):
-            joint = combine(guess_from_probabilities(probs), pips, self.classifier.threshold)
-            # Nothing readable: report the model's likeliest face, and let the coordinator decide.
-            face = joint.face if joint.face is not None else int(np.argmax(probs[1:7])) + 1
-            verdicts.append(FaceVerdict(face, joint.confidence, joint.reasons, joint.guesses))
-        return verdicts
+        """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain."""
+        verdicts = self.pair.verdicts(crops)
+        unreadable = [i for i, v in enumerate(verdicts) if v.face is None]
+        likeliest = {}
+        if unreadable:  # rare: only these crops go through the classifier again
+            probabilities = self.classifier.probabilities([crops[i] for i in unreadable])
+            likeliest = {i: int(np.argmax(p[1:7])) + 1 for i, p in zip(unreadable, probabilities, strict=True)}
+        return [
+            FaceVerdict(v.face if v.face is not None else likeliest[i], v.confidence, v.reasons, v.guesses)
+            for i, v in enumerate(verdicts)
+        ]
 
 
 def build_reader(models: Path | None = None, settings: ReaderSettings | None = None) -> DiceReader:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engines.jsonl import ReplayError as ReplayError
-from engines.jsonl import replay_jsonl
+from engines.jsonl import dump_lines, replay_jsonl
 
 from .actions import Action, Declare, Hatch, Pick, Roll, Score, SetAside, Start, Variant
 from .config import BoliviaConfig
@@ -163,7 +162,7 @@ def event_to_dict(event: Action) -> dict[str, object]:
 
 def dumps(events: Iterable[Action]) -> str:
     """The log text: one JSON object per line."""
-    return "".join(json.dumps(event_to_dict(e), ensure_ascii=False) + "\n" for e in events)
+    return dump_lines(event_to_dict(e) for e in events)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,35 @@ from dataclasses import dataclass, replace
 
 from engines.cards.deck import DOUBLE_DECK, SUITS, Card
 from engines.cards.errors import CardRuleError
+from engines.cards.log import Event, get_card, get_int, get_optional_card, get_str
 
 _ALL_CARDS = tuple(Card(rank, suit) for rank in sorted(DOUBLE_DECK.ranks) for suit in SUITS)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The player in turn draws the top card of the stock (`card` recorded) or of the discard pile."""
+
+    player: int
+    source: str
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The player in turn discards, ending the turn."""
+
+    player: int
+    card: Card
+
+
+def parse_turn_event(name: str, event: Event) -> Draw | Discard | None:
+    """A `draw` or `discard` log event of either rummy game; None for any other event."""
+    if name == "draw":
+        return Draw(get_int(event, "player"), get_str(event, "source"), get_optional_card(event, "card"))
+    if name == "discard":
+        return Discard(get_int(event, "player"), get_card(event, "card"))
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
 from engines.jsonl import ReplayError as ReplayError
-from engines.jsonl import replay_jsonl
+from engines.jsonl import dump_lines, replay_jsonl
 
 from .actions import Bid, Calzo, Dudo, Event, Paso, Reveal, Start
 from .config import DudoConfig
@@ -144,7 +143,7 @@ def event_to_dict(event: Event) -> dict[str, object]:
 
 def dumps(events: Iterable[Event]) -> str:
     """The log text: one JSON object per line."""
-    return "".join(json.dumps(event_to_dict(e), ensure_ascii=False) + "\n" for e in events)
+    return dump_lines(event_to_dict(e) for e in events)
 
 
 @dataclass(frozen=True, slots=True)

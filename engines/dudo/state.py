@@ -544,10 +544,8 @@ class DudoTable:
                 opener = loser  # whoever loses a die opens the next round (art. 3)
             elif self.config.abre_tras_eliminacion is AbreTrasEliminacion.SIGUIENTE:
                 opener = table.next_active(loser)
-            else:
+            else:  # the duel's winner lost nothing, so he still has dice
                 opener = target if loser == challenger else challenger
-                if table.dice_of(opener) == 0:  # pragma: no cover - the duel's winner always keeps dice
-                    opener = table.next_active(loser)
 
         message = self._ruling_message(pending, tally, passer_dice, hand_held, changes, eliminated, winner, opener)
         ruling = Ruling(
@@ -646,12 +644,10 @@ class DudoTable:
         rnd = self._round()
         player = rnd.to_act
         bids = tuple(self._legal_bids(rnd, player))
-        if bids:
-            bid_option = Option(True)
-        elif rnd.bid is not None:
+        bid_option = Option(True)
+        if not bids:  # an opening can always be made, so a bid stands
+            assert rnd.bid is not None
             bid_option = Option(False, "4", f"no queda apuesta que suba «{rnd.bid.text()}» con {self.in_play} dados")
-        else:  # pragma: no cover - an opening can always be made
-            bid_option = Option(False, "4", "no hay apuesta posible")
         return LegalActions(
             player=player,
             reveal=(),

@@ -29,7 +29,7 @@ from engines.bolivia import (
     warm_up,
 )
 from kiosk.cli import CliError
-from kiosk.commands.common import read_log_lines, report_replay_error
+from kiosk.commands.common import finish_replay, read_log_lines
 
 _ACTION_NAMES = {
     "roll": "tirar",
@@ -202,19 +202,7 @@ def load(path: Path) -> ReplayResult:
 def run_replay(args: argparse.Namespace) -> int:
     """`cacho bolivia replay FILE [--json]`."""
     result = load(args.file)
-    if args.json:
-        if result.error is not None:
-            print(json.dumps(result.error.to_dict(), ensure_ascii=False))
-            return 1
-        assert result.game is not None
-        print(json.dumps(result.game.to_dict(), ensure_ascii=False))
-        return 0
-    if result.game is not None:
-        print(summary(result.game))
-    if result.error is not None:
-        report_replay_error(result.error)
-        return 1
-    return 0
+    return finish_replay(result.game, result.error, args.json, BoliviaGame.to_dict, summary)
 
 
 def render_pizarra(pizarra: Pizarra) -> list[str]:

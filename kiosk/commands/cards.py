@@ -14,7 +14,7 @@ from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
-from kiosk.commands.common import read_log_lines, report_replay_error
+from kiosk.commands.common import finish_replay, read_log_lines
 
 MAX_MELD_HAND = 10  # nine dealt plus the card drawn
 PHASES = {
@@ -218,19 +218,13 @@ def load(path: Path) -> Replay:
 def run_replay(args: argparse.Namespace) -> int:
     """`cacho cards replay FILE [--json]`."""
     result = load(args.file)
-    if args.json:
-        if result.error is not None:
-            error = result.error
-            _emit({"error": {"line": error.line, "article": error.article, "message": error.message}})
-            return 1
-        _emit({"game": result.game, "events": result.events, "state": result.summary})
-        return 0
-    if result.summary is not None:
-        print(describe(result.summary))
-    if result.error is not None:
-        report_replay_error(result.error)
-        return 1
-    return 0
+    return finish_replay(
+        result.summary,
+        result.error,
+        args.json,
+        lambda state: {"game": result.game, "events": result.events, "state": state},
+        describe,
+    )
 
 
 def describe(state: dict[str, Any]) -> str:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from engines.jsonl import ReplayError
 from kiosk.cli import CliError
+
+State = TypeVar("State")
 
 
 def read_log_lines(path: Path) -> list[str]:
@@ -29,3 +34,31 @@ def report_replay_error(error: ReplayError, article_prefix: str = "") -> None:
     article = f"{article_prefix}{error.article}: " if error.article else ""
     print(f"Error en la línea {error.line}: {article}{error.message}", file=sys.stderr)
     print("(no se aplicó nada desde esa línea)", file=sys.stderr)
+
+
+def finish_replay(
+    state: State | None,
+    error: ReplayError | None,
+    as_json: bool,
+    to_json: Callable[[State], object],
+    to_text: Callable[[State], str],
+    article_prefix: str = "",
+) -> int:
+    """Print a replay's outcome, the same way for every game; the exit status (1 at the first bad line).
+
+    With `as_json`: the error object alone, or the final state. Without: the state up to the bad line on
+    stdout, and the error on stderr.
+    """
+    if as_json:
+        if error is not None:
+            print(json.dumps(error.to_dict(), ensure_ascii=False))
+            return 1
+        assert state is not None
+        print(json.dumps(to_json(state), ensure_ascii=False))
+        return 0
+    if state is not None:
+        print(to_text(state))
+    if error is not None:
+        report_replay_error(error, article_prefix)
+        return 1
+    return 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from kiosk.commands.common import report_replay_error
+from engines.dudo import DudoTable
+from kiosk.commands.common import finish_replay
 from kiosk.commands.dudo import load, summary
 from kiosk.demo import demo_path
 
@@ -23,9 +24,4 @@ def run_demo(args: argparse.Namespace) -> int:
     path = demo_path(DEMO_LOG)
     print(f"Mesa de demostración: {path}\n")
     result = load(path)
-    if result.table is not None:
-        print(summary(result.table))
-    if result.error is not None:  # pragma: no cover - the bundled log is tested to replay cleanly
-        report_replay_error(result.error, "art. ")
-        return 1
-    return 0
+    return finish_replay(result.table, result.error, False, DudoTable.to_dict, summary, "art. ")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from engines.dudo import DudoTable, ReplayResult, replay_lines
-from kiosk.commands.common import read_log_lines, report_replay_error
+from kiosk.commands.common import finish_replay, read_log_lines
 
 _ACTION_NAMES = {"bid": "apostar", "dudo": "dudar", "calzo": "calzar", "paso": "pasar"}
 
@@ -36,19 +35,7 @@ def load(path: Path) -> ReplayResult:
 def run_replay(args: argparse.Namespace) -> int:
     """`cacho dudo replay FILE [--json]`."""
     result = load(args.file)
-    if args.json:
-        if result.error is not None:
-            print(json.dumps(result.error.to_dict(), ensure_ascii=False))
-            return 1
-        assert result.table is not None
-        print(json.dumps(result.table.to_dict(), ensure_ascii=False))
-        return 0
-    if result.table is not None:
-        print(summary(result.table))
-    if result.error is not None:
-        report_replay_error(result.error, "art. ")
-        return 1
-    return 0
+    return finish_replay(result.table, result.error, args.json, DudoTable.to_dict, summary, "art. ")
 
 
 def summary(table: DudoTable) -> str:

@@ -16,12 +16,11 @@ from engines.cards.log import (
     get_int,
     get_names,
     get_optional_card,
-    get_str,
     options_from,
     to_cards,
 )
 from engines.cards.melds import Meld, MeldRules, any_going_out, cacheta_rules, going_out
-from engines.cards.table import RummyTable
+from engines.cards.table import Discard, Draw, RummyTable, parse_turn_event
 
 HAND_SIZE = 9
 SETUP = "Cacheta"
@@ -52,23 +51,6 @@ class Deal:
 
     hands: tuple[tuple[Card, ...] | None, ...]
     flip: Card
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """The player in turn draws from the pack (`card` recorded) or the discard pile."""
-
-    player: int
-    source: str
-    card: Card | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """The player in turn discards, ending the turn."""
-
-    player: int
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,10 +370,9 @@ def parse_action(event: Event) -> Action:
         if not isinstance(hands, list):
             raise LogFormatError('falta "hands" (una lista de manos, null para los eliminados) en «deal»')
         return Deal(tuple(None if h is None else to_cards(h) for h in hands), get_card(event, "flip"))
-    if name == "draw":
-        return Draw(get_int(event, "player"), get_str(event, "source"), get_optional_card(event, "card"))
-    if name == "discard":
-        return Discard(get_int(event, "player"), get_card(event, "card"))
+    turn = parse_turn_event(name, event)
+    if turn is not None:
+        return turn
     if name == "knock":
         return Knock(get_int(event, "player"), get_optional_card(event, "discard"))
     if name == "good_one":

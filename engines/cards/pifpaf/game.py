@@ -17,12 +17,10 @@ from engines.cards.log import (
     get_int,
     get_int_list,
     get_names,
-    get_optional_card,
-    get_str,
     options_from,
 )
 from engines.cards.melds import PIFPAF_RULES, Meld, any_going_out, going_out
-from engines.cards.table import RummyTable
+from engines.cards.table import Discard, Draw, RummyTable, parse_turn_event
 
 HAND_SIZE = 9
 SETUP = "Pif Paf (Cacheta)"
@@ -70,23 +68,6 @@ class Raise:
 
     player: int
     amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """The player in turn draws the top card of the stock (`card` recorded) or of the discard pile."""
-
-    player: int
-    source: str
-    card: Card | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """The player in turn discards, ending the turn."""
-
-    player: int
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,10 +368,9 @@ def parse_action(event: Event) -> Action:
         return Call(get_int(event, "player"))
     if name == "raise":
         return Raise(get_int(event, "player"), get_int(event, "amount"))
-    if name == "draw":
-        return Draw(get_int(event, "player"), get_str(event, "source"), get_optional_card(event, "card"))
-    if name == "discard":
-        return Discard(get_int(event, "player"), get_card(event, "card"))
+    turn = parse_turn_event(name, event)
+    if turn is not None:
+        return turn
     if name == "out":
         return GoOut(get_int(event, "player"), get_card(event, "discard"))
     if name == "claim":
