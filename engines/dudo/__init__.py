@@ -1,9 +1,10 @@
 """Dudo (Cacho chileno/boliviano de apuestas) by the Reglamento del Campeonato de Cachos, with house rules."""
 
-from .actions import Action, Bid, Calzo, Dudo, Event, Paso, PlayerAction, Reveal, Start
+from .actions import Action, Bid, Calzo, Dudo, Event, LogEvent, Paso, PlayerAction, Reveal, Start, Undo
 from .config import AbreTrasCalzo, AbreTrasEliminacion, DudoConfig, Subir
 from .errors import LogError, RuleError
-from .log import ReplayError, ReplayResult, dumps, event_to_dict, parse_event, replay_lines
+from .log import ReplayError, ReplayResult, dumps, event_to_dict, parse_event, replay_lines, step, undo
+from .odds import BidOdds, bid_odds
 from .pintas import AS, Count, Hand, bid_text, count, face_name, hands_in
 from .rolloff import sorteo
 from .rulings import Challenge, ChallengeKind, Ruling, StandingBid
@@ -15,6 +16,7 @@ __all__ = [
     "AbreTrasEliminacion",
     "Action",
     "Bid",
+    "BidOdds",
     "Calzo",
     "Challenge",
     "ChallengeKind",
@@ -27,6 +29,7 @@ __all__ = [
     "Hand",
     "LegalActions",
     "LogError",
+    "LogEvent",
     "Option",
     "Paso",
     "PlayerAction",
@@ -39,6 +42,8 @@ __all__ = [
     "StandingBid",
     "Start",
     "Subir",
+    "Undo",
+    "bid_odds",
     "bid_text",
     "count",
     "dumps",
@@ -48,4 +53,6 @@ __all__ = [
     "parse_event",
     "replay_lines",
     "sorteo",
+    "step",
+    "undo",
 ]

@@ -68,6 +68,12 @@ class Reveal:
         return dict(self.dice)
 
 
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """The coordinator takes back the last action or ruling (art. 11); the log keeps both lines."""
+
+
 PlayerAction = Bid | Dudo | Calzo | Paso
 Action = PlayerAction | Reveal
 Event = Start | Action
+LogEvent = Event | Undo

@@ -8,15 +8,16 @@ from dataclasses import dataclass, fields
 from engines.jsonl import ReplayError as ReplayError
 from engines.jsonl import dump_lines, replay_jsonl
 
-from .actions import Bid, Calzo, Dudo, Event, Paso, Reveal, Start
+from .actions import Bid, Calzo, Dudo, LogEvent, Paso, Reveal, Start, Undo
 from .config import DudoConfig
 from .errors import LogError, RuleError
 from .pintas import Hand
 from .rolloff import sorteo
 from .state import DudoTable
 
-# Keys any event may carry without changing the game: when, who typed it, the ruling's photo, a note.
-META_KEYS = frozenset({"ts", "by", "photo", "note", "source"})
+# Keys any event may carry without changing the game: when, who typed it, the ruling's photo, a note,
+# where the dice came from, and the coordinator's corrections of the camera's reading.
+META_KEYS = frozenset({"ts", "by", "photo", "note", "source", "corrections"})
 
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # event: (required keys, optional keys)
@@ -26,6 +27,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "calzo": (frozenset({"player"}), frozenset()),
     "paso": (frozenset({"player", "hand"}), frozenset()),
     "reveal": (frozenset({"dice"}), frozenset()),
+    "undo": (frozenset(), frozenset()),
 }
 
 
@@ -49,7 +51,7 @@ def _mapping(value: object, key: str) -> Mapping[str, object]:
     return value
 
 
-def parse_event(obj: object) -> Event:
+def parse_event(obj: object) -> LogEvent:
     """Turn one decoded JSON object into a typed event; LogError says what is malformed."""
     if not isinstance(obj, dict):
         raise LogError("cada línea debe ser un objeto JSON")
@@ -65,6 +67,8 @@ def parse_event(obj: object) -> Event:
         raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
     if kind == "start":
         return _parse_start(obj)
+    if kind == "undo":
+        return Undo()
     if kind == "reveal":
         dice: dict[str, tuple[int, ...]] = {}
         for name, faces in _mapping(obj["dice"], "dice").items():
@@ -113,7 +117,7 @@ def _parse_start(obj: Mapping[str, object]) -> Start:
     return Start(names, opener, dice, table_start, config)
 
 
-def event_to_dict(event: Event) -> dict[str, object]:
+def event_to_dict(event: LogEvent) -> dict[str, object]:
     """The JSON object of one event (the inverse of `parse_event`)."""
     if isinstance(event, Start):
         out: dict[str, object] = {"event": "start", "players": list(event.players), "opener": event.opener}
@@ -138,10 +142,12 @@ def event_to_dict(event: Event) -> dict[str, object]:
         return {"event": "dudo", "player": event.player}
     if isinstance(event, Calzo):
         return {"event": "calzo", "player": event.player}
+    if isinstance(event, Undo):
+        return {"event": "undo"}
     return {"event": "reveal", "dice": {name: list(faces) for name, faces in event.dice}}
 
 
-def dumps(events: Iterable[Event]) -> str:
+def dumps(events: Iterable[LogEvent]) -> str:
     """The log text: one JSON object per line."""
     return dump_lines(event_to_dict(e) for e in events)
 
@@ -154,17 +160,27 @@ class ReplayResult:
     error: ReplayError | None
 
 
-def _step(table: DudoTable | None, event: Event) -> DudoTable:
+def undo(table: DudoTable) -> DudoTable:
+    """The table as it was before its last action or ruling; the start itself cannot be undone."""
+    if len(table.history) <= 1:
+        raise RuleError("11", "no hay nada que deshacer: la mesa recién empieza")
+    return DudoTable.replay(table.history[:-1])
+
+
+def step(table: DudoTable | None, event: LogEvent) -> DudoTable:
+    """Apply one log event (None before the start); an undo takes back the last action (art. 11)."""
     if table is None:
         if not isinstance(event, Start):
             raise LogError("la primera línea debe ser el inicio de la mesa (event: start)")
         return DudoTable.start(event)
     if isinstance(event, Start):
         raise RuleError("3", "la mesa ya empezó: un registro tiene un solo inicio")
+    if isinstance(event, Undo):
+        return undo(table)
     return table.apply(event)
 
 
 def replay_lines(lines: Iterable[str]) -> ReplayResult:
     """Apply a log's lines in order; stop at the first malformed or illegal one, applying nothing after it."""
-    table, error = replay_jsonl(lines, parse_event, _step)
+    table, error = replay_jsonl(lines, parse_event, step)
     return ReplayResult(table, error)
