@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "kiosk.commands.table",
     "kiosk.commands.markers",
     "kiosk.commands.demo",
+    "kiosk.commands.kiosk",
 )
 
 

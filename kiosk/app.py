@@ -1,0 +1,91 @@
+"""The kiosk's Flask application factory: store, live bus, camera, PIN and one blueprint per game."""
+
+from __future__ import annotations
+
+import atexit
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, render_template, request
+from werkzeug.wrappers import Response
+
+from kiosk import auth, i18n
+from kiosk.bus import Bus
+from kiosk.camera import CameraService, default_camera_factory, default_reader_factory
+from kiosk.store import Store
+
+DEFAULTS: dict[str, Any] = {
+    "CAMERA": None,  # None: no camera (dice entered by hand); "demo", "pi", "opencv:0", "replay:PATH"
+    "CAMERA_FACTORY": default_camera_factory,
+    "READER_FACTORY": default_reader_factory,
+    "STILL": None,  # vision.still.StillSettings for captures (None: its defaults)
+    "DEMO": False,  # seat the bundled demo table at first start
+    "CSRF_DISABLED": False,
+    "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the kiosk; `test_config` overrides the defaults (DATABASE, CAMERA, READER_FACTORY...)."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(DEFAULTS)
+    app.config["DATABASE"] = str(Path(app.instance_path) / "cacho.sqlite3")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    database = Path(app.config["DATABASE"])
+    app.config.setdefault("DATA_DIR", str(database.parent))
+    data_dir = Path(app.config["DATA_DIR"])
+    app.config.setdefault("PHOTOS", str(data_dir / "fotos"))
+    app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
+
+    store = Store(database)
+    app.extensions["cacho.store"] = store
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = store.setting_once("secret_key", secrets.token_hex(32))
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
+
+    bus = Bus()
+    app.extensions["cacho.bus"] = bus
+    camera = CameraService(
+        app.config["CAMERA"],
+        camera_factory=app.config["CAMERA_FACTORY"],
+        reader_factory=app.config["READER_FACTORY"] if app.config["CAMERA"] is not None else None,
+        on_change=lambda health: bus.publish("camera", health),
+    )
+    app.extensions["cacho.camera"] = camera
+    camera.start()
+    atexit.register(camera.close)
+
+    auth.install(app)
+
+    @app.before_request
+    def choose_language() -> None:
+        i18n.lang()
+
+    @app.after_request
+    def remember_language(response: Response) -> Response:
+        chosen = request.args.get("lang")
+        if chosen in i18n.LANGS:
+            response.set_cookie("lang", chosen, max_age=365 * 24 * 3600, samesite="Strict")
+        return response
+
+    app.jinja_env.globals["_"] = i18n.t
+
+    @app.errorhandler(404)
+    def not_found(error: Exception) -> tuple[str, int]:
+        return render_template("error.html", message=i18n.t("No existe esa página")), 404
+
+    from kiosk.dudo.views import bp as dudo_bp
+    from kiosk.views import home_bp, live_bp
+
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(home_bp)
+    app.register_blueprint(live_bp)
+    app.register_blueprint(dudo_bp)
+
+    if app.config["DEMO"]:
+        from kiosk.demo.table import seat_demo
+
+        seat_demo(store)
+    return app

@@ -1,0 +1,198 @@
+"""The coordinator's PIN (set at first start, stored hashed) and CSRF tokens on every form."""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, session, url_for
+from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response
+
+from kiosk.i18n import t
+from kiosk.store import Store
+
+bp = Blueprint("auth", __name__)
+
+PIN_RE = re.compile(r"^[0-9]{4,8}$")
+MAX_TRIES = 5  # wrong PINs in a row before the lock
+LOCK_S = 30.0
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class PinLock:
+    """Wrong PINs in a row and the lock after too many (in memory: a restart does not help a guesser much)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.failures = 0
+        self.locked_until = 0.0
+
+    def wait_s(self) -> float:
+        """Seconds until a PIN may be tried again."""
+        return max(0.0, self.locked_until - time.monotonic())
+
+    def failed(self) -> None:
+        """Count a wrong PIN; lock after MAX_TRIES."""
+        with self._lock:
+            self.failures += 1
+            if self.failures >= MAX_TRIES:
+                self.failures = 0
+                self.locked_until = time.monotonic() + LOCK_S
+
+    def passed(self) -> None:
+        """A right PIN clears the count."""
+        with self._lock:
+            self.failures = 0
+
+
+def store() -> Store:
+    """The app's store."""
+    return cast(Store, current_app.extensions["cacho.store"])
+
+
+def pin_lock() -> PinLock:
+    """The app's PIN lock."""
+    return cast(PinLock, current_app.extensions["cacho.pinlock"])
+
+
+def pin_is_set() -> bool:
+    """A coordinator's PIN exists."""
+    return store().setting("pin_hash") is not None
+
+
+def check_pin(pin: str) -> bool:
+    """The PIN is the coordinator's."""
+    stored = store().setting("pin_hash")
+    return stored is not None and check_password_hash(stored, pin)
+
+
+def is_coordinator() -> bool:
+    """This browser has entered the PIN."""
+    return bool(session.get("coordinator"))
+
+
+def wants_json() -> bool:
+    """The request came from the page's script (fetch), not a form."""
+    return request.is_json or request.headers.get("Accept", "").startswith("application/json")
+
+
+def coordinator_required(view: F) -> F:
+    """Only the coordinator (the PIN entered) may use this view."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not pin_is_set():
+            if wants_json():
+                return jsonify(error=t("Falta fijar el PIN del coordinador")), 401
+            return redirect(url_for("auth.setup"))
+        if not is_coordinator():
+            if wants_json():
+                return jsonify(error=t("Hace falta el PIN del coordinador")), 401
+            return redirect(url_for("auth.login", next=request.full_path))
+        return view(*args, **kwargs)
+
+    return cast(F, wrapped)
+
+
+# ------------------------------------------------------------------ CSRF
+
+
+def csrf_token() -> str:
+    """This session's CSRF token (made on first use)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        session["csrf"] = token
+    return token
+
+
+def check_csrf() -> Response | tuple[Response, int] | None:
+    """Refuse a state-changing request without this session's token (form field or X-CSRF-Token header)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if current_app.config.get("CSRF_DISABLED"):
+        return None
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
+    token = session.get("csrf")
+    if isinstance(token, str) and sent and hmac.compare_digest(sent, token):
+        return None
+    message = t("Formulario vencido o ajeno (CSRF): recargue la página e inténtelo de nuevo")
+    if wants_json():
+        return jsonify(error=message), 400
+    return Response(render_template("error.html", message=message), status=400)
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+def setup() -> Any:
+    """First start: the coordinator chooses the PIN (4 to 8 digits)."""
+    if pin_is_set():
+        return redirect(url_for("auth.login"))
+    if request.method == "POST":
+        pin = request.form.get("pin", "")
+        again = request.form.get("pin2", "")
+        if not PIN_RE.match(pin):
+            flash(t("El PIN son de 4 a 8 cifras"), "error")
+        elif pin != again:
+            flash(t("Los dos PIN no coinciden"), "error")
+        else:
+            stored = store().setting_once("pin_hash", generate_password_hash(pin))
+            if check_password_hash(stored, pin):
+                session["coordinator"] = True
+                store().audit(None, "pin_set", {})
+                return redirect(url_for("home.index"))
+            return redirect(url_for("auth.login"))
+        return render_template("setup.html"), 400
+    return render_template("setup.html")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> Any:
+    """The coordinator enters the PIN."""
+    if not pin_is_set():
+        return redirect(url_for("auth.setup"))
+    target = request.values.get("next") or url_for("home.index")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("home.index")
+    if request.method == "POST":
+        lock = pin_lock()
+        wait = lock.wait_s()
+        if wait > 0:
+            flash(t("Demasiados intentos: espere {s} s").format(s=int(wait) + 1), "error")
+            return render_template("login.html", next=target), 429
+        if check_pin(request.form.get("pin", "")):
+            lock.passed()
+            session["coordinator"] = True
+            return redirect(target)
+        lock.failed()
+        store().audit(None, "wrong_pin", {"remote": request.remote_addr or ""})
+        flash(t("PIN incorrecto"), "error")
+        return render_template("login.html", next=target), 403
+    return render_template("login.html", next=target)
+
+
+@bp.route("/logout", methods=["POST"])
+def logout() -> Any:
+    """Leave the coordinator's controls on this browser."""
+    session.pop("coordinator", None)
+    return redirect(url_for("home.index"))
+
+
+def install(app: Any) -> None:
+    """Wire the PIN lock, the CSRF check and the template helpers into the app."""
+    app.extensions["cacho.pinlock"] = PinLock()
+    app.before_request(check_csrf)
+
+    @app.context_processor
+    def helpers() -> dict[str, object]:
+        return {"csrf_token": csrf_token, "is_coordinator": is_coordinator, "lang": g.get("lang", "es")}

@@ -1,0 +1,273 @@
+"""The kiosk's camera: one background thread keeps the preview fresh and the health badge true."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from hardware.camera import Camera, CameraError, Frame, open_camera
+
+if TYPE_CHECKING:
+    from vision.still import FrameReader, StillCapture, StillSettings
+
+CameraFactory = Callable[[str], Camera]
+ReaderFactory = Callable[[], "FrameReader"]
+
+
+def default_camera_factory(spec: str) -> Camera:
+    """Open the camera named by the spec; a replay loops, as a live table never ends."""
+    if spec == "demo":
+        from kiosk.demo.camera import DemoCamera
+
+        return DemoCamera()
+    return open_camera(spec, loop=spec.startswith("replay:"))
+
+
+def default_reader_factory() -> FrameReader:
+    """The committed dice reader (models/)."""
+    from vision.pipeline import build_reader
+
+    return build_reader()
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """The camera badge: connected or not, preview frames per second, age of the last frame, and why not."""
+
+    spec: str
+    state: str  # none | starting | ok | error
+    fps: float
+    age_s: float | None
+    message: str
+    reader: str  # loading | ready | error | none
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {
+            "spec": self.spec,
+            "state": self.state,
+            "fps": round(self.fps, 1),
+            "age_s": None if self.age_s is None else round(self.age_s, 1),
+            "message": self.message,
+            "reader": self.reader,
+        }
+
+
+class _Locked:
+    """The camera seen by the still detector, one call at a time with the preview thread."""
+
+    def __init__(self, service: CameraService, camera: Camera) -> None:
+        self._service = service
+        self._camera = camera
+
+    def preview(self) -> Frame:
+        with self._service._lock:
+            frame = self._camera.preview()
+        self._service._seen(frame)
+        return frame
+
+    def capture(self) -> Frame:
+        with self._service._lock:
+            return self._camera.capture()
+
+
+class CameraService:
+    """Owns the camera (reopening it after a failure) and the dice reader (loaded in the background)."""
+
+    def __init__(
+        self,
+        spec: str | None,
+        camera_factory: CameraFactory = default_camera_factory,
+        reader_factory: ReaderFactory | None = default_reader_factory,
+        on_change: Callable[[dict[str, object]], None] | None = None,
+        preview_fps: float = 4.0,
+        retry_s: float = 3.0,
+    ) -> None:
+        self.spec = spec
+        self._camera_factory = camera_factory
+        self._reader_factory = reader_factory
+        self._on_change = on_change
+        self._period = 1.0 / preview_fps
+        self._retry_s = retry_s
+        self._lock = threading.RLock()
+        self._camera: Camera | None = None
+        self._state = "none" if spec is None else "starting"
+        self._message = "sin cámara: los dados se entran a mano" if spec is None else "abriendo la cámara"
+        self._last: Frame | None = None
+        self._last_at: float | None = None
+        self._times: list[float] = []
+        self._reader: FrameReader | None = None
+        self._reader_state = "none" if reader_factory is None else "loading"
+        self._reader_error = ""
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> None:
+        """Start the preview thread and load the reader in the background."""
+        if self.spec is not None:
+            thread = threading.Thread(target=self._run, name="camara", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        if self._reader_factory is not None:
+            thread = threading.Thread(target=self._load_reader, name="lector", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def close(self) -> None:
+        """Stop the thread and release the camera."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        with self._lock:
+            if self._camera is not None:
+                self._camera.close()
+                self._camera = None
+
+    def _load_reader(self) -> None:
+        assert self._reader_factory is not None
+        try:
+            self._reader = self._reader_factory()
+            self._reader_state = "ready"
+        except Exception as error:
+            self._reader_state = "error"
+            self._reader_error = str(error)
+        self._changed()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if self._camera is None and not self._open():
+                self._stop.wait(self._retry_s)
+                continue
+            try:
+                with self._lock:
+                    camera = self._camera
+                    frame = camera.preview() if camera is not None else None
+                if frame is not None:
+                    self._seen(frame)
+            except CameraError as error:
+                self._fail(str(error))
+            self._stop.wait(self._period)
+
+    def _open(self) -> bool:
+        assert self.spec is not None
+        try:
+            camera = self._camera_factory(self.spec)
+            camera.start()
+        except CameraError as error:
+            self._fail(str(error))
+            return False
+        with self._lock:
+            self._camera = camera
+        self._state, self._message = "ok", "cámara conectada"
+        self._changed()
+        return True
+
+    def _fail(self, message: str) -> None:
+        with self._lock:
+            camera, self._camera = self._camera, None
+        if camera is not None:
+            with contextlib.suppress(CameraError):
+                camera.close()
+        was = (self._state, self._message)
+        self._state, self._message = "error", message
+        if was != (self._state, self._message):
+            self._changed()
+
+    def _seen(self, frame: Frame) -> None:
+        now = time.monotonic()
+        self._last, self._last_at = frame, now
+        self._times = [t for t in self._times if now - t < 5.0] + [now]
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change(self.health().to_dict())
+
+    # ------------------------------------------------------------------ what pages see
+
+    def health(self) -> Health:
+        """The badge's figures now."""
+        now = time.monotonic()
+        times = [t for t in self._times if now - t < 5.0]
+        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
+        age = None if self._last_at is None else now - self._last_at
+        message = self._message
+        if self._reader_state == "error":
+            message += f"; lector de dados no disponible: {self._reader_error}"
+        return Health(self.spec or "ninguna", self._state, fps, age, message, self._reader_state)
+
+    @property
+    def connected(self) -> bool:
+        """The camera gives frames now."""
+        return self._state == "ok"
+
+    @property
+    def can_read(self) -> bool:
+        """The camera and the reader are both ready: a ruling may be read."""
+        return self.connected and self._reader_state == "ready"
+
+    def preview_jpeg(self, width: int = 800) -> bytes | None:
+        """The latest preview frame as JPEG, or None."""
+        frame = self._last
+        if frame is None:
+            return None
+        return encode_jpeg(shrink(frame, width), 80)
+
+    def latest(self) -> Frame | None:
+        """The latest preview frame."""
+        return self._last
+
+    def full_frame(self) -> Frame:
+        """One full-resolution frame now (calibration); CameraError when there is no camera."""
+        with self._lock:
+            if self._camera is None:
+                raise CameraError(self._message)
+            return self._camera.capture()
+
+    def cue(self, number: int) -> None:
+        """Tell a demo camera which showing of the cups comes next (a real camera ignores it)."""
+        with self._lock:
+            cue = getattr(self._camera, "cue", None)
+            if callable(cue):
+                cue(number)
+
+    def capture_still(self, settings: StillSettings | None = None) -> StillCapture:
+        """Wait until the table is still and read it (vision.still); CameraError when it cannot."""
+        from vision.still import StillSettings, capture_still
+
+        with self._lock:
+            camera = self._camera
+        if camera is None:
+            raise CameraError(f"no hay cámara: {self._message}")
+        if self._reader is None:
+            why = "todavía se está cargando" if self._reader_state == "loading" else self._reader_error
+            raise CameraError(f"el lector de dados no está listo ({why})")
+        try:
+            return capture_still(_Locked(self, camera), self._reader, settings or StillSettings())
+        except CameraError as error:
+            self._fail(str(error))
+            raise
+
+
+def shrink(frame: Frame, width: int) -> Frame:
+    """The frame at most `width` wide."""
+    height, current = frame.shape[:2]
+    if current <= width:
+        return frame
+    return np.asarray(cv2.resize(frame, (width, round(height * width / current)), interpolation=cv2.INTER_AREA))
+
+
+def encode_jpeg(frame: Frame | Any, quality: int = 88) -> bytes:
+    """JPEG bytes of a BGR frame."""
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("no se pudo codificar la imagen como JPEG")
+    return bytes(data.tobytes())

@@ -1,0 +1,76 @@
+"""`cacho kiosk`: serve the coordinator's kiosk (waitress) with the camera, or the bundled demo table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from kiosk.cli import CliError
+
+CAMERA_HELP = "auto, pi, pi:N, opencv:N, replay:RUTA, demo o none (auto: la del Pi si está, si no la demo)"
+
+
+def default_db() -> Path:
+    """Where the kiosk keeps its tables: $CACHO_DB, else $XDG_DATA_HOME/cacho/cacho.sqlite3."""
+    if os.environ.get("CACHO_DB"):
+        return Path(os.environ["CACHO_DB"])
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "cacho" / "cacho.sqlite3"
+
+
+def register(subparsers: Any) -> None:
+    """Add `cacho kiosk`."""
+    kiosk = subparsers.add_parser(
+        "kiosk",
+        help="la pantalla del coordinador (servidor web en la mesa)",
+        description="Sirve el kiosco. Escucha solo en localhost salvo que se dé --host.",
+    )
+    kiosk.add_argument("--camera", default="auto", metavar="CÁMARA", help=CAMERA_HELP)
+    kiosk.add_argument("--db", type=Path, default=None, metavar="RUTA", help="base de datos SQLite de las mesas")
+    kiosk.add_argument("--host", default="127.0.0.1", help="dirección donde escuchar (127.0.0.1)")
+    kiosk.add_argument("--port", type=int, default=8080, help="puerto (8080)")
+    kiosk.add_argument("--threads", type=int, default=24, help="hilos del servidor: cada página abierta usa uno")
+    kiosk.set_defaults(func=run_kiosk)
+
+
+def choose_camera(spec: str) -> str | None:
+    """The camera spec to use: `auto` is the Pi's when one answers, else the demo; `none` is no camera."""
+    if spec == "none":
+        return None
+    if spec != "auto":
+        return spec
+    from hardware.camera import CameraError, open_camera
+
+    try:
+        with open_camera("pi") as camera:
+            camera.preview()
+    except CameraError as error:
+        print(f"Sin cámara del Pi ({error}): se usa la mesa de demostración.")
+        return "demo"
+    return "pi"
+
+
+def run_kiosk(args: argparse.Namespace) -> int:
+    """Serve until stopped (Ctrl+C, or the service manager)."""
+    from waitress import serve
+
+    from kiosk.app import create_app
+
+    if not 1 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: el puerto va de 1 a 65535")
+    if args.camera not in ("auto", "demo", "none") and ":" not in args.camera and args.camera != "pi":
+        raise CliError(f"--camera {args.camera}: se esperaba {CAMERA_HELP}")
+    camera = choose_camera(args.camera)
+    db = args.db or default_db()
+    try:
+        app = create_app({"DATABASE": str(db), "CAMERA": camera, "DEMO": camera == "demo"})
+    except OSError as error:
+        raise CliError(f"no se pudo abrir la base de datos {db}: {error}") from None
+    address = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}/"
+    print(f"Cacho Companion: kiosco en {address} (cámara: {camera or 'ninguna'}; mesas en {db})", flush=True)
+    if args.host == "127.0.0.1":
+        print("Solo se puede abrir desde esta máquina (use --host 0.0.0.0 para la red local).", flush=True)
+    serve(app, host=args.host, port=args.port, threads=args.threads, ident="cacho", channel_timeout=120)
+    return 0

@@ -1,0 +1,66 @@
+"""The demo camera: rendered photos of the demo table's lifted cups, one folder per showing, played as if live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hardware.camera import PREVIEW_WIDTH, BaseCamera, CameraError, Frame, downscale
+from hardware.replay import ReplayCamera
+
+PHOTOS = Path(__file__).parent / "fotos"
+
+
+class DemoCamera(BaseCamera):
+    """Plays `fotos/NN/` (a hand leaving, then the still table); `cue(n)` switches to the n-th showing.
+
+    When a folder's frames are over it keeps showing the last one, as a table left alone would.
+    """
+
+    def __init__(self, root: Path = PHOTOS, fps: float = 8.0) -> None:
+        super().__init__()
+        self.spec = "demo"
+        self.root = root
+        self.fps = fps
+        self._folders: list[Path] = []
+        self._replay: ReplayCamera | None = None
+        self._held: Frame | None = None
+
+    def _open(self) -> None:
+        if not self.root.is_dir():
+            raise CameraError(f"no están las fotos de la demostración en {self.root}")
+        self._folders = sorted(p for p in self.root.iterdir() if p.is_dir())
+        if not self._folders:
+            raise CameraError(f"no hay fotos de la demostración en {self.root}")
+        self._play(0)
+
+    def _play(self, number: int) -> None:
+        if self._replay is not None:
+            self._replay.close()
+        self._replay = ReplayCamera(self._folders[number % len(self._folders)], fps=self.fps)
+        self._replay.start()
+        self._held = None
+
+    def cue(self, number: int) -> None:
+        """Play the photos of the `number`-th showing of the cups (0-based; the folders repeat)."""
+        if self._folders:
+            self._play(number)
+
+    def _full(self) -> Frame:
+        assert self._replay is not None
+        try:
+            self._held = self._replay.capture()
+        except CameraError:
+            if self._held is None:
+                raise
+        return self._held
+
+    def _preview(self) -> Frame:
+        return downscale(self._full(), PREVIEW_WIDTH)
+
+    def _capture(self) -> Frame:
+        return self._full().copy()
+
+    def _release(self) -> None:
+        if self._replay is not None:
+            self._replay.close()
+            self._replay = None

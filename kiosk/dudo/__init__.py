@@ -1,0 +1,1 @@
+"""The coordinator's kiosk for a Dudo table."""

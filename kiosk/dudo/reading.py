@@ -1,0 +1,228 @@
+"""The cups lifted: the camera's reading per player, the coordinator's corrections (they stick), the ruling.
+
+A reading is a JSON object kept in the store until it is confirmed (it survives a restart):
+{"state": "reading"|"ready"|"failed", "source": "camera"|"manual", "photo": str|None, "message": str,
+ "players": {name: [die, ...]}, "problems": [str], "capture": {...}, "corrections": [...]}
+with each die {"id", "face" (1-6 or null: not set yet), "read" (the camera's face or null), "confidence",
+"uncertain", "reasons", "box" ([x1, y1, x2, y2] or null), "corrected", "confirmed"}.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.dudo import ChallengeKind, DudoTable, Reveal, RuleError
+from kiosk.store import now
+
+MATCH_IOU = 0.3  # a die on a new frame is the corrected one above this overlap
+
+
+def needed(table: DudoTable) -> list[str]:
+    """Whose cups must be shown: the passer's for a doubted paso, every player with dice otherwise."""
+    pending = table.pending
+    if pending is None:
+        return []
+    return [pending.target] if pending.kind is ChallengeKind.PASO else list(table.active)
+
+
+def expected_counts(table: DudoTable) -> dict[str, int]:
+    """The coordinator's count for the players who show their dice."""
+    return {name: table.dice_of(name) for name in needed(table)}
+
+
+def new_id() -> str:
+    """A die's id within a reading."""
+    return secrets.token_hex(4)
+
+
+def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, Any]:
+    """A die entry of a reading."""
+    entry: dict[str, Any] = {
+        "id": new_id(),
+        "face": face,
+        "read": read,
+        "confidence": None,
+        "uncertain": False,
+        "reasons": [],
+        "box": None,
+        "corrected": False,
+        "confirmed": False,
+    }
+    entry.update(extra)
+    return entry
+
+
+def manual(table: DudoTable) -> dict[str, Any]:
+    """A reading entered by hand: each player's dice, faces not set yet."""
+    players = {name: [die(None) for _ in range(count)] for name, count in expected_counts(table).items()}
+    return {
+        "state": "ready",
+        "source": "manual",
+        "photo": None,
+        "message": "sin cámara: toque cada dado para poner su cara",
+        "players": players,
+        "problems": [],
+        "capture": None,
+        "corrections": [],
+    }
+
+
+def reading(state: str, message: str) -> dict[str, Any]:
+    """A reading in progress or failed (no dice yet)."""
+    return {
+        "state": state,
+        "source": "camera",
+        "photo": None,
+        "message": message,
+        "players": {},
+        "problems": [],
+        "capture": None,
+        "corrections": [],
+    }
+
+
+def from_check(check: Any, capture: Any, photo: str | None) -> dict[str, Any]:
+    """A reading from the camera's seat check (vision.seats.TableCheck) and capture (vision.still)."""
+    players: dict[str, list[dict[str, Any]]] = {}
+    problems: list[str] = [p.message for p in check.problems]
+    for seat in check.seats:
+        for problem in seat.problems:
+            problems.append(f"{seat.label}: {problem.message}")
+        if seat.player is None:
+            continue
+        entries = []
+        for placed in seat.counted:
+            reading_ = placed.die
+            reasons = list(reading_.reasons)
+            if placed.where == "borde":
+                reasons.insert(0, "cortado por el borde de la imagen")
+            entries.append(
+                die(
+                    reading_.face,
+                    reading_.face,
+                    confidence=round(float(reading_.confidence), 3),
+                    uncertain=bool(reading_.uncertain or placed.where != "mesa"),
+                    reasons=reasons,
+                    box=[round(v, 1) for v in reading_.box.to_list()],
+                )
+            )
+        players[seat.player] = entries
+    for placed in check.stray:
+        problems.append(f"un dado sin asiento (lee {placed.die.face})")
+    disagreeing = getattr(capture, "disagreeing", ())
+    if disagreeing:
+        problems.append(f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas")
+    return {
+        "state": "ready",
+        "source": "camera",
+        "photo": photo,
+        "message": capture.message,
+        "players": players,
+        "problems": problems,
+        "capture": capture.to_dict(),
+        "corrections": [],
+        "size": [check.seating.width, check.seating.height],
+    }
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The new frame's reading with every earlier correction still applied: a later frame never overwrites one."""
+    new["corrections"] = list(old.get("corrections", []))
+    removed = [c for c in new["corrections"] if c.get("set") is None and c.get("box") is not None]
+    for name, dice in old.get("players", {}).items():
+        fresh = new["players"].setdefault(name, [])
+        for entry in [d for d in dice if d["corrected"] or d["confirmed"]]:
+            match = None
+            if entry["box"] is not None:
+                scored = [(d, _iou(entry["box"], d["box"])) for d in fresh if d["box"] is not None]
+                scored = [(d, s) for d, s in scored if s >= MATCH_IOU]
+                match = max(scored, key=lambda pair: pair[1])[0] if scored else None
+            if match is not None:
+                fresh.remove(match)
+            fresh.append(entry)
+        for correction in removed:
+            if correction["player"] != name:
+                continue
+            fresh[:] = [d for d in fresh if d["box"] is None or _iou(d["box"], correction["box"]) < MATCH_IOU]
+    return new
+
+
+class CorrectionError(ValueError):
+    """A correction that does not fit the reading (unknown player or die, a face that is not 1-6)."""
+
+
+def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | None) -> dict[str, Any]:
+    """Set a die's face (confirming it when it is the same), remove it (face None) or add one (die_id None).
+
+    The correction is logged with what was read, what was set and when.
+    """
+    if data.get("state") != "ready":
+        raise CorrectionError("no hay lectura que corregir")
+    if face is not None and (isinstance(face, bool) or face not in range(1, 7)):
+        raise CorrectionError(f"un dado va de 1 a 6, no {face!r}")
+    dice = data["players"].get(player)
+    if dice is None:
+        raise CorrectionError(f"{player} no muestra dados en esta lectura")
+    if die_id is None:
+        if face is None:
+            raise CorrectionError("para añadir un dado hace falta su cara")
+        entry = die(face, None, corrected=True)
+        dice.append(entry)
+        data["corrections"].append({"player": player, "die": entry["id"], "read": None, "set": face, "ts": now()})
+        return data
+    entry = next((d for d in dice if d["id"] == die_id), None)
+    if entry is None:
+        raise CorrectionError(f"{player} no tiene ese dado en la lectura")
+    data["corrections"].append(
+        {"player": player, "die": die_id, "read": entry["read"], "set": face, "ts": now(), "box": entry["box"]}
+    )
+    if face is None:
+        dice.remove(entry)
+    elif face == entry["face"] and entry["read"] is not None:
+        entry["confirmed"] = True
+    else:
+        entry["face"] = face
+        entry["corrected"] = True
+    return data
+
+
+def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What confirming would do: the ruling (engine's), or what blocks it (faces missing, doubtful dice, counts)."""
+    blockers: list[str] = []
+    if data.get("state") != "ready":
+        return {"ok": False, "blockers": [str(data.get("message", "esperando la lectura"))], "ruling": None}
+    shown: dict[str, list[int]] = {}
+    for name in needed(table):
+        dice = data["players"].get(name, [])
+        unset = sum(1 for d in dice if d["face"] is None)
+        doubtful = sum(1 for d in dice if d["uncertain"] and not (d["corrected"] or d["confirmed"]))
+        if unset:
+            blockers.append(f"{name}: {unset} dado(s) sin cara")
+        if doubtful:
+            blockers.append(f"{name}: {doubtful} dado(s) dudoso(s) por confirmar o corregir")
+        shown[name] = [d["face"] for d in dice if d["face"] is not None]
+    ruling = None
+    if not blockers:
+        try:
+            after = table.apply(Reveal.of(shown))
+            ruling = after.rulings[-1].to_dict()
+            ruling["dice_after"] = dict(zip(after.players, after.dice, strict=True))
+            ruling["winner"] = after.winner
+        except RuleError as error:
+            blockers.append(f"art. {error.article}: {error.message}")
+    return {"ok": not blockers, "blockers": blockers, "ruling": ruling}
+
+
+def reveal_of(table: DudoTable, data: Mapping[str, Any]) -> Reveal:
+    """The Reveal the confirmed reading stands for (only the players who must show)."""
+    return Reveal.of({name: [d["face"] for d in data["players"].get(name, [])] for name in needed(table)})

@@ -1,0 +1,496 @@
+"""The Dudo blueprint: set up a table, play it by taps, read the dice when the cups are lifted, and watch it."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, cast
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+
+from engines.dudo import (
+    DudoConfig,
+    LogError,
+    Reveal,
+    RuleError,
+    Start,
+    Subir,
+    Undo,
+    bid_odds,
+    sorteo,
+)
+from engines.dudo.config import AbreTrasCalzo, AbreTrasEliminacion
+from kiosk.auth import coordinator_required, is_coordinator
+from kiosk.bus import Bus
+from kiosk.camera import CameraService, encode_jpeg
+from kiosk.dudo import desk as desks
+from kiosk.dudo import reading as readings
+from kiosk.i18n import t
+from kiosk.store import NotFound, StaleError, Store, write_durably
+
+bp = Blueprint("dudo", __name__, url_prefix="/dudo")
+
+OPTION_CHOICES: dict[str, list[str]] = {
+    "subir": [m.value for m in Subir],
+    "abre_tras_calzo": [m.value for m in AbreTrasCalzo],
+    "abre_tras_eliminacion": [m.value for m in AbreTrasEliminacion],
+}
+
+
+def store() -> Store:
+    """The app's store."""
+    return cast(Store, current_app.extensions["cacho.store"])
+
+
+def bus() -> Bus:
+    """The app's live bus."""
+    return cast(Bus, current_app.extensions["cacho.bus"])
+
+
+def camera() -> CameraService:
+    """The app's camera."""
+    return cast(CameraService, current_app.extensions["cacho.camera"])
+
+
+def timers() -> dict[int, dict[str, Any]]:
+    """The turn timers, per table (the coordinator's, art. 11)."""
+    return cast(dict[int, dict[str, Any]], current_app.extensions.setdefault("cacho.timers", {}))
+
+
+def load_or_404(table_id: int) -> desks.Desk:
+    """The table, or 404."""
+    try:
+        row = store().table(table_id)
+    except NotFound:
+        abort(404)
+    if row.game != desks.GAME:
+        abort(404)
+    return desks.load(store(), table_id)
+
+
+def refuse(message: str, status: int, article: str | None = None) -> tuple[Response, int]:
+    """A refusal the page shows as it is: what is wrong (and the article), nothing changed."""
+    return jsonify(error=message, article=article), status
+
+
+def publish(table_id: int) -> None:
+    """Tell every open page of the table that it changed."""
+    bus().publish(f"table:{table_id}", {"table": table_id, "at": time.time()})
+
+
+# ------------------------------------------------------------------ setup
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@coordinator_required
+def new() -> Any:
+    """Seat a table: players clockwise, who opens (named, or by the one-die roll-off of art. 3), house options."""
+    if request.method == "GET":
+        return render_template("dudo/new.html", defaults=DudoConfig().to_dict(), choices=OPTION_CHOICES, error=None)
+    form = request.form
+    players = tuple(line.strip() for line in form.get("players", "").splitlines() if line.strip())
+    name = form.get("name", "").strip() or f"Mesa {len(store().tables()) + 1}"
+    try:
+        config = desks.config_from_form(form)
+        rolls = None
+        if form.get("sorteo", "").strip():
+            rolls = json.loads(form["sorteo"])
+            if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+                raise LogError("el sorteo debe ser una lista de tiradas {jugador: dado}")
+            opener = sorteo(players, rolls)
+        else:
+            opener = form.get("opener", "").strip()
+            if not opener:
+                raise RuleError("3", "falta quién parte: nómbrelo o haga el sorteo con un dado")
+        table_id = desks.create(store(), name, Start(players, opener, config=config), rolls)
+    except (RuleError, LogError, json.JSONDecodeError) as error:
+        message = str(error) if not isinstance(error, RuleError) else f"art. {error.article}: {error.message}"
+        page = render_template(
+            "dudo/new.html", defaults=DudoConfig().to_dict(), choices=OPTION_CHOICES, error=message, form=form
+        )
+        return page, 400
+    return redirect(url_for("dudo.table", table_id=table_id))
+
+
+@bp.route("/import", methods=["POST"])
+@coordinator_required
+def import_log() -> Any:
+    """A table from a JSONL log (begun on paper); the whole log must replay, or nothing is created."""
+    upload = request.files.get("log")
+    text = upload.read().decode("utf-8", errors="replace") if upload is not None else request.form.get("text", "")
+    name = request.form.get("name", "").strip() or "Mesa importada"
+    try:
+        table_id = desks.import_log(store(), name, text)
+    except LogError as error:
+        return render_template("error.html", message=f"{t('Importar')}: {error.message}"), 400
+    store().audit(table_id, "import", {"lines": len(store().lines(table_id))})
+    return redirect(url_for("dudo.table", table_id=table_id))
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/<int:table_id>")
+@coordinator_required
+def table(table_id: int) -> Any:
+    """The coordinator's screen."""
+    desk = load_or_404(table_id)
+    return render_template("dudo/table.html", table_id=table_id, name=store().table(table_id).name, desk=desk)
+
+
+@bp.route("/<int:table_id>/tv")
+def tv(table_id: int) -> Any:
+    """The spectators' screen (read-only)."""
+    load_or_404(table_id)
+    return render_template("dudo/tv.html", table_id=table_id, name=store().table(table_id).name)
+
+
+@bp.route("/<int:table_id>/state.json")
+def state(table_id: int) -> Any:
+    """Everything a page draws; `?view=tv` adds the odds (for spectators only) and leaves out the controls."""
+    desk = load_or_404(table_id)
+    view = request.args.get("view", "coordinator")
+    if view != "tv" and not is_coordinator():
+        view = "tv"
+    return jsonify(state_of(desk, view))
+
+
+def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
+    """The page's JSON for one table."""
+    tbl = desk.table
+    rnd = tbl.round
+    meta = desk.meta()
+    out: dict[str, Any] = {
+        "id": desk.table_id,
+        "name": store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "players": [
+            {
+                "name": name,
+                "dice": dice,
+                "eliminated": dice == 0,
+                "to_act": rnd is not None and tbl.pending is None and rnd.to_act == name and tbl.winner is None,
+            }
+            for name, dice in zip(tbl.players, tbl.dice, strict=True)
+        ],
+        "in_play": tbl.in_play,
+        "table_start_dice": tbl.table_start_dice,
+        "winner": tbl.winner,
+        "round": None if rnd is None else rnd.to_dict() | {"aces_wild": rnd.aces_wild},
+        "bid": None if rnd is None or rnd.bid is None else rnd.bid.to_dict() | {"text": rnd.bid.text()},
+        "challenge": None,
+        "last_ruling": None,
+        "history": [desks.describe(e) for e in meta][-14:],
+        "timer": timers().get(desk.table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60}),
+        "camera": camera().health().to_dict(),
+        "can_read": camera().can_read,
+        "now": time.time(),
+    }
+    if tbl.pending is not None:
+        p = tbl.pending
+        out["challenge"] = {
+            "kind": p.kind.value,
+            "challenger": p.challenger,
+            "target": p.target,
+            "article": p.article,
+            "bid": None if p.bid is None else p.bid.to_dict() | {"text": p.bid.text()},
+            "hand": None if p.hand is None else p.hand.value,
+            "needed": readings.needed(tbl),
+        }
+    if tbl.rulings:
+        ruling = tbl.rulings[-1].to_dict()
+        reveal_line = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
+        photo = reveal_line.get("photo")
+        ruling["photo"] = None if not photo else url_for("dudo.photo", table_id=desk.table_id, name=Path(photo).name)
+        ruling["shown_dice"] = reveal_line.get("dice")
+        out["last_ruling"] = ruling
+    reading = current_reading(desk)
+    if reading is not None:
+        if reading.get("photo"):
+            reading = reading | {
+                "photo_url": url_for("dudo.photo", table_id=desk.table_id, name=Path(reading["photo"]).name)
+            }
+        out["reading"] = reading | {"proposal": readings.proposal(tbl, reading)}
+    else:
+        out["reading"] = None
+    if view == "tv":
+        if rnd is not None and rnd.bid is not None and tbl.pending is None:
+            out["odds"] = bid_odds(rnd.bid.quantity, rnd.bid.face, tbl.in_play, rnd.aces_wild).to_dict()
+        else:
+            out["odds"] = None
+    else:
+        legal = tbl.legal_actions()
+        out["legal"] = None if legal is None else legal.to_dict()
+        out["can_undo"] = len(tbl.history) > 1
+    return out
+
+
+def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
+    """The reading awaiting confirmation, if it belongs to the challenge now standing."""
+    found = store().pending(desk.table_id)
+    if found is None or desk.table.pending is None:
+        return None
+    seq, data = found
+    return data if seq == desk.seq else None
+
+
+@bp.route("/<int:table_id>/photo/<name>")
+def photo(table_id: int, name: str) -> Any:
+    """A ruling's photo."""
+    if "/" in name or "\\" in name or name.startswith("."):
+        abort(404)
+    path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
+    if not path.is_file():
+        abort(404)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@bp.route("/<int:table_id>/export.jsonl")
+@coordinator_required
+def export(table_id: int) -> Any:
+    """The table's log as stored (JSON Lines; `cacho dudo replay` reads it)."""
+    load_or_404(table_id)
+    text = "".join(line + "\n" for line in store().lines(table_id))
+    return Response(
+        text,
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="mesa-{table_id}.jsonl"'},
+    )
+
+
+# ------------------------------------------------------------------ playing
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(refuse_json("se esperaba un objeto JSON"))
+    return data
+
+
+def refuse_json(message: str) -> Response:
+    """A 400 response for a malformed request."""
+    response = jsonify(error=message, article=None)
+    response.status_code = 400
+    return response
+
+
+def _seq(data: dict[str, Any]) -> int | None:
+    seq = data.get("seq")
+    if seq is None:
+        return None
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        abort(refuse_json("'seq' debe ser el número de eventos que mostraba la página"))
+    return seq
+
+
+def _apply(table_id: int, event: Any, seq: int | None, meta: dict[str, Any] | None = None) -> Any:
+    try:
+        desk = desks.act(store(), table_id, event, seq, meta)
+    except RuleError as error:
+        return refuse(f"art. {error.article}: {error.message}", 409, error.article)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    publish(table_id)
+    return jsonify(state_of(desk, "coordinator"))
+
+
+@bp.route("/<int:table_id>/action", methods=["POST"])
+@coordinator_required
+def action(table_id: int) -> Any:
+    """A player's bid, dudo, calzo or paso, in the log's own JSON; refused with the article when illegal."""
+    load_or_404(table_id)
+    data = _body()
+    seq = _seq(data)
+    event_obj = {k: v for k, v in data.items() if k != "seq"}
+    if event_obj.get("event") not in ("bid", "dudo", "calzo", "paso"):
+        return refuse("la acción debe ser bid, dudo, calzo o paso", 400)
+    try:
+        event = desks.parse_action(event_obj)
+    except LogError as error:
+        return refuse(error.message, 400)
+    return _apply(table_id, event, seq, {"by": "coordinador"})
+
+
+@bp.route("/<int:table_id>/undo", methods=["POST"])
+@coordinator_required
+def undo(table_id: int) -> Any:
+    """Take back the last action or ruling; the log records the undo (it never rewrites history)."""
+    load_or_404(table_id)
+    data = _body()
+    return _apply(table_id, Undo(), _seq(data), {"by": "coordinador"})
+
+
+@bp.route("/<int:table_id>/timer", methods=["POST"])
+@coordinator_required
+def timer(table_id: int) -> Any:
+    """The turn timer: start, pause, reset (and its limit in seconds)."""
+    load_or_404(table_id)
+    data = _body()
+    op = data.get("op")
+    clock = timers().setdefault(table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60})
+    now = time.time()
+    if op == "start" and not clock["running"]:
+        clock.update(running=True, since=now)
+    elif op == "pause" and clock["running"]:
+        clock.update(running=False, elapsed=clock["elapsed"] + now - clock["since"], since=None)
+    elif op == "reset":
+        clock.update(running=False, elapsed=0.0, since=None)
+    elif op not in ("start", "pause", "reset"):
+        return refuse("op debe ser start, pause o reset", 400)
+    limit = data.get("limit")
+    if limit is not None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 600:
+            return refuse("el límite del turno va de 5 a 600 segundos", 400)
+        clock["limit"] = limit
+    publish(table_id)
+    return jsonify(clock)
+
+
+# ------------------------------------------------------------------ the cups lifted
+
+
+def _challenge_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
+    if desk.table.pending is None:
+        return refuse("art. 6: no hay cachos que levantar: nadie dudó ni calzó", 409, "6")
+    return None
+
+
+@bp.route("/<int:table_id>/read", methods=["POST"])
+@coordinator_required
+def read(table_id: int) -> Any:
+    """Ask the camera to read the lifted cups (in the background): capture when still, read, seat, check."""
+    desk = load_or_404(table_id)
+    refused = _challenge_or_refuse(desk)
+    if refused is not None:
+        return refused
+    cam = camera()
+    if not cam.can_read:
+        return refuse(f"{t('Sin cámara')}: {cam.health().message}. {t('Entrar a mano')}.", 409)
+    old = current_reading(desk)
+    store().set_pending(table_id, desk.seq, readings.reading("reading", "esperando a que la mesa quede quieta"))
+    publish(table_id)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    thread = threading.Thread(target=_read_in_background, args=(app, desk, old), name=f"lectura-{table_id}")
+    thread.daemon = True
+    thread.start()
+    if current_app.config.get("READ_SYNC"):
+        thread.join()
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator")), 202
+
+
+def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None) -> None:
+    from hardware.camera import CameraError
+    from vision.annotate import annotate
+    from vision.frames import FrameError
+    from vision.seats import ConfigError, TableConfig, load_table_config, read_table
+
+    with app.app_context():
+        table_id = desk.table_id
+        cam = camera()
+        try:
+            config_path = Path(current_app.config["TABLE_CONFIG"])
+            config = load_table_config(config_path) if config_path.exists() else TableConfig()
+            cam.cue(len(desk.table.rulings))
+            capture = cam.capture_still(current_app.config.get("STILL"))
+            if capture.reading is None or capture.frame is None:
+                data = readings.reading("failed", capture.message)
+            else:
+                expected = readings.expected_counts(desk.table)
+                players_by_seat = dict(enumerate(desk.table.players, start=1))
+                if config.players:
+                    players_by_seat = dict(config.players)
+                config = TableConfig(
+                    table=config.table,
+                    zones=config.zones,
+                    players=players_by_seat,
+                    seats=config.seats,
+                    marker_mm=config.marker_mm,
+                    mode=config.mode,
+                )
+                check = read_table(capture.frame, capture.reading, config, expected)
+                name = f"{desk.seq:04d}-{int(time.time())}.jpg"
+                path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
+                write_durably(path, encode_jpeg(annotate(capture.frame, capture.reading)))
+                data = readings.from_check(check, capture, f"{table_id}/{name}")
+                if old is not None and old.get("state") == "ready":
+                    data = readings.keep_corrections(old, data)
+        except (CameraError, FrameError, ConfigError) as error:
+            data = readings.reading("failed", f"no se pudo leer: {error}")
+        current = store().pending(table_id)
+        if desks.load(store(), table_id).seq == desk.seq and current is not None:
+            store().set_pending(table_id, desk.seq, data)
+        publish(table_id)
+
+
+@bp.route("/<int:table_id>/manual", methods=["POST"])
+@coordinator_required
+def manual(table_id: int) -> Any:
+    """Enter the dice by hand (no camera, or the coordinator prefers to)."""
+    desk = load_or_404(table_id)
+    refused = _challenge_or_refuse(desk)
+    if refused is not None:
+        return refused
+    store().set_pending(table_id, desk.seq, readings.manual(desk.table))
+    publish(table_id)
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+
+
+@bp.route("/<int:table_id>/die", methods=["POST"])
+@coordinator_required
+def die(table_id: int) -> Any:
+    """Correct one die (face 1-6), confirm it (the same face), remove it (face null) or add one (no id)."""
+    desk = load_or_404(table_id)
+    data = _body()
+    with desks.table_lock(table_id):
+        reading = current_reading(desk)
+        if reading is None:
+            return refuse("no hay lectura que corregir", 409)
+        player, die_id, face = data.get("player"), data.get("die"), data.get("face")
+        if not isinstance(player, str) or (die_id is not None and not isinstance(die_id, str)):
+            return refuse("se esperaba {player, die, face}", 400)
+        try:
+            reading = readings.correct(reading, player, die_id, face)
+        except readings.CorrectionError as error:
+            return refuse(str(error), 400)
+        store().set_pending(table_id, desk.seq, reading)
+        last = reading["corrections"][-1]
+        store().audit(table_id, "correction", {k: v for k, v in last.items() if k != "box"})
+    publish(table_id)
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+
+
+@bp.route("/<int:table_id>/confirm", methods=["POST"])
+@coordinator_required
+def confirm(table_id: int) -> Any:
+    """The coordinator confirms the reading: the reveal is logged (with its photo and corrections) and ruled."""
+    desk = load_or_404(table_id)
+    data = _body()
+    reading = current_reading(desk)
+    if reading is None:
+        return refuse("no hay lectura que confirmar: lea los dados o éntrelos a mano", 409)
+    plan = readings.proposal(desk.table, reading)
+    if not plan["ok"]:
+        return refuse("; ".join(plan["blockers"]), 409)
+    reveal: Reveal = readings.reveal_of(desk.table, reading)
+    meta: dict[str, Any] = {"by": "coordinador", "source": reading["source"]}
+    if reading.get("photo"):
+        meta["photo"] = reading["photo"]
+    fixes = [{k: v for k, v in c.items() if k != "box"} for c in reading.get("corrections", [])]
+    if fixes:
+        meta["corrections"] = fixes
+    return _apply(table_id, reveal, _seq(data), meta)

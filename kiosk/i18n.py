@@ -1,0 +1,102 @@
+"""Spanish first, with an English switch: the Spanish text is the key; English where it is written."""
+
+from __future__ import annotations
+
+from flask import g, has_request_context, request
+
+LANGS = ("es", "en")
+
+EN: dict[str, str] = {
+    "Mesas": "Tables",
+    "Nueva mesa de Dudo": "New Dudo table",
+    "Nueva partida de Cacho boliviano": "New Bolivian Cacho game",
+    "Jugadores en orden horario": "Players, clockwise",
+    "Uno por línea": "One per line",
+    "Quién parte": "Who opens",
+    "Sorteo": "Roll-off",
+    "Sortear con un dado": "Roll one die each",
+    "Empezar": "Start",
+    "Apostar": "Bid",
+    "Dudo": "Dudo (doubt)",
+    "Calzo": "Calzo (exact)",
+    "Paso": "Paso (pass)",
+    "Deshacer": "Undo",
+    "Levanten los cachos": "Lift the cups",
+    "Leer los dados": "Read the dice",
+    "Leer de nuevo": "Read again",
+    "Entrar a mano": "Enter by hand",
+    "Confirmar y aplicar": "Confirm and apply",
+    "Dados en juego": "Dice in play",
+    "Cuenta": "Count",
+    "Le toca a": "To act",
+    "Apuesta": "Bid",
+    "Campeón de la mesa": "Table champion",
+    "Eliminado": "Eliminated",
+    "Cámara": "Camera",
+    "Calibrar": "Calibrate",
+    "Espectadores": "Spectators",
+    "Exportar": "Export",
+    "Importar": "Import",
+    "Salir": "Log out",
+    "Entrar": "Log in",
+    "PIN del coordinador": "Coordinator's PIN",
+    "Repetir el PIN": "Repeat the PIN",
+    "Fijar el PIN": "Set the PIN",
+    "El PIN son de 4 a 8 cifras": "The PIN is 4 to 8 digits",
+    "Los dos PIN no coinciden": "The two PINs differ",
+    "PIN incorrecto": "Wrong PIN",
+    "Demasiados intentos: espere {s} s": "Too many tries: wait {s} s",
+    "Hace falta el PIN del coordinador": "The coordinator's PIN is needed",
+    "Falta fijar el PIN del coordinador": "The coordinator's PIN is not set yet",
+    "Formulario vencido o ajeno (CSRF): recargue la página e inténtelo de nuevo": (
+        "Expired or foreign form (CSRF): reload the page and try again"
+    ),
+    "Reloj de turno": "Turn timer",
+    "Iniciar": "Start",
+    "Pausar": "Pause",
+    "Reiniciar": "Reset",
+    "Probabilidad de que la apuesta sea cierta": "Chance the bid is true",
+    "Último fallo": "Last ruling",
+    "Dudosos: tóquelos para confirmar o corregir": "Doubtful: tap to confirm or correct",
+    "Cantidad": "Quantity",
+    "Pinta": "Face",
+    "Opciones de la casa (art. 11)": "House options (art. 11)",
+    "Marcadores vistos": "Markers seen",
+    "Zonas de asiento": "Seat zones",
+    "Guardar": "Save",
+    "Volver": "Back",
+    "Sin cámara": "No camera",
+    "Fallo": "Ruling",
+    "Historial": "History",
+    "Registro (JSONL)": "Log (JSONL)",
+    "Desestimar y abrir de nuevo": "Dismiss and open anew",
+    "quitar": "remove",
+    "añadir dado": "add die",
+    "Esperando la lectura…": "Waiting for the reading…",
+    "Lectura": "Reading",
+    "Mesa": "Table",
+    "Partida": "Game",
+    "Jugador": "Player",
+    "Dados": "Dice",
+    "Mano": "Hand",
+    "Coordinador": "Coordinator",
+}
+
+
+def lang() -> str:
+    """The page's language: ?lang=, then the cookie, then Spanish."""
+    if not has_request_context():
+        return "es"
+    cached = g.get("lang")
+    if isinstance(cached, str):
+        return cached
+    chosen = request.args.get("lang") or request.cookies.get("lang") or "es"
+    g.lang = chosen if chosen in LANGS else "es"
+    return str(g.lang)
+
+
+def t(text: str) -> str:
+    """The text in the page's language (the Spanish is the key)."""
+    if lang() == "en":
+        return EN.get(text, text)
+    return text

@@ -1,0 +1,68 @@
+// Shared by every page: fetch with the CSRF token, live updates (SSE), the camera badge, a DOM helper.
+"use strict";
+window.Cacho = (function () {
+  const token = () => document.querySelector('meta[name="csrf-token"]').content;
+
+  async function api(url, body, method) {
+    const res = await fetch(url, {
+      method: method || "POST",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": token() },
+      body: body === undefined ? "{}" : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = { error: "respuesta inesperada del kiosco (" + res.status + ")" }; }
+    return { ok: res.ok, status: res.status, data: data };
+  }
+
+  async function get(url) {
+    const res = await fetch(url, { headers: { "Accept": "application/json" }, credentials: "same-origin" });
+    return res.json();
+  }
+
+  // h("button", {class: "big", onclick: f}, "text", child...) -> element (text is never parsed as HTML)
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (v === true) el.setAttribute(k, "");
+      else el.setAttribute(k, v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      el.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    }
+    return el;
+  }
+
+  function listen(topics, onMessage) {
+    let source = null;
+    function open() {
+      source = new EventSource("/events?topics=" + encodeURIComponent(topics.join(",")));
+      for (const topic of topics) source.addEventListener(topic, (e) => onMessage(topic, JSON.parse(e.data)));
+      source.onerror = () => { document.body.classList.add("offline"); };
+      source.onopen = () => { document.body.classList.remove("offline"); onMessage("open", {}); };
+    }
+    open();
+    return () => source && source.close();
+  }
+
+  function badge(health) {
+    const el = document.getElementById("camera-badge");
+    if (!el || !health) return;
+    el.dataset.state = health.state;
+    const age = health.age_s === null ? "—" : health.age_s.toFixed(1) + " s";
+    const label = { ok: "Cámara", error: "Cámara: error", none: "Sin cámara", starting: "Cámara…" }[health.state] || health.state;
+    el.textContent = label + (health.state === "ok" ? " · " + health.fps.toFixed(1) + " fps · " + age : "");
+    el.title = health.message + (health.reader ? " · lector: " + health.reader : "");
+  }
+
+  async function pollBadge() {
+    try { badge(await get("/camera/health")); } catch (e) { /* the next poll tries again */ }
+  }
+  document.addEventListener("DOMContentLoaded", () => { pollBadge(); setInterval(pollBadge, 3000); });
+
+  return { api, get, h, listen, badge };
+})();

@@ -1,0 +1,279 @@
+// The Dudo table: the coordinator's screen and the spectators' TV, drawn from /dudo/<id>/state.json.
+"use strict";
+(function () {
+  const { api, get, h, listen, badge } = window.Cacho;
+  const root = document.getElementById("dudo");
+  if (!root) return;
+  const id = root.dataset.table;
+  const tv = root.dataset.view === "tv";
+  const base = "/dudo/" + id;
+  const FACE = { 1: "ases", 2: "tontos", 3: "trenes", 4: "cuadras", 5: "quinas", 6: "sextas" };
+  const PIPS = { 1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅" };
+  const HANDS = { full: "full", escala: "escala", quintilla: "quintilla" };
+  let state = null;
+  let chosenFace = null;
+  let chosenQty = null;
+  let desestima = false;
+  let picker = null; // {player, die}
+  const $ = (sel) => document.getElementById(sel);
+
+  function showError(message) {
+    const el = $("error");
+    if (!el) return;
+    el.textContent = message || "";
+    el.hidden = !message;
+  }
+
+  async function refresh() {
+    state = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
+    draw();
+  }
+
+  async function send(path, body) {
+    const res = await api(base + path, Object.assign({ seq: state ? state.seq : null }, body || {}));
+    if (!res.ok) {
+      showError(res.data.error || "error");
+      if (res.status === 409 || res.status === 400) await refresh();
+      return false;
+    }
+    showError("");
+    if (res.data && res.data.seq !== undefined) { state = res.data; draw(); }
+    return true;
+  }
+
+  function optionButton(label, option, onclick, attrs) {
+    const disabled = !option.allowed;
+    const reason = disabled && option.reason ? "art. " + option.article + ": " + option.reason : null;
+    return h("div", { class: "option" },
+      h("button", Object.assign({ class: "big", disabled: disabled, onclick: onclick, title: reason }, attrs || {}), label),
+      reason ? h("small", { class: "reason" }, reason) : null);
+  }
+
+  function drawPlayers() {
+    const box = $("players");
+    box.replaceChildren(...state.players.map((p) =>
+      h("div", {
+        class: "player" + (p.to_act ? " to-act" : "") + (p.eliminated ? " out" : "") + (state.winner === p.name ? " champion" : ""),
+        dataset: { name: p.name },
+      },
+        h("span", { class: "name" }, p.name),
+        h("span", { class: "dice", "aria-label": p.dice + " dados" }, p.eliminated ? "✕" : "●".repeat(p.dice)),
+        h("span", { class: "count" }, String(p.dice)))));
+  }
+
+  function drawStatus() {
+    const s = state;
+    const parts = [];
+    if (s.winner) {
+      parts.push(h("p", { id: "champion", class: "champion" }, "🏆 Campeón de la mesa: " + s.winner));
+    } else if (s.round) {
+      const r = s.round;
+      const mode = r.heads_up ? "mano a mano" : r.obligo ? "obligo" : r.aces_wild ? "ases comodín" : "ases no son comodín";
+      parts.push(h("p", { class: "round" }, "Ronda " + r.number + " · parte " + r.opener + " · " + mode));
+      parts.push(h("p", { class: "bid", id: "standing-bid" }, s.bid ? s.bid.player + ": " + s.bid.text : "Sin apuesta todavía"));
+      if (!s.challenge) parts.push(h("p", { class: "turn", id: "to-act" }, "Le toca a " + r.to_act));
+    }
+    parts.push(h("p", { class: "inplay", id: "in-play" }, "Dados en juego: " + s.in_play + " de " + s.table_start_dice));
+    $("status").replaceChildren(...parts);
+  }
+
+  function drawControls() {
+    const box = $("controls");
+    if (!box) return;
+    const legal = state.legal;
+    if (!legal || !legal.player || state.challenge) { box.hidden = true; return; }
+    box.hidden = false;
+    const bids = legal.bids || [];
+    const faces = [1, 2, 3, 4, 5, 6];
+    const faceButtons = faces.map((f) => {
+      const any = bids.some((b) => b[1] === f);
+      return h("button", {
+        class: "face" + (chosenFace === f ? " chosen" : ""), disabled: !any, dataset: { face: f },
+        "aria-label": FACE[f], onclick: () => { chosenFace = f; chosenQty = null; draw(); },
+      }, PIPS[f] + " " + FACE[f]);
+    });
+    const qtys = chosenFace ? bids.filter((b) => b[1] === chosenFace).map((b) => b[0]).slice(0, 8) : [];
+    const qtyButtons = qtys.map((q) => h("button", {
+      class: "qty" + (chosenQty === q ? " chosen" : ""), dataset: { q: q },
+      onclick: () => { chosenQty = q; draw(); },
+    }, String(q)));
+    const label = chosenFace && chosenQty ? "Apostar " + chosenQty + " " + FACE[chosenFace] : "Apostar";
+    const go = h("button", {
+      class: "big primary", id: "bid-go", disabled: !(chosenFace && chosenQty),
+      onclick: async () => {
+        const ok = await send("/action", { event: "bid", player: legal.player, quantity: chosenQty, face: chosenFace, desestima: desestima || undefined });
+        if (ok) { chosenFace = chosenQty = null; desestima = false; }
+      },
+    }, label);
+    const des = legal.desestima.allowed
+      ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "desestima", checked: desestima, onchange: (e) => { desestima = e.target.checked; } }), " Desestimar y abrir de nuevo (art. 5)")
+      : null;
+    const challenge = h("div", { class: "row" },
+      optionButton("¡Dudo!", legal.dudo, () => send("/action", { event: "dudo", player: legal.player }), { id: "dudo-btn" }),
+      optionButton("Calzo", legal.calzo, () => send("/action", { event: "calzo", player: legal.player }), { id: "calzo-btn" }),
+      ...Object.keys(HANDS).map((hand) => optionButton("Paso: " + HANDS[hand], legal.paso,
+        () => send("/action", { event: "paso", player: legal.player, hand: hand }), { class: "big paso", dataset: { hand: hand } })));
+    box.replaceChildren(
+      h("h2", {}, legal.player + ": ¿qué dice?"),
+      legal.bid.allowed ? null : h("small", { class: "reason" }, "art. " + legal.bid.article + ": " + legal.bid.reason),
+      h("div", { class: "row faces" }, ...faceButtons),
+      h("div", { class: "row qtys" }, ...qtyButtons),
+      des, go, challenge);
+  }
+
+  function dieButton(player, d, canEdit) {
+    const conf = d.confidence === null ? "" : " " + Math.round(d.confidence * 100) + "%";
+    const cls = "rdie" + (d.uncertain && !(d.corrected || d.confirmed) ? " doubtful" : "") + (d.corrected ? " corrected" : "") + (d.face === null ? " unset" : "");
+    return h("button", {
+      class: cls, dataset: { id: d.id, player: player, face: d.face === null ? "" : d.face },
+      title: (d.reasons || []).join("; ") + (d.read !== null && d.corrected ? " · leído: " + d.read : ""),
+      disabled: !canEdit,
+      onclick: () => { picker = { player: player, die: d.id }; draw(); },
+    }, (d.face === null ? "?" : PIPS[d.face] + " " + d.face) + conf);
+  }
+
+  function drawReading() {
+    const box = $("reading");
+    const c = state.challenge;
+    if (!c) { box.hidden = true; picker = null; return; }
+    box.hidden = false;
+    const r = state.reading;
+    const title = { dudo: "¡Dudo!", calzo: "¡Calzo!", paso: "¡Dudo del paso!" }[c.kind];
+    const what = c.kind === "paso" ? c.target + " declaró " + c.hand : (c.bid ? c.bid.player + ": " + c.bid.text : "");
+    const items = [h("h2", { id: "challenge" }, title + " " + c.challenger + " → " + c.target + " (art. " + c.article + ")"), h("p", {}, what)];
+    if (tv) {
+      items.push(h("p", { class: "big-text" }, "Levanten los cachos: " + c.needed.join(", ")));
+      if (r && r.photo_url) items.push(h("img", { class: "photo", src: r.photo_url, alt: "lectura" }));
+      box.replaceChildren(...items);
+      return;
+    }
+    items.push(h("p", { class: "big-text" }, "Levanten los cachos: " + c.needed.join(", ")));
+    items.push(h("div", { class: "row" },
+      h("button", { class: "big primary", id: "read-btn", disabled: !state.can_read || (r && r.state === "reading"), onclick: () => send("/read") },
+        r && r.state === "ready" && r.source === "camera" ? "Leer de nuevo" : "Leer los dados"),
+      h("button", { class: "big", id: "manual-btn", onclick: () => send("/manual") }, "Entrar a mano")));
+    if (!state.can_read) items.push(h("small", { class: "reason" }, "Cámara: " + state.camera.message));
+    if (r) {
+      items.push(h("p", { class: "reading-state", id: "reading-state", dataset: { state: r.state } },
+        r.state === "reading" ? "Esperando la lectura… (" + r.message + ")" : r.message));
+      if (r.photo_url) {
+        const frame = h("div", { class: "photo-frame" }, h("img", { class: "photo", src: r.photo_url, alt: "lectura de los dados" }));
+        if (r.size) {
+          for (const [name, dice] of Object.entries(r.players)) {
+            for (const d of dice) {
+              if (!d.box) continue;
+              const [x1, y1, x2, y2] = d.box;
+              frame.appendChild(h("button", {
+                class: "box" + (d.uncertain && !(d.corrected || d.confirmed) ? " doubtful" : ""),
+                style: "left:" + (100 * x1 / r.size[0]) + "%;top:" + (100 * y1 / r.size[1]) + "%;width:" + (100 * (x2 - x1) / r.size[0]) + "%;height:" + (100 * (y2 - y1) / r.size[1]) + "%",
+                title: name + ": " + d.face, "aria-label": name + " " + d.face,
+                onclick: () => { picker = { player: name, die: d.id }; draw(); },
+              }));
+            }
+          }
+        }
+        items.push(frame);
+      }
+      if (r.state === "ready") {
+        for (const name of c.needed) {
+          const dice = r.players[name] || [];
+          const want = (state.players.find((p) => p.name === name) || {}).dice;
+          items.push(h("div", { class: "rplayer", dataset: { name: name } },
+            h("span", { class: "name" }, name + " (" + dice.length + "/" + want + ")"),
+            ...dice.map((d) => dieButton(name, d, true)),
+            h("button", { class: "add-die", onclick: () => { picker = { player: name, die: null }; draw(); } }, "+ dado")));
+        }
+        if (picker) {
+          const p = picker;
+          items.push(h("div", { class: "picker", id: "picker", role: "dialog" },
+            h("p", {}, p.player + ": ¿qué cara muestra?"),
+            h("div", { class: "row" }, ...[1, 2, 3, 4, 5, 6].map((f) => h("button", {
+              class: "face", dataset: { face: f },
+              onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: f }); },
+            }, PIPS[f] + " " + f)),
+              p.die ? h("button", { class: "remove", onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: null }); } }, "quitar") : null,
+              h("button", { onclick: () => { picker = null; draw(); } }, "cancelar"))));
+        }
+        if (r.problems && r.problems.length) items.push(h("ul", { class: "problems" }, ...r.problems.map((m) => h("li", {}, m))));
+        const plan = r.proposal;
+        if (plan.blockers.length) items.push(h("ul", { class: "blockers", id: "blockers" }, ...plan.blockers.map((m) => h("li", {}, m))));
+        if (plan.ruling) items.push(h("p", { class: "ruling-preview", id: "ruling-preview" }, plan.ruling.message));
+        items.push(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: () => send("/confirm") }, "Confirmar y aplicar"));
+      }
+    }
+    box.replaceChildren(...items);
+  }
+
+  function drawRuling() {
+    const box = $("ruling");
+    const r = state.last_ruling;
+    if (!r || (state.challenge && !tv)) { box.hidden = true; return; }
+    box.hidden = false;
+    const changes = Object.entries(r.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
+    const items = [h("h2", {}, "Último fallo (art. " + r.article + ")"), h("p", { id: "last-ruling", class: "ruling-text" }, r.message)];
+    if (r.count) {
+      const c = r.count;
+      const text = c.aces === null ? c.naturals + " " + FACE[c.face] : c.naturals + " " + FACE[c.face] + " + " + c.aces + " ases = " + c.total;
+      items.push(h("p", { class: "count" }, "Cuenta: " + text));
+    }
+    if (changes.length) items.push(h("p", {}, changes.join(" · ")));
+    if (r.eliminated.length) items.push(h("p", { class: "out" }, "Eliminado: " + r.eliminated.join(", ")));
+    if (r.photo) items.push(h("img", { class: "photo", src: r.photo, alt: "foto del fallo" }));
+    box.replaceChildren(...items);
+  }
+
+  function drawOdds() {
+    const box = $("odds");
+    if (!box) return;
+    const o = state.odds;
+    if (!o) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(
+      h("h2", {}, "Probabilidad de que la apuesta sea cierta"),
+      h("p", { class: "odds-value", id: "odds-true" }, Math.round(o.true * 100) + " %"),
+      h("p", {}, "exacta (calzo): " + Math.round(o.exact * 100) + " % · " + o.dice + " dados · " + (o.aces_wild ? "ases comodín" : "ases no comodín")));
+  }
+
+  function drawTools() {
+    const list = $("history");
+    if (list) list.replaceChildren(...state.history.map((line) => h("li", {}, line)));
+    const undo = $("undo");
+    if (undo) undo.disabled = !state.can_undo;
+  }
+
+  function drawTimer() {
+    const el = $("timer");
+    if (!el || !state) return;
+    const t = state.timer;
+    const skew = Date.now() / 1000 - state.now;
+    let elapsed = t.elapsed + (t.running && t.since ? Date.now() / 1000 - skew - t.since : 0);
+    elapsed = Math.max(0, elapsed);
+    const left = t.limit - elapsed;
+    const s = Math.abs(Math.round(left));
+    el.textContent = (left < 0 ? "-" : "") + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    el.classList.toggle("over", left < 0);
+  }
+
+  function draw() {
+    if (!state) return;
+    drawPlayers(); drawStatus(); drawControls(); drawReading(); drawRuling(); drawOdds(); drawTools(); drawTimer();
+    badge(state.camera);
+    root.dataset.seq = state.seq;
+  }
+
+  if (!tv) {
+    $("undo").addEventListener("click", () => send("/undo"));
+    for (const op of ["start", "pause", "reset"]) {
+      $("timer-" + op).addEventListener("click", async () => {
+        const res = await api(base + "/timer", { op: op });
+        if (res.ok) { state.timer = res.data; drawTimer(); }
+      });
+    }
+  }
+  setInterval(drawTimer, 500);
+  listen(["table:" + id, "camera"], (topic, data) => {
+    if (topic === "camera") badge(data);
+    refresh();
+  });
+  refresh();
+})();
