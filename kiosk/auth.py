@@ -193,6 +193,7 @@ def install(app: Any) -> None:
     app.extensions["cacho.pinlock"] = PinLock()
     app.before_request(check_csrf)
 
-    @app.context_processor
     def helpers() -> dict[str, object]:
         return {"csrf_token": csrf_token, "is_coordinator": is_coordinator, "lang": g.get("lang", "es")}
+
+    app.context_processor(helpers)

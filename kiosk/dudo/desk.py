@@ -12,6 +12,7 @@ from engines.dudo import (
     DudoConfig,
     DudoTable,
     LogError,
+    LogEvent,
     Reveal,
     RuleError,
     Start,
@@ -21,7 +22,6 @@ from engines.dudo import (
     replay_lines,
     step,
 )
-from engines.dudo.log import LogEvent
 from kiosk.store import StaleError, Store, now
 
 GAME = "dudo"

@@ -176,11 +176,11 @@ def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | N
     if die_id is None:
         if face is None:
             raise CorrectionError("para añadir un dado hace falta su cara")
-        entry = die(face, None, corrected=True)
-        dice.append(entry)
-        data["corrections"].append({"player": player, "die": entry["id"], "read": None, "set": face, "ts": now()})
+        added = die(face, None, corrected=True)
+        dice.append(added)
+        data["corrections"].append({"player": player, "die": added["id"], "read": None, "set": face, "ts": now()})
         return data
-    entry = next((d for d in dice if d["id"] == die_id), None)
+    entry: dict[str, Any] | None = next((d for d in dice if d["id"] == die_id), None)
     if entry is None:
         raise CorrectionError(f"{player} no tiene ese dado en la lectura")
     data["corrections"].append(

@@ -213,7 +213,7 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         }
     if tbl.rulings:
         ruling = tbl.rulings[-1].to_dict()
-        reveal_line = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
+        reveal_line: dict[str, Any] = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
         photo = reveal_line.get("photo")
         ruling["photo"] = None if not photo else url_for("dudo.photo", table_id=desk.table_id, name=Path(photo).name)
         ruling["shown_dice"] = reveal_line.get("dice")

@@ -1,0 +1,110 @@
+"""End-to-end fixtures: the real `cacho kiosk` served on a free port, and Debian's chromium driven by Playwright.
+
+Never a downloaded browser: Playwright launches /usr/bin/chromium (apt: chromium). CACHO_CHROMIUM overrides.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CACHO_CHROMIUM", "/usr/bin/chromium")
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    """A free TCP port on localhost."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A running `cacho kiosk`: its process, address and database."""
+
+    process: subprocess.Popen[str]
+    url: str
+    db: Path
+    log: Path
+
+    def stop(self, kill: bool = False) -> None:
+        """Stop it (kill -9 with `kill`)."""
+        if self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            self.process.wait(timeout=20)
+
+
+def start_server(db: Path, camera: str, log: Path, wait_s: float = 60.0, **env: str) -> Server:
+    """Start `cacho kiosk` and wait until it answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "kiosk.cli", "kiosk", "--camera", camera, "--db", str(db), "--port", str(port)]
+    handle = open(log, "a")  # noqa: SIM115 - the server's output, read when a test fails
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT, text=True, env={**os.environ, **env}
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"el kiosco terminó al arrancar: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "/camera/health", timeout=2):
+                return Server(process, url, db, log)
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"el kiosco no respondió en {wait_s} s: {log.read_text()[-2000:]}")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's chromium under Playwright (headless)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"falta {CHROMIUM}: instale chromium de Debian (apt-get install chromium); test.sh lo hace")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page at the kiosk's 7-inch size (800x480)."""
+    context = browser.new_context(viewport={"width": 800, "height": 480}, locale="es-CL")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a screenshot for the README (docs/screenshots/NAME.png)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
