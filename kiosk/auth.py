@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, flash, g, jsonify, redirect, render_te
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from kiosk.i18n import t
+from kiosk.i18n import EN, t
 from kiosk.store import Store
 
 bp = Blueprint("auth", __name__)
@@ -194,6 +194,11 @@ def install(app: Any) -> None:
     app.before_request(check_csrf)
 
     def helpers() -> dict[str, object]:
-        return {"csrf_token": csrf_token, "is_coordinator": is_coordinator, "lang": g.get("lang", "es")}
+        return {
+            "csrf_token": csrf_token,
+            "is_coordinator": is_coordinator,
+            "lang": g.get("lang", "es"),
+            "en_texts": EN,
+        }
 
     app.context_processor(helpers)

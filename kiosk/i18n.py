@@ -80,6 +80,33 @@ EN: dict[str, str] = {
     "Dados": "Dice",
     "Mano": "Hand",
     "Coordinador": "Coordinator",
+    "Comprobar marcadores": "Check the seat markers",
+    "Sin apuesta todavía": "No bid yet",
+    "Levanten los cachos: ": "Lift the cups: ",
+    "Dados en juego: ": "Dice in play: ",
+    "Le toca a ": "To act: ",
+    "Eliminado: ": "Eliminated: ",
+    "Cuenta: ": "Count: ",
+    "cancelar": "cancel",
+    "+ dado": "+ die",
+    "Buscar marcadores": "Find the markers",
+    "Asientos": "Seats",
+    "Asiento": "Seat",
+    "Borrar zona": "Clear zone",
+    "eventos": "events",
+    "Todavía no hay mesas.": "No tables yet.",
+    "No existe esa página": "No such page",
+    "La cámara no da imagen": "The camera gives no image",
+    "Todavía no se buscaron marcadores": "No marker search yet",
+    "Cada uno lanza un dado; el más alto parte; los empatados relanzan.": (
+        "Each throws one die; the highest opens; the tied throw again."
+    ),
+    "Solo el coordinador lo conoce: sin él, la mesa solo se mira.": (
+        "Only the coordinator knows it: without it, the table can only be watched."
+    ),
+    "Sin marcadores: elija el asiento y toque las esquinas de su zona sobre la imagen.": (
+        "Without markers: choose the seat and tap the corners of its zone on the picture."
+    ),
 }
 
 

@@ -64,5 +64,10 @@ window.Cacho = (function () {
   }
   document.addEventListener("DOMContentLoaded", () => { pollBadge(); setInterval(pollBadge, 3000); });
 
-  return { api, get, h, listen, badge };
+  // The page's language: the Spanish text is the key; English where kiosk/i18n.py has it.
+  function t(text) {
+    return (window.CACHO_LANG === "en" && window.CACHO_EN && window.CACHO_EN[text]) || text;
+  }
+
+  return { api, get, h, listen, badge, t };
 })();

@@ -80,5 +80,16 @@
     box.hidden = false;
     newRound();
   });
+  document.getElementById("check-markers").addEventListener("click", async () => {
+    // The seats in play are 1..N in the players' clockwise order: each needs its marker in view.
+    const out = document.getElementById("markers-result");
+    const seats = names().map((_, i) => i + 1);
+    out.textContent = "Buscando marcadores…";
+    const res = await window.Cacho.api("/calibrate/markers", { seats: seats });
+    if (!res.ok) { out.textContent = res.data.error; return; }
+    const who = (seat) => seat + " (" + (names()[seat - 1] || "sin jugador") + ")";
+    out.textContent = "Marcadores vistos: " + (res.data.markers.map(who).join(", ") || "ninguno") +
+      (res.data.missing.length ? " · FALTAN: " + res.data.missing.map(who).join(", ") : " · están todos");
+  });
   document.getElementById("new-table").addEventListener("submit", () => { opener.disabled = false; });
 })();
