@@ -323,7 +323,13 @@ def action(table_id: int) -> Any:
         event = desks.parse_action(event_obj)
     except LogError as error:
         return refuse(error.message, 400)
-    return _apply(table_id, event, seq, {"by": "coordinador"})
+    response = _apply(table_id, event, seq, {"by": "coordinador"})
+    desk = desks.load(store(), table_id)
+    if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
+        # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
+        _start_read(desk, None)
+        return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+    return response
 
 
 @bp.route("/<int:table_id>/undo", methods=["POST"])
@@ -382,6 +388,15 @@ def read(table_id: int) -> Any:
     if not cam.can_read:
         return refuse(f"{t('Sin cámara')}: {cam.health().message}. {t('Entrar a mano')}.", 409)
     old = current_reading(desk)
+    if old is not None and old.get("state") == "reading":
+        return refuse("ya se está leyendo la mesa: espere la lectura", 409)
+    _start_read(desk, old)
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator")), 202
+
+
+def _start_read(desk: desks.Desk, old: dict[str, Any] | None) -> None:
+    """Mark the reading as under way and read in a background thread (synchronously under READ_SYNC)."""
+    table_id = desk.table_id
     store().set_pending(table_id, desk.seq, readings.reading("reading", "esperando a que la mesa quede quieta"))
     publish(table_id)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -390,7 +405,6 @@ def read(table_id: int) -> Any:
     thread.start()
     if current_app.config.get("READ_SYNC"):
         thread.join()
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator")), 202
 
 
 def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None) -> None:

@@ -1,7 +1,7 @@
 // The Dudo table: the coordinator's screen and the spectators' TV, drawn from /dudo/<id>/state.json.
 "use strict";
 (function () {
-  const { api, get, h, listen, badge } = window.Cacho;
+  const { api, get, h, listen, badge, t } = window.Cacho;
   const root = document.getElementById("dudo");
   if (!root) return;
   const id = root.dataset.table;
@@ -65,15 +65,15 @@
     const s = state;
     const parts = [];
     if (s.winner) {
-      parts.push(h("p", { id: "champion", class: "champion" }, "🏆 Campeón de la mesa: " + s.winner));
+      parts.push(h("p", { id: "champion", class: "champion" }, "🏆 " + t("Campeón de la mesa") + ": " + s.winner));
     } else if (s.round) {
       const r = s.round;
       const mode = r.heads_up ? "mano a mano" : r.obligo ? "obligo" : r.aces_wild ? "ases comodín" : "ases no son comodín";
       parts.push(h("p", { class: "round" }, "Ronda " + r.number + " · parte " + r.opener + " · " + mode));
-      parts.push(h("p", { class: "bid", id: "standing-bid" }, s.bid ? s.bid.player + ": " + s.bid.text : "Sin apuesta todavía"));
-      if (!s.challenge) parts.push(h("p", { class: "turn", id: "to-act" }, "Le toca a " + r.to_act));
+      parts.push(h("p", { class: "bid", id: "standing-bid" }, s.bid ? s.bid.player + ": " + s.bid.text : t("Sin apuesta todavía")));
+      if (!s.challenge) parts.push(h("p", { class: "turn", id: "to-act" }, t("Le toca a ") + r.to_act));
     }
-    parts.push(h("p", { class: "inplay", id: "in-play" }, "Dados en juego: " + s.in_play + " de " + s.table_start_dice));
+    parts.push(h("p", { class: "inplay", id: "in-play" }, t("Dados en juego: ") + s.in_play + " de " + s.table_start_dice));
     $("status").replaceChildren(...parts);
   }
 
@@ -83,6 +83,8 @@
     const legal = state.legal;
     if (!legal || !legal.player || state.challenge) { box.hidden = true; return; }
     box.hidden = false;
+    // The engine's JSON: `may` lists the allowed kinds, `may_not` the refused ones with article and reason.
+    const opt = (name) => (legal.may || []).includes(name) ? { allowed: true } : Object.assign({ allowed: false }, (legal.may_not || {})[name]);
     const bids = legal.bids || [];
     const faces = [1, 2, 3, 4, 5, 6];
     const faceButtons = faces.map((f) => {
@@ -97,7 +99,7 @@
       class: "qty" + (chosenQty === q ? " chosen" : ""), dataset: { q: q },
       onclick: () => { chosenQty = q; draw(); },
     }, String(q)));
-    const label = chosenFace && chosenQty ? "Apostar " + chosenQty + " " + FACE[chosenFace] : "Apostar";
+    const label = chosenFace && chosenQty ? "Apostar " + chosenQty + " " + FACE[chosenFace] : t("Apostar");
     const go = h("button", {
       class: "big primary", id: "bid-go", disabled: !(chosenFace && chosenQty),
       onclick: async () => {
@@ -105,20 +107,20 @@
         if (ok) { chosenFace = chosenQty = null; desestima = false; }
       },
     }, label);
-    const des = legal.desestima.allowed
+    const des = legal.desestima
       ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "desestima", checked: desestima, onchange: (e) => { desestima = e.target.checked; } }), " Desestimar y abrir de nuevo (art. 5)")
       : null;
     const challenge = h("div", { class: "row" },
-      optionButton("¡Dudo!", legal.dudo, () => send("/action", { event: "dudo", player: legal.player }), { id: "dudo-btn" }),
-      optionButton("Calzo", legal.calzo, () => send("/action", { event: "calzo", player: legal.player }), { id: "calzo-btn" }),
-      ...Object.keys(HANDS).map((hand) => optionButton("Paso: " + HANDS[hand], legal.paso,
+      optionButton("¡Dudo!", opt("dudo"), () => send("/action", { event: "dudo", player: legal.player }), { id: "dudo-btn" }),
+      optionButton("Calzo", opt("calzo"), () => send("/action", { event: "calzo", player: legal.player }), { id: "calzo-btn" }),
+      ...Object.keys(HANDS).map((hand) => optionButton("Paso: " + HANDS[hand], opt("paso"),
         () => send("/action", { event: "paso", player: legal.player, hand: hand }), { class: "big paso", dataset: { hand: hand } })));
-    box.replaceChildren(
+    box.replaceChildren(...[ // replaceChildren writes a null as the text "null": leave them out
       h("h2", {}, legal.player + ": ¿qué dice?"),
-      legal.bid.allowed ? null : h("small", { class: "reason" }, "art. " + legal.bid.article + ": " + legal.bid.reason),
+      opt("bid").allowed ? null : h("small", { class: "reason" }, "art. " + opt("bid").article + ": " + opt("bid").reason),
       h("div", { class: "row faces" }, ...faceButtons),
       h("div", { class: "row qtys" }, ...qtyButtons),
-      des, go, challenge);
+      des, go, challenge].filter(Boolean));
   }
 
   function dieButton(player, d, canEdit) {
@@ -142,16 +144,16 @@
     const what = c.kind === "paso" ? c.target + " declaró " + c.hand : (c.bid ? c.bid.player + ": " + c.bid.text : "");
     const items = [h("h2", { id: "challenge" }, title + " " + c.challenger + " → " + c.target + " (art. " + c.article + ")"), h("p", {}, what)];
     if (tv) {
-      items.push(h("p", { class: "big-text" }, "Levanten los cachos: " + c.needed.join(", ")));
+      items.push(h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")));
       if (r && r.photo_url) items.push(h("img", { class: "photo", src: r.photo_url, alt: "lectura" }));
       box.replaceChildren(...items);
       return;
     }
-    items.push(h("p", { class: "big-text" }, "Levanten los cachos: " + c.needed.join(", ")));
+    items.push(h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")));
     items.push(h("div", { class: "row" },
       h("button", { class: "big primary", id: "read-btn", disabled: !state.can_read || (r && r.state === "reading"), onclick: () => send("/read") },
-        r && r.state === "ready" && r.source === "camera" ? "Leer de nuevo" : "Leer los dados"),
-      h("button", { class: "big", id: "manual-btn", onclick: () => send("/manual") }, "Entrar a mano")));
+        r && r.state === "ready" && r.source === "camera" ? t("Leer de nuevo") : t("Leer los dados")),
+      h("button", { class: "big", id: "manual-btn", onclick: () => send("/manual") }, t("Entrar a mano"))));
     if (!state.can_read) items.push(h("small", { class: "reason" }, "Cámara: " + state.camera.message));
     if (r) {
       items.push(h("p", { class: "reading-state", id: "reading-state", dataset: { state: r.state } },
@@ -181,7 +183,7 @@
           items.push(h("div", { class: "rplayer", dataset: { name: name } },
             h("span", { class: "name" }, name + " (" + dice.length + "/" + want + ")"),
             ...dice.map((d) => dieButton(name, d, true)),
-            h("button", { class: "add-die", onclick: () => { picker = { player: name, die: null }; draw(); } }, "+ dado")));
+            h("button", { class: "add-die", onclick: () => { picker = { player: name, die: null }; draw(); } }, t("+ dado"))));
         }
         if (picker) {
           const p = picker;
@@ -191,17 +193,27 @@
               class: "face", dataset: { face: f },
               onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: f }); },
             }, PIPS[f] + " " + f)),
-              p.die ? h("button", { class: "remove", onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: null }); } }, "quitar") : null,
-              h("button", { onclick: () => { picker = null; draw(); } }, "cancelar"))));
+              p.die ? h("button", { class: "remove", onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: null }); } }, t("quitar")) : null,
+              h("button", { onclick: () => { picker = null; draw(); } }, t("cancelar")))));
         }
         if (r.problems && r.problems.length) items.push(h("ul", { class: "problems" }, ...r.problems.map((m) => h("li", {}, m))));
         const plan = r.proposal;
         if (plan.blockers.length) items.push(h("ul", { class: "blockers", id: "blockers" }, ...plan.blockers.map((m) => h("li", {}, m))));
-        if (plan.ruling) items.push(h("p", { class: "ruling-preview", id: "ruling-preview" }, plan.ruling.message));
-        items.push(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: () => send("/confirm") }, "Confirmar y aplicar"));
+        if (plan.ruling) {
+          items.push(h("p", { class: "ruling-preview", id: "ruling-preview" }, plan.ruling.message));
+          if (plan.ruling.count) items.push(h("p", { class: "count" }, t("Cuenta: ") + countText(plan.ruling.count)));
+          const changes = Object.entries(plan.ruling.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
+          if (changes.length) items.push(h("p", { class: "changes" }, changes.join(" · ")));
+        }
+        items.push(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: () => send("/confirm") }, t("Confirmar y aplicar")));
       }
     }
     box.replaceChildren(...items);
+  }
+
+  // The count, aces apart when they were wild: "3 quinas + 2 ases = 5".
+  function countText(c) {
+    return c.aces === null ? c.naturals + " " + FACE[c.face] : c.naturals + " " + FACE[c.face] + " + " + c.aces + " ases = " + c.total;
   }
 
   function drawRuling() {
@@ -210,14 +222,12 @@
     if (!r || (state.challenge && !tv)) { box.hidden = true; return; }
     box.hidden = false;
     const changes = Object.entries(r.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
-    const items = [h("h2", {}, "Último fallo (art. " + r.article + ")"), h("p", { id: "last-ruling", class: "ruling-text" }, r.message)];
+    const items = [h("h2", {}, t("Último fallo") + " (art. " + r.article + ")"), h("p", { id: "last-ruling", class: "ruling-text" }, r.message)];
     if (r.count) {
-      const c = r.count;
-      const text = c.aces === null ? c.naturals + " " + FACE[c.face] : c.naturals + " " + FACE[c.face] + " + " + c.aces + " ases = " + c.total;
-      items.push(h("p", { class: "count" }, "Cuenta: " + text));
+      items.push(h("p", { class: "count" }, t("Cuenta: ") + countText(r.count)));
     }
     if (changes.length) items.push(h("p", {}, changes.join(" · ")));
-    if (r.eliminated.length) items.push(h("p", { class: "out" }, "Eliminado: " + r.eliminated.join(", ")));
+    if (r.eliminated.length) items.push(h("p", { class: "out" }, t("Eliminado: ") + r.eliminated.join(", ")));
     if (r.photo) items.push(h("img", { class: "photo", src: r.photo, alt: "foto del fallo" }));
     box.replaceChildren(...items);
   }
@@ -229,7 +239,7 @@
     if (!o) { box.hidden = true; return; }
     box.hidden = false;
     box.replaceChildren(
-      h("h2", {}, "Probabilidad de que la apuesta sea cierta"),
+      h("h2", {}, t("Probabilidad de que la apuesta sea cierta")),
       h("p", { class: "odds-value", id: "odds-true" }, Math.round(o.true * 100) + " %"),
       h("p", {}, "exacta (calzo): " + Math.round(o.exact * 100) + " % · " + o.dice + " dados · " + (o.aces_wild ? "ases comodín" : "ases no comodín")));
   }

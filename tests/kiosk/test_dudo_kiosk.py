@@ -426,3 +426,17 @@ def test_a_camera_that_vanishes_reports_and_the_kiosk_goes_on(camera_app: tuple[
         assert response.status_code == 409
     wait_until(lambda: c.get("/camera/health").json["state"] == "error")
     assert c.post(f"/dudo/{table}/manual").status_code == 200  # by hand, the game goes on
+
+
+def test_a_challenge_starts_watching_the_table_at_once(camera_app: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _camera, reader = camera_app
+    c = become_coordinator(app.test_client())
+    reader.show({1: [4, 4, 1, 2, 3], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]})
+    table = challenged(c)  # the dudo alone; nobody tapped "read"
+    reading = c.get(f"/dudo/{table}/state.json").json["reading"]
+    assert reading["state"] == "ready" and reading["source"] == "camera"
+    assert [d["face"] for d in reading["players"]["Beto"]] == [6, 6, 6, 5, 5]
+    assert reading["proposal"]["ok"]
+    before = reader.reads
+    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Caro", "quantity": 9, "face": 6})  # refused
+    assert reader.reads == before
