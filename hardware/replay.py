@@ -97,7 +97,12 @@ class ReplayCamera(BaseCamera):
     def _read_image(self, index: int) -> Frame:
         assert self._images is not None
         path = self._images[index]
-        image = cv2.imdecode(np.fromfile(str(path), dtype=np.uint8), cv2.IMREAD_UNCHANGED)
+        try:
+            data = np.fromfile(str(path), dtype=np.uint8)
+        except OSError as error:  # deleted, unmounted or unreadable since the replay started
+            reason = "ya no existe" if isinstance(error, FileNotFoundError) else f"no se puede leer ({error.strerror})"
+            raise CameraError(f"la imagen {path} de la reproducción {reason}") from None
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None  # OpenCV asserts on no bytes
         if image is None:
             raise CameraError(f"no se pudo leer la imagen {path} de la reproducción")
         return to_bgr(np.asarray(image))

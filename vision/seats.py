@@ -217,21 +217,36 @@ def table_homography(markers: Sequence[Marker], marker_mm: float = MARKER_MM) ->
 
     Starts from the biggest marker's square, then refits on every marker's corners against a perfect square
     at the pose the current estimate gives it: the markers spread around the table pin the perspective.
+    The perspective of one small square is mostly its corners' noise (a pixel in 25), and from there the refit
+    can run away; so it is also run from that square's affine fit (no perspective), and the fit that leaves
+    the markers squarest is kept.
     """
     if not markers:
         return None
-    ideal = _square(marker_mm)
-    ref = max(markers, key=lambda m: m.side_px)
-    homography = np.asarray(
-        cv2.getPerspectiveTransform(np.array(ref.corners, np.float32), (ideal + marker_mm / 2).astype(np.float32)),
-        np.float64,
+    target = (_square(marker_mm) + marker_mm / 2).astype(np.float64)
+    corners = np.array(max(markers, key=lambda m: m.side_px).corners, np.float64)
+    perspective = np.asarray(
+        cv2.getPerspectiveTransform(corners.astype(np.float32), target.astype(np.float32)), np.float64
     )
     if len(markers) < 2:
-        return homography
+        return perspective
+    affine, *_ = np.linalg.lstsq(np.column_stack([corners, np.ones(4)]), target, rcond=None)
+    flat = np.vstack([affine.T, [0.0, 0.0, 1.0]])
+    fits = [_refit(markers, start, marker_mm) for start in (perspective, flat)]
+    return min(fits, key=lambda fit: fit[1])[0]
+
+
+def _refit(
+    markers: Sequence[Marker], homography: npt.NDArray[np.float64], marker_mm: float, rounds: int = 5
+) -> tuple[npt.NDArray[np.float64], float]:
+    """Refine a homography on every marker's corners; returns it and how far the markers are from perfect
+    squares (RMS, mm)."""
+    ideal = _square(marker_mm)
     image = np.array([p for m in markers for p in m.corners], np.float64)
-    for _ in range(5):
+    targets: npt.NDArray[np.float64] = image
+    for _ in range(rounds):
         mapped = cv2.perspectiveTransform(image.reshape(-1, 1, 2), homography).reshape(-1, 4, 2)
-        targets = []
+        squares = []
         for quad in mapped:
             centre = quad.mean(axis=0)
             offsets = quad - centre
@@ -241,12 +256,15 @@ def table_homography(markers: Sequence[Marker], marker_mm: float = MARKER_MM) ->
                 float(np.sum(ideal[:, 0] * offsets[:, 0] + ideal[:, 1] * offsets[:, 1])),
             )
             rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-            targets.append(ideal @ rotation.T + centre)
-        refit, _ = cv2.findHomography(image, np.concatenate(targets), 0)
+            squares.append(ideal @ rotation.T + centre)
+        targets = np.concatenate(squares)
+        refit, _ = cv2.findHomography(image, targets, 0)
         if refit is None:
             break
         homography = np.asarray(refit, np.float64)
-    return homography
+    final = cv2.perspectiveTransform(image.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    residual = float(np.sqrt(np.mean(np.sum((final - targets) ** 2, axis=1))))
+    return homography, residual if math.isfinite(residual) else math.inf
 
 
 def to_table(homography: npt.NDArray[np.float64], points: Sequence[Point]) -> list[Point]:

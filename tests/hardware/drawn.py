@@ -1,7 +1,7 @@
 """Tables drawn with OpenCV for the tests: felt, printed ArUco markers, flat dice, a hand; and a reader of them.
 
-Stand-ins until the rendered tables of `vision/synth/` (markers, cups and hands in 3-D) can be played through
-`replay:`; see docs/readme-table.md, "Pruebas".
+Exact and cheap, for the unit tests; the rendered tables of `vision/synth/scene.py` (markers, cups and hands
+under real light) are played through `replay:` in tests/hardware/test_rendered_table.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Seats: markers found and the table's homography, dice given seats (markers or zones), the table's region,
 the cross-check with the coordinator's count (every mismatch), the config file, and the marker sheet.
 
-The tables are drawn with OpenCV (tests/hardware/drawn.py). Rendered tables from vision/synth (markers lying
-on textured felt under real light, cups, hands, shadows) should be added here once the generator makes them.
+The tables are drawn with OpenCV (tests/hardware/drawn.py): exact, and free to put anything anywhere. The same
+checks on rendered tables (vision/synth/scene.py: markers on textured felt under real light, cups, hands,
+shadows) are in tests/hardware/test_rendered_table.py.
 """
 
 from __future__ import annotations

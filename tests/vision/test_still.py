@@ -1,8 +1,9 @@
 """Capture when still: frame differencing on a drawn sequence (a hand leaves, the dice settle), the timeout,
 and the vote across frames.
 
-The sequences are drawn with OpenCV (tests/hardware/drawn.py); rendered ones (vision/synth, with cups and
-real hands and shadows) should replace them once the generator has them.
+The sequences are drawn with OpenCV (tests/hardware/drawn.py); a rendered reveal (vision/synth/scene.py, with
+cups, a hand and its shadow, dice rolling to rest) goes through the same detector in
+tests/hardware/test_rendered_table.py.
 """
 
 from __future__ import annotations
