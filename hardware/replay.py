@@ -129,6 +129,14 @@ class ReplayCamera(BaseCamera):
             raise CameraError(f"el video {self.path} no tiene imágenes")
         return self._read_video(self._due())
 
+    def last_frame(self) -> Frame:
+        """The replay's last frame (a folder or an image; a video's once it has ended): what stays in view."""
+        if self._images is not None:
+            return self._read_image(len(self._images) - 1)
+        if self._count:
+            return self._read_video(self._count - 1)
+        raise CameraError(f"{self.path}: todavía no se sabe cuál es la última imagen del video")
+
     def _preview(self) -> Frame:
         return downscale(self._frame(), self.preview_width)
 

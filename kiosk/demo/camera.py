@@ -24,6 +24,7 @@ class DemoCamera(BaseCamera):
         self._folders: list[Path] = []
         self._replay: ReplayCamera | None = None
         self._held: Frame | None = None
+        self._ended = False
 
     def _open(self) -> None:
         if not self.root.is_dir():
@@ -39,6 +40,7 @@ class DemoCamera(BaseCamera):
         self._replay = ReplayCamera(self._folders[number % len(self._folders)], fps=self.fps)
         self._replay.start()
         self._held = None
+        self._ended = False
 
     def cue(self, number: int) -> None:
         """Play the photos of the `number`-th showing of the cups (0-based; the folders repeat)."""
@@ -47,11 +49,15 @@ class DemoCamera(BaseCamera):
 
     def _full(self) -> Frame:
         assert self._replay is not None
+        if self._ended:
+            assert self._held is not None
+            return self._held
         try:
             self._held = self._replay.capture()
         except CameraError:
-            if self._held is None:
-                raise
+            # The showing is over: the still table stays, as the folder's last frame.
+            self._held = self._replay.last_frame()
+            self._ended = True
         return self._held
 
     def _preview(self) -> Frame:
