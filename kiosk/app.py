@@ -76,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     def not_found(error: Exception) -> tuple[str, int]:
         return render_template("error.html", message=i18n.t("No existe esa página")), 404
 
+    from kiosk.bolivia.views import bp as bolivia_bp
     from kiosk.dudo.views import bp as dudo_bp
     from kiosk.views import home_bp, live_bp
 
@@ -83,6 +84,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home_bp)
     app.register_blueprint(live_bp)
     app.register_blueprint(dudo_bp)
+    app.register_blueprint(bolivia_bp)
 
     if app.config["DEMO"]:
         from kiosk.demo.table import seat_demo

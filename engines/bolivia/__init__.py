@@ -1,6 +1,6 @@
 """Bolivian Cacho (and Generala): scoring, the pizarra, its variations, and the coaching helper."""
 
-from .actions import Action, Declare, Hatch, Pick, PlayerAction, Roll, Score, SetAside, Start, Variant
+from .actions import Action, Declare, Hatch, LogEvent, Pick, PlayerAction, Roll, Score, SetAside, Start, Undo, Variant
 from .advisor import Advice, advise, outcome_probabilities, warm_up
 from .config import AlcanceGrandes, BoliviaConfig, Empate, GrandeDeMano, GrandeTardia
 from .errors import (
@@ -15,7 +15,18 @@ from .errors import (
     LogError,
     RuleError,
 )
-from .log import VARIANTS, ReplayError, ReplayResult, dumps, event_to_dict, parse_event, replay_lines
+from .log import (
+    VARIANTS,
+    Played,
+    ReplayError,
+    ReplayResult,
+    dumps,
+    event_to_dict,
+    parse_event,
+    replay_lines,
+    step,
+    undo,
+)
 from .pizarra import Pizarra
 from .scoring import (
     CATEGORIES,
@@ -67,9 +78,11 @@ __all__ = [
     "InstantWin",
     "LegalActions",
     "LogError",
+    "LogEvent",
     "Option",
     "Pick",
     "Pizarra",
+    "Played",
     "PlayerAction",
     "ReplayError",
     "ReplayResult",
@@ -82,6 +95,7 @@ __all__ = [
     "Side",
     "Standing",
     "Start",
+    "Undo",
     "Variant",
     "advise",
     "category_from",
@@ -98,5 +112,7 @@ __all__ = [
     "parse_event",
     "replay_lines",
     "score",
+    "step",
+    "undo",
     "warm_up",
 ]

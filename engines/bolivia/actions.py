@@ -87,5 +87,11 @@ class Hatch:
     hatch: int
 
 
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """The coordinator takes back the last action (a log event, never an action of the game itself)."""
+
+
 PlayerAction = Roll | Declare | SetAside | Score | Pick | Hatch
 Action = Start | PlayerAction
+LogEvent = Action | Undo

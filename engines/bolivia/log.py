@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from engines.jsonl import ReplayError as ReplayError
 from engines.jsonl import dump_lines, replay_jsonl
 
-from .actions import Action, Declare, Hatch, Pick, Roll, Score, SetAside, Start, Variant
+from .actions import Action, Declare, Hatch, LogEvent, Pick, Roll, Score, SetAside, Start, Undo, Variant
 from .config import BoliviaConfig
-from .errors import LogError
+from .errors import ART_HOW_TO_PLAY, ART_PLAYERS, LogError, RuleError
 from .scoring import Category, category_from
 from .state import BoliviaGame
 
-# Keys any event may carry without changing the game: when, who typed it, the photo read, a note.
-META_KEYS = frozenset({"ts", "by", "photo", "note", "source"})
+# Keys any event may carry without changing the game: when, who typed it, the photo read, a note, where the
+# dice came from, the coordinator's corrections of the camera's reading, and where each die lay on the photo.
+META_KEYS = frozenset({"ts", "by", "photo", "note", "source", "corrections", "boxes", "size"})
 
 VARIANTS = ("classic", "three_hatches", "partners", "generala")
 
@@ -28,6 +29,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "score": (frozenset({"player"}), frozenset({"category"})),
     "pick": (frozenset({"player"}), frozenset()),
     "hatch": (frozenset({"player", "hatch"}), frozenset()),
+    "undo": (frozenset(), frozenset()),
 }
 
 
@@ -65,8 +67,8 @@ def _category(obj: Mapping[str, object], key: str) -> Category:
     return found
 
 
-def parse_event(obj: object) -> Action:
-    """Turn one decoded JSON object into a typed action; LogError says what is malformed."""
+def parse_event(obj: object) -> LogEvent:
+    """Turn one decoded JSON object into a typed action (or an undo); LogError says what is malformed."""
     if not isinstance(obj, dict):
         raise LogError("cada línea debe ser un objeto JSON")
     kind = obj.get("event")
@@ -81,6 +83,8 @@ def parse_event(obj: object) -> Action:
         raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
     if kind == "start":
         return _parse_start(obj)
+    if kind == "undo":
+        return Undo()
     player = _str(obj, "player")
     if kind == "roll":
         return Roll(player, _ints(obj, "dice"))
@@ -129,7 +133,7 @@ def _parse_start(obj: Mapping[str, object]) -> Start:
     return Start(tuple(str(p) for p in players), variant, BoliviaConfig.from_mapping(options))
 
 
-def event_to_dict(event: Action) -> dict[str, object]:
+def event_to_dict(event: LogEvent) -> dict[str, object]:
     """The JSON object of one event (the inverse of `parse_event`)."""
     if isinstance(event, Start):
         names = event.variant.names
@@ -157,12 +161,22 @@ def event_to_dict(event: Action) -> dict[str, object]:
         return out
     if isinstance(event, Pick):
         return {"event": "pick", "player": event.player}
+    if isinstance(event, Undo):
+        return {"event": "undo"}
     return {"event": "hatch", "player": event.player, "hatch": event.hatch}
 
 
-def dumps(events: Iterable[Action]) -> str:
+def dumps(events: Iterable[LogEvent]) -> str:
     """The log text: one JSON object per line."""
     return dump_lines(event_to_dict(e) for e in events)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """The game and the actions that stand (an undo takes the last one back): what replaying a log gives."""
+
+    game: BoliviaGame
+    actions: tuple[Action, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,15 +185,36 @@ class ReplayResult:
 
     game: BoliviaGame | None
     error: ReplayError | None
+    actions: tuple[Action, ...] = ()  # the actions that stand after the undos, the start first
 
 
-def _step(game: BoliviaGame | None, event: Action) -> BoliviaGame:
-    if game is None and not isinstance(event, Start):
-        raise LogError("la primera línea debe ser el inicio de la partida (event: start)")
-    return (game or BoliviaGame()).apply(event)
+def undo(played: Played) -> Played:
+    """The game as it was before its last action; the start itself cannot be undone."""
+    if len(played.actions) <= 1:
+        raise RuleError(ART_HOW_TO_PLAY, "no hay nada que deshacer: la partida recién empieza")
+    actions = played.actions[:-1]
+    game = BoliviaGame()
+    for action in actions:
+        game = game.apply(action)
+    return Played(game, actions)
+
+
+def step(played: Played | None, event: LogEvent) -> Played:
+    """Apply one log event (None before the start); an undo takes back the last action."""
+    if played is None:
+        if not isinstance(event, Start):
+            raise LogError("la primera línea debe ser el inicio de la partida (event: start)")
+        return Played(BoliviaGame().apply(event), (event,))
+    if isinstance(event, Undo):
+        return undo(played)
+    if isinstance(event, Start):
+        raise RuleError(ART_PLAYERS, "la partida ya empezó: un registro tiene un solo inicio")
+    return Played(played.game.apply(event), (*played.actions, event))
 
 
 def replay_lines(lines: Iterable[str]) -> ReplayResult:
     """Apply a log's lines in order; stop at the first malformed or illegal one, applying nothing after it."""
-    game, error = replay_jsonl(lines, parse_event, _step)
-    return ReplayResult(game, error)
+    played, error = replay_jsonl(lines, parse_event, step)
+    if played is None:
+        return ReplayResult(None, error)
+    return ReplayResult(played.game, error, played.actions)

@@ -1,0 +1,647 @@
+"""The Bolivian Cacho blueprint: set up a game, read each roll, declare, set aside, score, and watch the pizarras."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, cast
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+
+from engines.bolivia import (
+    ART_CROSS_HATCH,
+    CATEGORIES,
+    MAX_ROLLS,
+    AlcanceGrandes,
+    BoliviaConfig,
+    BoliviaGame,
+    Category,
+    Empate,
+    GrandeDeMano,
+    GrandeTardia,
+    LogError,
+    Roll,
+    RuleError,
+    Score,
+    Start,
+    Undo,
+    advise,
+)
+from kiosk.auth import coordinator_required, is_coordinator
+from kiosk.bolivia import desk as desks
+from kiosk.bolivia import reading as readings
+from kiosk.bus import Bus
+from kiosk.camera import CameraService, encode_jpeg, shrink
+from kiosk.i18n import t
+from kiosk.store import NotFound, StaleError, Store, write_durably
+
+bp = Blueprint("bolivia", __name__, url_prefix="/bolivia")
+
+OPTION_CHOICES: dict[str, list[str]] = {
+    "alcance_grandes": [m.value for m in AlcanceGrandes],
+    "grande_tardia": [m.value for m in GrandeTardia],
+    "grande_de_mano": [m.value for m in GrandeDeMano],
+    "empate": [m.value for m in Empate],
+}
+PHOTO_WIDTH = 1280  # the annotated photo kept of each roll
+ACTIONS = ("declare", "set_aside", "score", "pick", "hatch")
+
+# The labels bolivia.js draws, translated on the server (Spanish is the key, as everywhere).
+JS_LABELS = (
+    "Le toca a",
+    "Tirada",
+    "de",
+    "Leer la tirada",
+    "Leer de nuevo",
+    "Entrar a mano",
+    "Confirmar tirada",
+    "Descartar lectura",
+    "Declarar",
+    "Cambiar de categoría",
+    "Apartar",
+    "Anotar",
+    "¿A qué voy?",
+    "Ocultar consejo",
+    "Elegir la tirada del equipo",
+    "Elegir la pizarra",
+    "Pizarra",
+    "vale",
+    "Total",
+    "Va ganando",
+    "Ganador",
+    "Ganadores",
+    "Empate: hay que desempatar",
+    "¡Grande de mano!",
+    "Grande de mano",
+    "Gana",
+    "Esperando la lectura…",
+    "Toque los dados para apartarlos",
+    "apartado",
+    "cancelar",
+    "quitar",
+    "+ dado",
+    "¿Qué cara muestra?",
+    "esperado",
+    "aparte",
+    "y tire",
+    "anote ya",
+    "ninguno",
+    "Sin cámara",
+    "Fin de la partida",
+    "Paga",
+    "puntos",
+    "declaró",
+    "Aún no tira",
+    "Consejo",
+    "Última anotación",
+    "ya apartado: no vuelve al cacho",
+)
+
+
+def store() -> Store:
+    """The app's store."""
+    return cast(Store, current_app.extensions["cacho.store"])
+
+
+def bus() -> Bus:
+    """The app's live bus."""
+    return cast(Bus, current_app.extensions["cacho.bus"])
+
+
+def camera() -> CameraService:
+    """The app's camera."""
+    return cast(CameraService, current_app.extensions["cacho.camera"])
+
+
+def load_or_404(table_id: int) -> desks.Desk:
+    """The game, or 404 (also for another game's table)."""
+    try:
+        row = store().table(table_id)
+    except NotFound:
+        abort(404)
+    if row.game != desks.GAME:
+        abort(404)
+    return desks.load(store(), table_id)
+
+
+def refuse(message: str, status: int, article: str | None = None) -> tuple[Response, int]:
+    """A refusal the page shows as it is: what is wrong (and the seed's section), nothing changed."""
+    return jsonify(error=message, article=article), status
+
+
+def rule_refusal(error: RuleError) -> tuple[Response, int]:
+    """A rule's refusal: 409 with the section of the seed it applies."""
+    return refuse(f"{error.article}: {error.message}", 409, error.article)
+
+
+def publish(table_id: int) -> None:
+    """Tell every open page of the game that it changed."""
+    bus().publish(f"table:{table_id}", {"table": table_id, "at": time.time()})
+
+
+def labels() -> dict[str, str]:
+    """The page's labels in its language."""
+    return {key: t(key) for key in JS_LABELS}
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
+    page = render_template(
+        "bolivia/new.html",
+        defaults=BoliviaConfig().to_dict(),
+        choices=OPTION_CHOICES,
+        error=error,
+        form=form,
+    )
+    return page, status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@coordinator_required
+def new() -> Any:
+    """Start a game: players in turn order (2-6) or teams for the partners variant, the variant, house options."""
+    if request.method == "GET":
+        return _new_page(None)
+    form = request.form
+    name = form.get("name", "").strip() or f"Partida {len(store().tables()) + 1}"
+    try:
+        players, variant = desks.variant_from_form(form)
+        config = desks.config_from_form(form)
+        table_id = desks.create(store(), name, Start(players, variant, config))
+    except RuleError as error:
+        return _new_page(f"{error.article}: {error.message}", form, 400)
+    except LogError as error:
+        return _new_page(error.message, form, 400)
+    return redirect(url_for("bolivia.table", table_id=table_id))
+
+
+@bp.route("/import", methods=["POST"])
+@coordinator_required
+def import_log() -> Any:
+    """A game from a JSONL log (an exported one, or begun on paper); the whole log must replay, or nothing is made."""
+    upload = request.files.get("log")
+    text = upload.read().decode("utf-8", errors="replace") if upload is not None else request.form.get("text", "")
+    name = request.form.get("name", "").strip() or "Partida importada"
+    try:
+        table_id = desks.import_log(store(), name, text)
+    except LogError as error:
+        return render_template("error.html", message=f"{t('Importar')}: {error.message}"), 400
+    store().audit(table_id, "import", {"lines": len(store().lines(table_id))})
+    return redirect(url_for("bolivia.table", table_id=table_id))
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/<int:table_id>")
+@coordinator_required
+def table(table_id: int) -> Any:
+    """The coordinator's screen."""
+    load_or_404(table_id)
+    return render_template("bolivia/table.html", table_id=table_id, name=store().table(table_id).name, labels=labels())
+
+
+@bp.route("/<int:table_id>/tv")
+def tv(table_id: int) -> Any:
+    """The spectators' screen (read-only): the pizarras, the dice, and the coaching helper."""
+    load_or_404(table_id)
+    return render_template("bolivia/tv.html", table_id=table_id, name=store().table(table_id).name, labels=labels())
+
+
+@bp.route("/<int:table_id>/state.json")
+def state(table_id: int) -> Any:
+    """Everything a page draws; `?view=tv` adds the advice and leaves out the controls (always so without the PIN)."""
+    desk = load_or_404(table_id)
+    view = request.args.get("view", "coordinator")
+    if view != "tv" and not is_coordinator():
+        view = "tv"
+    return jsonify(state_of(desk, view))
+
+
+def photo_url(table_id: int, photo: object) -> str | None:
+    """The URL of a stored photo ("ID/NAME.jpg"), or None."""
+    if not isinstance(photo, str) or not photo:
+        return None
+    return url_for("bolivia.photo", table_id=table_id, name=Path(photo).name)
+
+
+def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
+    """The page's JSON for one game."""
+    game = desk.game
+    attempt = game.attempt
+    rolls = desk.current_rolls()
+    last_roll = rolls[-1] if rolls else None
+    out: dict[str, Any] = {
+        "id": desk.table_id,
+        "name": store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "game": game.to_dict(),
+        "phase": game.phase,
+        "categories": [{"value": c.value, "label": c.label, "face": c.face} for c in CATEGORIES],
+        "attempt": None,
+        "roll": None,
+        "last_score": last_score(desk),
+        "history": [desks.describe(e) for e in desk.meta()][-14:],
+        "camera": camera().health().to_dict(),
+        "can_read": camera().can_read,
+    }
+    if attempt is not None:
+        out["attempt"] = attempt.to_dict() | {
+            "locked": sorted(p + 1 for p in attempt.locked),
+            "declared_label": None if attempt.declared is None else attempt.declared.label,
+        }
+    if last_roll is not None:
+        out["roll"] = {
+            "dice": last_roll.get("dice"),
+            "number": len(rolls),
+            "source": last_roll.get("source"),
+            "photo_url": photo_url(desk.table_id, last_roll.get("photo")),
+            "boxes": last_roll.get("boxes"),
+            "size": last_roll.get("size"),
+        }
+    data = current_reading(desk)
+    if data is not None:
+        reading = data | {"photo_url": photo_url(desk.table_id, data.get("photo"))}
+        out["reading"] = reading | {"proposal": readings.proposal(game, data)}
+    else:
+        out["reading"] = None
+    if view == "tv":
+        out["advice"] = advice_of(game)
+    else:
+        out["legal"] = legal_of(game)
+        out["can_undo"] = len(desk.played.actions) > 1
+    return out
+
+
+def last_score(desk: desks.Desk) -> dict[str, Any] | None:
+    """The score the last action wrote (or chose), with who made it."""
+    result = desk.game.last
+    if result is None:
+        return None
+    # Whose roll it was: the player who scored, or the partner whose roll the team picked (a hatch comes after).
+    line: dict[str, Any] = next((x for x in reversed(desk.standing) if x.get("event") in ("score", "pick")), {})
+    return result.to_dict() | {"label": result.category.label, "player": line.get("player")}
+
+
+def legal_of(game: BoliviaGame) -> dict[str, Any] | None:
+    """What the coordinator may do now, from the engine's own legal actions; scores previewed by the engine."""
+    legal = game.legal_actions()
+    if legal.player is None:
+        return None
+    by_action: dict[str, list[Any]] = {}
+    for option in legal.options:
+        by_action.setdefault(option.action, []).append(option)
+    roll = by_action["roll"][0]
+    set_aside = by_action["set_aside"][0]
+    scores = []
+    for option in by_action.get("score", []):
+        if not option.allowed:
+            continue
+        category = desks.category_of(option.detail) if option.detail is not None else None
+        result = game.apply(Score(legal.player, category)).last
+        assert result is not None
+        scores.append(result.to_dict() | {"label": result.category.label})
+    pending = game.pending
+    candidates = [
+        c.to_dict() | {"label": c.category.label, "member": m}
+        for m, c in zip(game.side.members, game.candidates, strict=False)
+    ]
+    return {
+        "player": legal.player,
+        "side": legal.side,
+        "roll": roll.to_dict(),
+        "set_aside": set_aside.to_dict(),
+        "declare": [o.detail for o in by_action.get("declare", []) if o.allowed],
+        "score": scores,
+        "pick": [o.to_dict() for o in by_action.get("pick", [])],
+        "candidates": candidates,
+        "hatch": [o.to_dict() for o in by_action.get("hatch", [])],
+        "pending": None if pending is None else pending.to_dict() | {"label": pending.category.label},
+    }
+
+
+def advice_of(game: BoliviaGame) -> dict[str, Any] | None:
+    """The coaching helper for the dice on the table: each open category's expected final score and what to keep."""
+    attempt = game.attempt
+    if attempt is None or attempt.dice is None:
+        return None
+    side = game.side
+    open_categories = [c for c in CATEGORIES if side.open_in_some_hatch(c)]
+    locked = () if attempt.must_roll_all else tuple(attempt.dice[p] for p in sorted(attempt.locked))
+    try:
+        advice = advise(attempt.dice, attempt.rolls, open_categories, locked, game.config, game.grandes_before())
+    except RuleError:
+        return None
+    # The best first (a grande de mano above all); once declared, the declared category leads the list.
+    advice = tuple(sorted(advice, key=lambda a: (not a.instant_win, -(a.expected or 0.0))))
+    best: Category | None = advice[0].category if advice else None
+    if attempt.declared is not None and not game.variant.generala:
+        advice = tuple(sorted(advice, key=lambda a: a.category is not attempt.declared))
+        best = attempt.declared
+    return {
+        "player": attempt.player,
+        "dice": list(attempt.dice),
+        "roll": attempt.rolls,
+        "declared": None if attempt.declared is None else attempt.declared.value,
+        "best": None if best is None else best.value,
+        "items": [
+            a.to_dict() | {"label": a.category.label, "expected": None if a.expected is None else round(a.expected, 2)}
+            for a in advice
+        ],
+    }
+
+
+def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
+    """The reading awaiting confirmation, if it was taken for the game as it stands."""
+    found = store().pending(desk.table_id)
+    if found is None:
+        return None
+    seq, data = found
+    return data if seq == desk.seq else None
+
+
+@bp.route("/<int:table_id>/advice.json")
+def advice(table_id: int) -> Any:
+    """¿A qué voy?: the coaching helper for the dice on the table (null before the first roll)."""
+    desk = load_or_404(table_id)
+    return jsonify(advice=advice_of(desk.game))
+
+
+@bp.route("/<int:table_id>/photo/<name>")
+def photo(table_id: int, name: str) -> Any:
+    """A roll's photo."""
+    if "/" in name or "\\" in name or name.startswith("."):
+        abort(404)
+    path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
+    if not path.is_file():
+        abort(404)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@bp.route("/<int:table_id>/export.jsonl")
+@coordinator_required
+def export(table_id: int) -> Any:
+    """The game's log as stored (JSON Lines; `cacho bolivia replay` and the import read it)."""
+    load_or_404(table_id)
+    text = "".join(line + "\n" for line in store().lines(table_id))
+    return Response(
+        text,
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="cacho-boliviano-{table_id}.jsonl"'},
+    )
+
+
+# ------------------------------------------------------------------ playing
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(refuse_json("se esperaba un objeto JSON"))
+    return data
+
+
+def refuse_json(message: str) -> Response:
+    """A 400 response for a malformed request."""
+    response = jsonify(error=message, article=None)
+    response.status_code = 400
+    return response
+
+
+def _seq(data: dict[str, Any]) -> int | None:
+    seq = data.get("seq")
+    if seq is None:
+        return None
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        abort(refuse_json("'seq' debe ser el número de eventos que mostraba la página"))
+    return seq
+
+
+def _apply(table_id: int, event: Any, seq: int | None, meta: dict[str, Any] | None = None) -> Any:
+    try:
+        desk = desks.act(store(), table_id, event, seq, meta)
+    except RuleError as error:
+        return rule_refusal(error)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    publish(table_id)
+    return jsonify(state_of(desk, "coordinator"))
+
+
+@bp.route("/<int:table_id>/action", methods=["POST"])
+@coordinator_required
+def action(table_id: int) -> Any:
+    """Declare, set aside, score, pick (partners) or choose the hatch, in the log's own JSON; refused when illegal.
+
+    Without `player`, the player on turn. Rolls come only from a confirmed reading (/read or /manual, /confirm).
+    """
+    desk = load_or_404(table_id)
+    data = _body()
+    seq = _seq(data)
+    event_obj = {k: v for k, v in data.items() if k != "seq"}
+    if event_obj.get("event") not in ACTIONS:
+        return refuse(
+            "la acción debe ser declare, set_aside, score, pick o hatch (las tiradas se leen: /read o /manual)", 400
+        )
+    if "player" not in event_obj:
+        player = desk.game.legal_actions().player
+        if player is None:
+            return rule_refusal(RuleError(ART_CROSS_HATCH, "la partida terminó"))
+        event_obj["player"] = player
+    try:
+        event = desks.parse_action(event_obj)
+    except LogError as error:
+        return refuse(error.message, 400)
+    return _apply(table_id, event, seq, {"by": "coordinador"})
+
+
+@bp.route("/<int:table_id>/undo", methods=["POST"])
+@coordinator_required
+def undo(table_id: int) -> Any:
+    """Take back the last action; the log records the undo (it never rewrites history)."""
+    load_or_404(table_id)
+    data = _body()
+    return _apply(table_id, Undo(), _seq(data), {"by": "coordinador"})
+
+
+# ------------------------------------------------------------------ the roll read
+
+
+def _roll_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
+    game = desk.game
+    player = game.legal_actions().player
+    if player is None:
+        return rule_refusal(RuleError(ART_CROSS_HATCH, "la partida terminó"))
+    dice = game.attempt.dice if game.attempt is not None and game.attempt.dice is not None else (1,) * 5
+    try:
+        game.check(Roll(player, dice))
+    except RuleError as error:
+        return rule_refusal(error)
+    return None
+
+
+def _kept(desk: desks.Desk) -> list[dict[str, Any]]:
+    rolls = desk.current_rolls()
+    return readings.kept_dice(desk.game, rolls[-1] if rolls else None)
+
+
+@bp.route("/<int:table_id>/read", methods=["POST"])
+@coordinator_required
+def read(table_id: int) -> Any:
+    """Ask the camera to read the roll (in the background): wait until the dice are still, read the rolling area."""
+    desk = load_or_404(table_id)
+    refused = _roll_or_refuse(desk)
+    if refused is not None:
+        return refused
+    cam = camera()
+    if not cam.can_read:
+        return refuse(f"{t('Sin cámara')}: {cam.health().message}. {t('Entrar a mano')}.", 409)
+    old = current_reading(desk)
+    kept = _kept(desk)
+    waiting = readings.reading("reading", "esperando a que los dados queden quietos", kept)
+    store().set_pending(table_id, desk.seq, waiting)
+    publish(table_id)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    thread = threading.Thread(target=_read_in_background, args=(app, desk, old, kept), name=f"tirada-{table_id}")
+    thread.daemon = True
+    thread.start()
+    if current_app.config.get("READ_SYNC"):
+        thread.join()
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator")), 202
+
+
+def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None, kept: list[dict[str, Any]]) -> None:
+    import cv2
+    import numpy as np
+
+    from hardware.camera import CameraError
+    from vision.annotate import annotate
+    from vision.frames import FrameError
+
+    with app.app_context():
+        table_id = desk.table_id
+        try:
+            capture = camera().capture_still(current_app.config.get("STILL"))
+            if capture.reading is None or capture.frame is None:
+                data = readings.reading("failed", capture.message, kept)
+            else:
+                area, markers = readings.rolling_area(capture.frame)
+                drawn = annotate(capture.frame, capture.reading)
+                if area is not None:
+                    thick = max(2, round(3 * max(drawn.shape[:2]) / 1280))
+                    cv2.polylines(drawn, [np.array(area, np.int32)], True, (255, 255, 0), thick)
+                name = f"{desk.seq:04d}-{int(time.time() * 1000)}.jpg"
+                path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
+                write_durably(path, encode_jpeg(shrink(drawn, PHOTO_WIDTH)))
+                data = readings.from_capture(capture, kept, f"{table_id}/{name}", area, markers)
+                if old is not None and old.get("state") == "ready" and old.get("source") == "camera":
+                    data = readings.keep_corrections(old, data)
+        except (CameraError, FrameError) as error:
+            data = readings.reading("failed", f"no se pudo leer: {error}", kept)
+        with desks.table_lock(table_id):
+            current = store().pending(table_id)
+            if desks.load(store(), table_id).seq == desk.seq and current is not None:
+                store().set_pending(table_id, desk.seq, data)
+        publish(table_id)
+
+
+@bp.route("/<int:table_id>/manual", methods=["POST"])
+@coordinator_required
+def manual(table_id: int) -> Any:
+    """Enter the roll by hand (no camera, or the coordinator prefers to): the set-aside dice stay as they are."""
+    desk = load_or_404(table_id)
+    refused = _roll_or_refuse(desk)
+    if refused is not None:
+        return refused
+    store().set_pending(table_id, desk.seq, readings.manual(_kept(desk)))
+    publish(table_id)
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+
+
+@bp.route("/<int:table_id>/cancel", methods=["POST"])
+@coordinator_required
+def cancel(table_id: int) -> Any:
+    """Drop the reading awaiting confirmation (nothing is logged)."""
+    load_or_404(table_id)
+    store().clear_pending(table_id)
+    publish(table_id)
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+
+
+@bp.route("/<int:table_id>/die", methods=["POST"])
+@coordinator_required
+def die(table_id: int) -> Any:
+    """Correct one die (face 1-6), confirm it (the same face), remove it (face null) or add one (no id; `at`: where
+    it lies on the photo, frame pixels)."""
+    desk = load_or_404(table_id)
+    data = _body()
+    die_id, face, at = data.get("die"), data.get("face"), data.get("at")
+    if (die_id is not None and not isinstance(die_id, str)) or (at is not None and not isinstance(at, list)):
+        return refuse("se esperaba {die, face} (y at: [x, y] para un dado añadido sobre la foto)", 400)
+    with desks.table_lock(table_id):
+        reading = current_reading(desk)
+        if reading is None:
+            return refuse("no hay lectura que corregir: lea la tirada o entre los dados a mano", 409)
+        try:
+            reading = readings.correct(reading, die_id, face, at)
+        except readings.CorrectionError as error:
+            return refuse(str(error), 400)
+        store().set_pending(table_id, desk.seq, reading)
+        last = reading["corrections"][-1]
+        store().audit(table_id, "correction", {k: v for k, v in last.items() if k != "box"})
+    publish(table_id)
+    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+
+
+@bp.route("/<int:table_id>/confirm", methods=["POST"])
+@coordinator_required
+def confirm(table_id: int) -> Any:
+    """The coordinator confirms the reading: the roll is logged (with its photo, boxes and corrections)."""
+    desk = load_or_404(table_id)
+    data = _body()
+    reading = current_reading(desk)
+    if reading is None:
+        return refuse("no hay lectura que confirmar: lea la tirada o entre los dados a mano", 409)
+    plan = readings.proposal(desk.game, reading)
+    if not plan["ok"]:
+        return refuse("; ".join(plan["blockers"]), 409)
+    attempt = desk.game.attempt
+    assert attempt is not None
+    roll = Roll(attempt.player, tuple(int(f) for f in plan["dice"]))
+    try:
+        after = desks.act(store(), table_id, roll, _seq(data), readings.roll_meta(reading))
+        after = score_if_only_choice(after)
+    except RuleError as error:
+        return rule_refusal(error)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    publish(table_id)
+    return jsonify(state_of(after, "coordinator"))
+
+
+def score_if_only_choice(desk: desks.Desk) -> desks.Desk:
+    """After the third roll of a declared category, scoring is all that is left: the kiosk writes it at once."""
+    game = desk.game
+    attempt = game.attempt
+    if attempt is None or attempt.rolls < MAX_ROLLS or game.variant.generala:
+        return desk
+    allowed = [o.action for o in game.legal_actions().allowed()]
+    if allowed != ["score"]:
+        return desk
+    meta = {"by": "kiosco", "note": "tercera tirada: se anota sola"}
+    return desks.act(store(), desk.table_id, Score(attempt.player), desk.seq, meta)

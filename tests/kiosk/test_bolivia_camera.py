@@ -1,0 +1,283 @@
+"""Rolls read by the camera: a fake camera and reader, the rolling area's markers, the set-aside check."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from flask import Flask
+
+from hardware.camera import BaseCamera, CameraError, Frame
+from kiosk.bolivia import reading as readings
+from tests.bolivia.kiosk_play import act, cell, new_game, set_faces, state
+from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
+from vision.seats import aruco_dictionary
+from vision.still import StillSettings
+from vision.types import Box, DieReading, FrameReading
+
+WIDTH, HEIGHT = 800, 450
+SIDE = 40.0
+FAST = StillSettings(still_s=0.0, poll_s=0.0, frames=1, frame_gap_s=0.0, timeout_s=2.0)
+
+
+class FakeCamera(BaseCamera):
+    """A camera that always shows the same frame (the table is still)."""
+
+    spec = "fake"
+
+    def __init__(self, frame: Frame) -> None:
+        super().__init__()
+        self.frame = frame
+
+    def _open(self) -> None:
+        pass
+
+    def _preview(self) -> Frame:
+        return self.frame
+
+    def _capture(self) -> Frame:
+        return self.frame.copy()
+
+    def _release(self) -> None:
+        pass
+
+
+class FakeReader:
+    """A reader that says what the test tells it to."""
+
+    def __init__(self) -> None:
+        self.dice: list[DieReading] = []
+
+    def read(self, frame: Frame) -> FrameReading:
+        return FrameReading(frame.shape[1], frame.shape[0], tuple(self.dice))
+
+
+def die_at(face: int, x: float, y: float = 200.0, uncertain: bool = False) -> DieReading:
+    """A die read with its box at (x, y)."""
+    box = Box(x, y, x + SIDE, y + SIDE)
+    return DieReading(face, 0.5 if uncertain else 0.95, box, uncertain, ("cara dudosa",) if uncertain else ())
+
+
+def row(faces: Sequence[int], xs: Sequence[float] = (100, 220, 340, 460, 580)) -> list[DieReading]:
+    """Dice in a row, left to right."""
+    return [die_at(f, x) for f, x in zip(faces, xs, strict=False)]
+
+
+def blank() -> Frame:
+    """A felt-green frame."""
+    frame = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    frame[:] = (40, 110, 40)
+    return frame
+
+
+def with_area_markers(frame: Frame, corners: Sequence[tuple[int, int]], size: int = 60) -> Frame:
+    """The frame with ArUco markers 0 (the rolling area's) drawn at the given top-left corners."""
+    out = frame.copy()
+    marker = cv2.aruco.generateImageMarker(aruco_dictionary(), 0, size)
+    for x, y in corners:
+        out[y - 10 : y + size + 10, x - 10 : x + size + 10] = 255  # the white quiet zone
+        out[y : y + size, x : x + size] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
+    return out
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[tuple[Flask, FakeCamera, FakeReader]]:
+    """The kiosk with a fake camera and reader; reads run synchronously."""
+    camera = FakeCamera(blank())
+    reader = FakeReader()
+    app = make_app(
+        tmp_path,
+        CAMERA="fake",
+        CAMERA_FACTORY=lambda spec: camera,
+        READER_FACTORY=lambda: reader,
+        READ_SYNC=True,
+        STILL=FAST,
+    )
+    deadline = time.monotonic() + 10
+    while not app.extensions["cacho.camera"].can_read and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert app.extensions["cacho.camera"].can_read
+    yield app, camera, reader
+    app.extensions["cacho.camera"].close()
+
+
+def read(co: Coordinator, gid: int) -> dict[str, object]:
+    """Ask for a reading (synchronous here); the state after it."""
+    response = co.post(f"/bolivia/{gid}/read")
+    assert response.status_code == 202, response.text
+    return state(co, gid)
+
+
+def test_a_roll_read_by_the_camera_is_confirmed_with_its_photo(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _, reader = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = row([6, 1, 6, 6, 2])
+    reader.dice[1] = die_at(1, 220, uncertain=True)
+    current = read(co, gid)
+    reading = current["reading"]
+    assert reading["state"] == "ready" and reading["source"] == "camera"
+    assert [d["face"] for d in reading["dice"]] == [6, 1, 6, 6, 2]
+    assert reading["area"] == {"kind": "frame", "markers": 0, "polygon": None} and reading["size"] == [WIDTH, HEIGHT]
+    assert reading["proposal"]["blockers"] == ["1 dado(s) dudoso(s): tóquelos para confirmar o corregir"]
+    photo = co.get(reading["photo_url"])
+    assert photo.status_code == 200 and photo.mimetype == "image/jpeg" and photo.data[:2] == b"\xff\xd8"
+    photo.close()
+    # Tapping the doubtful die with the face read confirms it; then the roll is logged.
+    doubtful = reading["dice"][1]["id"]
+    co.post(f"/bolivia/{gid}/die", {"die": doubtful, "face": 1})
+    current = co.post(f"/bolivia/{gid}/confirm").get_json()
+    assert current["roll"]["dice"] == [6, 1, 6, 6, 2] and current["roll"]["source"] == "camera"
+    assert current["roll"]["photo_url"] == reading["photo_url"]
+    line = json.loads(app.extensions["cacho.store"].lines(gid)[-1])
+    assert line["boxes"][0] == [100.0, 200.0, 140.0, 240.0] and line["size"] == [WIDTH, HEIGHT]
+    assert line["corrections"][0]["read"] == 1 and line["corrections"][0]["set"] == 1
+
+
+def test_set_aside_dice_must_not_move(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _, reader = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = row([5, 2, 5, 1, 5])
+    read(co, gid)
+    co.post(f"/bolivia/{gid}/confirm")
+    act(co, gid, {"event": "declare", "category": "quinas"})
+    act(co, gid, {"event": "set_aside", "positions": [1, 3, 5]})
+    # The next reading: the kept 5 in position 3 now shows a 6 (someone bumped it).
+    reader.dice = row([5, 4, 6, 3, 5])
+    current = read(co, gid)
+    reading = current["reading"]
+    kept = {d["slot"]: d["face"] for d in reading["dice"] if d["slot"] is not None}
+    assert kept == {1: 5, 3: 6, 5: 5}
+    plan = reading["proposal"]
+    assert plan["moved"] == [3] and not plan["ok"]
+    assert plan["blockers"] == [
+        "el dado 3 estaba apartado con 5 y ahora muestra 6: se movió. Devuélvalo a 5 y lea de nuevo, "
+        "o tóquelo para corregir la lectura"
+    ]
+    # Put back and read again: fine.
+    reader.dice = row([5, 4, 5, 3, 5])
+    current = read(co, gid)
+    assert current["reading"]["proposal"]["ok"] and current["reading"]["proposal"]["dice"] == [5, 4, 5, 3, 5]
+    current = co.post(f"/bolivia/{gid}/confirm").get_json()
+    assert current["roll"]["dice"] == [5, 4, 5, 3, 5]
+    current = act(co, gid, {"event": "score"})
+    assert cell(current, 0, "quinas") == {"points": 15, "mark": "15"}
+
+
+def test_a_moved_die_is_fixed_by_tapping(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _, reader = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = row([3, 3, 1, 2, 6])
+    read(co, gid)
+    co.post(f"/bolivia/{gid}/confirm")
+    act(co, gid, {"event": "declare", "category": "trenes"})
+    act(co, gid, {"event": "set_aside", "positions": [1, 2]})
+    # Both kept dice slid: the first still shows its 3 (fine), the second turned to a 4 (the nearest die).
+    reader.dice = [die_at(3, 30), die_at(4, 300, y=320), die_at(5, 450), die_at(6, 550), die_at(2, 650)]
+    current = read(co, gid)
+    plan = current["reading"]["proposal"]
+    assert plan["moved"] == [2] and not plan["ok"]
+    assert "el dado 2 estaba apartado con 3 y ahora muestra 4: se movió" in plan["blockers"][0]
+    die_id = plan["order"][1]
+    current = co.post(f"/bolivia/{gid}/die", {"die": die_id, "face": 3}).get_json()
+    assert current["reading"]["proposal"]["ok"]
+    assert current["reading"]["proposal"]["dice"] == [3, 3, 5, 6, 2]
+
+
+def test_the_rolling_area_leaves_out_the_dice_outside_it(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, camera, reader = rig
+    camera.frame = with_area_markers(blank(), [(60, 40), (660, 40), (60, 330), (660, 330)])
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = [*row([1, 2, 3, 4, 5], xs=(180, 260, 340, 420, 500)), die_at(6, 5, 5), die_at(6, 750, 400)]
+    current = read(co, gid)
+    reading = current["reading"]
+    assert reading["area"]["kind"] == "aruco" and reading["area"]["markers"] == 4
+    assert [d["face"] for d in reading["dice"]] == [1, 2, 3, 4, 5]
+    assert reading["problems"] == ["2 dado(s) fuera de la zona de tirada: no cuentan"]
+    assert reading["proposal"]["ok"]
+
+
+def test_rolling_area_from_two_markers_and_none() -> None:
+    frame = with_area_markers(blank(), [(60, 40), (660, 330)])
+    area, markers = readings.rolling_area(frame)
+    assert markers == 2 and area is not None
+    assert readings.inside(area, (400, 200)) and not readings.inside(area, (20, 420))
+    assert readings.rolling_area(with_area_markers(blank(), [(60, 40)])) == (None, 1)
+    assert readings.rolling_area(blank()) == (None, 0)
+
+
+def test_without_the_area_seven_dice_in_view_are_blocked(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _, reader = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = [*row([1, 2, 3, 4, 5]), die_at(6, 700), die_at(6, 700, 350)]
+    reading = read(co, gid)["reading"]
+    assert len(reading["dice"]) == 7
+    assert "no se ve la zona de tirada (marcadores ArUco 0) y hay 7 dados a la vista" in reading["problems"][0]
+    assert "la lectura tiene 7: quite los que sobran" in reading["proposal"]["blockers"][0]
+    extra = reading["proposal"]["extra"]
+    assert len(extra) == 2
+    for die_id in extra:
+        co.post(f"/bolivia/{gid}/die", {"die": die_id, "face": None})
+    assert state(co, gid)["reading"]["proposal"]["ok"]
+
+
+def test_corrections_stick_when_read_again(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _, reader = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = row([2, 2, 4, 4, 6])
+    reading = read(co, gid)["reading"]
+    co.post(f"/bolivia/{gid}/die", {"die": reading["dice"][4]["id"], "face": 5})
+    reading = read(co, gid)["reading"]
+    assert [d["face"] for d in reading["dice"]] == [2, 2, 4, 4, 5]
+    assert reading["dice"][4]["corrected"] and len(reading["corrections"]) == 1
+    current = set_faces(co, gid, [2, 2, 4, 4, 5])
+    assert current["reading"]["proposal"]["ok"]
+
+
+def test_a_failed_capture_says_why(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, camera, _ = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+
+    def broken() -> Frame:
+        raise CameraError("cable suelto")
+
+    camera._capture = broken  # type: ignore[method-assign]
+    reading = read(co, gid)["reading"]
+    assert reading["state"] == "failed" and "cable suelto" in reading["message"]
+    assert co.post(f"/bolivia/{gid}/confirm").status_code == 409
+
+
+def test_a_die_the_camera_missed_is_added_where_it_lies(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    app, _, reader = rig
+    co = become_coordinator(app.test_client())
+    gid = new_game(co)
+    reader.dice = row([4, 4, 4, 1])  # the camera misses the die at x=580
+    reading = read(co, gid)["reading"]
+    assert len(reading["dice"]) == 4
+    for bad in ([9999, 10], [1], ["a", "b"]):
+        assert co.post(f"/bolivia/{gid}/die", {"die": None, "face": 4, "at": bad}).status_code == 400
+    assert co.post(f"/bolivia/{gid}/die", {"die": None, "face": 4, "at": "600,220"}).status_code == 400
+    current = co.post(f"/bolivia/{gid}/die", {"die": None, "face": 4, "at": [600, 220]}).get_json()
+    added = current["reading"]["dice"][-1]
+    assert added["box"] == [580.0, 200.0, 620.0, 240.0] and added["corrected"] and added["read"] is None
+    current = set_faces(co, gid, [4, 4, 4, 1, 4])
+    co.post(f"/bolivia/{gid}/confirm")
+    act(co, gid, {"event": "declare", "category": "cuadras"})
+    act(co, gid, {"event": "set_aside", "positions": [1, 2, 3, 5]})
+    # Next roll: the camera misses the kept die at x=580 again; added where it lies, it shows a 2: it moved.
+    reader.dice = row([4, 4, 4, 6])
+    read(co, gid)
+    current = co.post(f"/bolivia/{gid}/die", {"die": None, "face": 2, "at": [600, 220]}).get_json()
+    plan = current["reading"]["proposal"]
+    assert plan["moved"] == [5] and "el dado 5 estaba apartado con 4 y ahora muestra 2" in plan["blockers"][0]
