@@ -194,6 +194,7 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         "bid": None if rnd is None or rnd.bid is None else rnd.bid.to_dict() | {"text": rnd.bid.text()},
         "challenge": None,
         "last_ruling": None,
+        "rulings": len(tbl.rulings),
         "history": [desks.describe(e) for e in meta][-14:],
         "timer": timers().get(desk.table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60}),
         "camera": camera().health().to_dict(),
@@ -445,9 +446,12 @@ def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None) 
                     data = readings.keep_corrections(old, data)
         except (CameraError, FrameError, ConfigError) as error:
             data = readings.reading("failed", f"no se pudo leer: {error}")
-        current = store().pending(table_id)
-        if desks.load(store(), table_id).seq == desk.seq and current is not None:
-            store().set_pending(table_id, desk.seq, data)
+        with desks.table_lock(table_id):
+            # Only the reading this thread started is replaced: dice entered by hand meanwhile are kept.
+            current = store().pending(table_id)
+            under_way = current is not None and current[1].get("state") == "reading"
+            if desks.load(store(), table_id).seq == desk.seq and under_way:
+                store().set_pending(table_id, desk.seq, data)
         publish(table_id)
 
 
@@ -459,7 +463,8 @@ def manual(table_id: int) -> Any:
     refused = _challenge_or_refuse(desk)
     if refused is not None:
         return refused
-    store().set_pending(table_id, desk.seq, readings.manual(desk.table))
+    with desks.table_lock(table_id):  # one at a time with a camera reading that ends now
+        store().set_pending(table_id, desk.seq, readings.manual(desk.table))
     publish(table_id)
     return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
 

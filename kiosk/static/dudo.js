@@ -24,12 +24,21 @@
     el.hidden = !message;
   }
 
+  // Several refreshes can be under way at once (one per live event) and answers can come back out of order:
+  // one asked before the state on screen (a newer refresh's, or a tap's answer) is stale and is not drawn.
+  let asked = 0;
+  let drawn = 0;
   async function refresh() {
-    state = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
+    const mine = ++asked;
+    const fresh = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
+    if (mine <= drawn) return;
+    drawn = mine;
+    state = fresh;
     draw();
   }
 
   async function send(path, body) {
+    const before = asked;
     const res = await api(base + path, Object.assign({ seq: state ? state.seq : null }, body || {}));
     if (!res.ok) {
       showError(res.data.error || "error");
@@ -37,7 +46,7 @@
       return false;
     }
     showError("");
-    if (res.data && res.data.seq !== undefined) { state = res.data; draw(); }
+    if (res.data && res.data.seq !== undefined) { drawn = Math.max(drawn, before); state = res.data; draw(); }
     return true;
   }
 

@@ -62,10 +62,10 @@ def start_server(db: Path, camera: str, log: Path, wait_s: float = 60.0, **env: 
     """Start `cacho kiosk` and wait until it answers."""
     port = free_port()
     command = [sys.executable, "-m", "kiosk.cli", "kiosk", "--camera", camera, "--db", str(db), "--port", str(port)]
-    handle = open(log, "a")  # noqa: SIM115 - the server's output, read when a test fails
-    process = subprocess.Popen(
-        command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT, text=True, env={**os.environ, **env}
-    )
+    with open(log, "a") as handle:  # the server's output, read when a test fails; the child keeps its own copy
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT, text=True, env={**os.environ, **env}
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:

@@ -1,0 +1,355 @@
+"""The Dudo kiosk end to end: Debian's chromium (Playwright) taps through a real `cacho kiosk` subprocess.
+
+The PIN is set on /setup, a table is seated with the one-die roll-off, a round is bid and doubted by taps, the
+lifted cups are read by the real reader (models/) from a rendered reveal played with `replay:`, every die the
+reader got wrong is corrected by taps, and the ruling on screen must be the engine's for the true dice. A
+second round is entered by hand (with an undo on the way), and the spectators' TV must follow it all live.
+
+The reader is allowed to be wrong (that is what the corrections are for): the test needs only that it runs and
+that the coordinator can put every die right.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.dudo import Reveal, replay_lines
+from tests.e2e.conftest import Server, shot, start_server
+
+PLAYERS = ("Ana", "Beto", "Caro")
+PIN = "4826"
+READER_WAIT_MS = 120_000  # the models load in the background: 20-40 s on a small CPU
+READING_WAIT_MS = 90_000
+STILL_FRAMES = 1000  # frames 000-999: the reveal then the still table, 100 s at 10 fps before the replay loops
+MATCH_IOU = 0.3
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+
+# ------------------------------------------------------------------ the table under the camera
+
+
+def render_cups(folder: Path, seed: int, dice: dict[str, list[int]]) -> list[dict[str, Any]]:
+    """The reveal of `dice` (seats 1..N in the players' order) as `replay:` frames; the scene's true dice."""
+    from vision.synth.scene import render_reveal
+
+    seats = {seat: dice[name] for seat, name in enumerate(PLAYERS, start=1)}
+    frames = render_reveal(seed, seats, folder, frames=8)
+    for index in range(len(frames), STILL_FRAMES):  # the still table held on: links, not copies
+        try:
+            os.link(frames[-1], folder / f"{index:03d}.jpg")
+        except OSError:  # a file system without hard links
+            os.symlink(frames[-1], folder / f"{index:03d}.jpg")
+    return list(json.loads((folder / "scene.json").read_text())["dice"])
+
+
+@pytest.fixture
+def kiosk(tmp_path: Path) -> Iterator[tuple[Server, dict[str, list[int]], list[dict[str, Any]]]]:
+    """The kiosk with a replay camera showing the first round's lifted cups; the true dice and the scene's labels."""
+    rng = random.Random(20240611)
+    truth = {name: [rng.randint(1, 6) for _ in range(5)] for name in PLAYERS}
+    folder = tmp_path / "cachos"
+    scene = render_cups(folder, 22, truth)  # a layout where the reader finds most dice (and gets some wrong)
+    server = start_server(tmp_path / "kiosk.sqlite3", f"replay:{folder}", tmp_path / "kiosk.log")
+    try:
+        yield server, truth, scene
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def iou(a: list[float], b: list[float]) -> float:
+    """Intersection over union of two [x1, y1, x2, y2] boxes."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def state_of(page: Any, base: str) -> dict[str, Any]:
+    """The coordinator's state.json, fetched with the page's own session."""
+    response = page.request.get(base + "/state.json")
+    assert response.ok, response.text()
+    return dict(response.json())
+
+
+def expected_ruling(page: Any, base: str, dice: dict[str, list[int]]) -> str:
+    """The engine's ruling message for the true dice, from the exported log (not from the page)."""
+    response = page.request.get(base + "/export.jsonl")
+    assert response.ok, response.text()
+    result = replay_lines(response.text().splitlines())
+    assert result.error is None and result.table is not None, result.error
+    return result.table.apply(Reveal.of(dice)).rulings[-1].message
+
+
+def bid(page: Any, face: int | None = None, pick: int = 0) -> tuple[str, int, int]:
+    """The player to act bids by taps: a pinta (the first allowed but aces when not given), then a quantity."""
+    controls = page.locator("#controls")
+    expect(controls).to_be_visible()
+    player = str(re.sub(r": ¿qué dice\?$", "", controls.locator("h2").inner_text()))
+    if face is None:
+        allowed = controls.locator(".face[data-face]:not([disabled])").evaluate_all(
+            "els => els.map(e => e.dataset.face)"
+        )
+        face = next(int(f) for f in allowed if f != "1")  # an opening in aces is a partida en falso (art. 5)
+    controls.locator(f'.face[data-face="{face}"]').click()
+    quantities = controls.locator(".qty[data-q]")
+    expect(quantities.first).to_be_visible()
+    values = [int(q) for q in quantities.evaluate_all("els => els.map(e => e.dataset.q)")]
+    quantity = values[min(pick, len(values) - 1)]
+    controls.locator(f'.qty[data-q="{quantity}"]').click()
+    page.locator("#bid-go").click()
+    expect(page.locator("#standing-bid")).to_contain_text(f"{player}: ")
+    expect(controls).not_to_contain_text("null")
+    return player, quantity, face
+
+
+def pick_face(page: Any, face: int) -> None:
+    """Choose a face in the open picker."""
+    picker = page.locator("#picker")
+    expect(picker).to_be_visible()
+    picker.locator(f'.face[data-face="{face}"]').click()
+
+
+def set_die(page: Any, die_id: str, face: int) -> None:
+    """Tap a die of the reading and give it its face (confirms it when the face is the one read)."""
+    page.locator(f'.rdie[data-id="{die_id}"]').click()
+    pick_face(page, face)
+    expect(page.locator(f'.rdie[data-id="{die_id}"][data-face="{face}"]:not(.doubtful)')).to_have_count(1)
+
+
+def remove_die(page: Any, die_id: str) -> None:
+    """Tap a die the reader made up and take it away."""
+    page.locator(f'.rdie[data-id="{die_id}"]').click()
+    page.locator("#picker .remove").click()
+    expect(page.locator(f'.rdie[data-id="{die_id}"]')).to_have_count(0)
+
+
+def add_die(page: Any, player: str, face: int) -> None:
+    """Add a die the reader missed ("+ dado")."""
+    dice = page.locator(f'.rplayer[data-name="{player}"] .rdie')
+    before = dice.count()
+    page.locator(f'.rplayer[data-name="{player}"] .add-die').click()
+    pick_face(page, face)
+    expect(dice).to_have_count(before + 1)
+
+
+def correct_reading(
+    page: Any, reading: dict[str, Any], truth: dict[str, list[int]], scene: list[dict[str, Any]]
+) -> dict[str, int]:
+    """Put every die right by taps: each read die takes the face of the true die under its box (or, failing a
+    match, a true die not yet accounted for); dice left over are removed, dice missed are added."""
+    done = {"corrected": 0, "confirmed": 0, "removed": 0, "added": 0, "kept": 0}
+    for seat, player in enumerate(PLAYERS, start=1):
+        read = list(reading["players"].get(player, []))
+        true_dice = [d for d in scene if d["seat"] == seat]
+        assert sorted(d["face"] for d in true_dice) == sorted(truth[player]), "the scene shows other dice"
+        unused = list(range(len(true_dice)))
+        plan: list[tuple[dict[str, Any], int | None]] = []
+        for die in read:
+            scored = [(iou(die["box"], true_dice[i]["box"]), i) for i in unused if die["box"] is not None]
+            best = max(scored, default=(0.0, -1))
+            if best[0] >= MATCH_IOU:
+                unused.remove(best[1])
+                plan.append((die, true_dice[best[1]]["face"]))
+            else:
+                plan.append((die, None))
+        for die, face in plan:  # read dice on no true die: they stand for the true dice nothing matched
+            if face is None and unused:
+                face = true_dice[unused.pop(0)]["face"]
+            if face is None:
+                remove_die(page, die["id"])
+                done["removed"] += 1
+            elif face != die["face"]:
+                set_die(page, die["id"], face)
+                done["corrected"] += 1
+            elif die["uncertain"]:
+                set_die(page, die["id"], face)
+                done["confirmed"] += 1
+            else:
+                done["kept"] += 1
+        for index in unused:
+            add_die(page, player, true_dice[index]["face"])
+            done["added"] += 1
+    return done
+
+
+def enter_by_hand(page: Any, truth: dict[str, list[int]]) -> None:
+    """Enter the dice by hand ("Entrar a mano"): tap each blank die and give it its face."""
+    page.locator("#manual-btn").click()
+    expect(page.locator('#reading-state[data-state="ready"]')).to_be_visible()
+    first = next(iter(truth))  # a die added by mistake, then taken away ("quitar")
+    add_die(page, first, 6)
+    remove_die(page, str(page.locator(f'.rplayer[data-name="{first}"] .rdie').last.get_attribute("data-id")))
+    for player, faces in truth.items():
+        dice = page.locator(f'.rplayer[data-name="{player}"] .rdie')
+        expect(dice).to_have_count(len(faces))
+        ids = dice.evaluate_all("els => els.map(e => e.dataset.id)")
+        for die_id, face in zip(ids, faces, strict=True):
+            set_die(page, die_id, face)
+
+
+def confirm_and_check(page: Any, tv: Any, expected: str) -> None:
+    """The preview shows the engine's ruling; confirming puts it on both screens."""
+    expect(page.locator("#ruling-preview")).to_have_text(expected)
+    expect(page.locator("#confirm-btn")).to_be_enabled()
+    page.locator("#confirm-btn").click()
+    expect(page.locator("#last-ruling")).to_have_text(expected)
+    expect(tv.locator("#last-ruling")).to_have_text(expected)
+
+
+# ------------------------------------------------------------------ the test
+
+
+def test_dudo_table_by_taps(
+    kiosk: tuple[Server, dict[str, list[int]], list[dict[str, Any]]], page: Any, browser: Any
+) -> None:
+    server, truth, scene = kiosk
+    page.set_default_timeout(15_000)
+    expect.set_options(timeout=15_000)  # a busy 2-core machine: a tap's answer can take seconds
+    errors: list[str] = []  # a script error on either screen fails the test
+    page.on("pageerror", lambda error: errors.append(f"coordinador: {error}"))
+
+    # First start: the coordinator chooses the PIN.
+    page.goto(server.url + "/")
+    page.goto(server.url + "/setup")
+    page.locator('input[name="pin"]').fill(PIN)
+    page.locator('input[name="pin2"]').fill(PIN)
+    shot(page, "dudo-setup")
+    page.locator("form button.primary").click()
+    page.wait_for_url(server.url + "/")
+    expect(page.locator('a[href="/dudo/new"]')).to_be_visible()
+
+    # Calibration: the seat markers on the camera's frame.
+    page.goto(server.url + "/calibrate")
+    page.locator("#seats").fill("1,2,3")
+    page.locator("#find-markers").click()
+    expect(page.locator("#markers-result")).to_contain_text("Marcadores vistos", timeout=30_000)
+    shot(page, "dudo-calibrate")
+
+    # A new table: players typed clockwise, the opener by the one-die roll-off (a tie, then a re-throw).
+    page.goto(server.url + "/dudo/new")
+    page.locator('input[name="name"]').fill("Mesa del club")
+    page.locator("#players").fill("\n".join(PLAYERS))
+    expect(page.locator("#opener option")).to_have_count(3)
+    page.locator("#start-sorteo").click()
+    first = page.locator("#sorteo-rolls .sorteo-round").nth(0)
+    for name, face in (("Ana", 5), ("Beto", 5), ("Caro", 2)):
+        first.locator(f'button[data-player="{name}"][data-face="{face}"]').click()
+    expect(page.locator("#sorteo-result")).to_contain_text("Empate: relanzan Ana, Beto")
+    second = page.locator("#sorteo-rolls .sorteo-round").nth(1)
+    second.locator('button[data-player="Ana"][data-face="3"]').click()
+    second.locator('button[data-player="Beto"][data-face="6"]').click()
+    expect(page.locator("#sorteo-result")).to_have_text("Parte Beto (art. 3)")
+    shot(page, "dudo-new")
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r".*/dudo/\d+$"))
+    table_id = int(page.url.rsplit("/", 1)[1])
+    base = f"{server.url}/dudo/{table_id}"
+    start = json.loads(page.request.get(base + "/export.jsonl").text().splitlines()[0])
+    assert start["opener"] == "Beto" and start["sorteo"] == [{"Ana": 5, "Beto": 5, "Caro": 2}, {"Ana": 3, "Beto": 6}]
+    expect(page.locator("#controls h2")).to_have_text("Beto: ¿qué dice?")
+
+    # The spectators' TV, in another browser (no PIN): it must follow the table live, without reloading.
+    tv_context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="es-CL")
+    tv = tv_context.new_page()
+    try:
+        tv.set_default_timeout(15_000)
+        tv.on("pageerror", lambda error: errors.append(f"tv: {error}"))
+        tv.goto(base + "/tv")
+        expect(tv.locator("#players .player")).to_have_count(3)
+        expect(tv.locator("#standing-bid")).to_have_text("Sin apuesta todavía")
+        tv.evaluate("window.__sameTv = true")
+        tv.wait_for_timeout(500)  # its event stream is open
+
+        # Round 1, by taps: Beto opens, Caro raises, Ana doubts.
+        bid(page, face=5, pick=1)
+        expect(tv.locator("#standing-bid")).to_contain_text("Beto: ")
+        expect(tv.locator("#odds-true")).to_have_text(re.compile(r"^\d+ %$"))
+        bid(page, face=5)
+        expect(tv.locator("#standing-bid")).to_contain_text("Caro: ")
+        shot(page, "dudo-table")
+        assert tv.evaluate("window.__sameTv") is True, "the TV reloaded instead of updating live"
+        page.locator("#dudo-btn").click()
+        expect(page.locator("#challenge")).to_contain_text("¡Dudo! Ana → Caro")
+        expect(tv.locator("#challenge")).to_contain_text("¡Dudo! Ana → Caro")
+        expect(tv.locator("#odds")).to_be_hidden()
+
+        # The cups are lifted: the camera reads them (once the reader has loaded). The kiosk starts a reading by
+        # itself on the dudo when the reader is ready; the coordinator's tap reads the table (again) in any case.
+        expect(page.locator("#read-btn")).to_be_enabled(timeout=READER_WAIT_MS)
+        page.locator("#read-btn").click()
+        expect(page.locator('#reading-state[data-state="reading"]')).to_be_visible()
+        page.wait_for_function(
+            "() => ['ready', 'failed'].includes(document.querySelector('#reading-state')?.dataset.state)",
+            timeout=READING_WAIT_MS,
+        )
+        assert page.locator("#reading-state").get_attribute("data-state") == "ready", page.locator(
+            "#reading-state"
+        ).inner_text()
+        photo = page.locator(".photo-frame img.photo")
+        expect(photo).to_be_visible()
+        page.wait_for_function("() => document.querySelector('.photo-frame img.photo').naturalWidth > 0")
+        reading = state_of(page, base)["reading"]
+        assert reading["source"] == "camera" and reading["photo"], reading
+        assert page.request.get(server.url + reading["photo_url"]).ok
+        shot(page, "dudo-reading")
+
+        expected = expected_ruling(page, base, truth)
+        done = correct_reading(page, reading, truth, scene)
+        shown = {
+            name: sorted(d["face"] for d in dice) for name, dice in state_of(page, base)["reading"]["players"].items()
+        }
+        assert shown == {name: sorted(faces) for name, faces in truth.items()}, done
+        confirm_and_check(page, tv, expected)
+        shot(page, "dudo-ruling")
+        shot(tv, "dudo-tv")
+        reveal = json.loads(page.request.get(base + "/export.jsonl").text().splitlines()[-1])
+        assert reveal["event"] == "reveal" and reveal["source"] == "camera" and reveal["photo"]
+        assert {k: sorted(v) for k, v in reveal["dice"].items()} == {k: sorted(v) for k, v in truth.items()}
+        assert len(reveal.get("corrections", [])) == sum(
+            done[k] for k in ("corrected", "confirmed", "removed", "added")
+        )
+
+        # Round 2, entered by hand, with an undo on the way.
+        after = state_of(page, base)
+        assert after["round"]["number"] == 2 and after["challenge"] is None
+        player, _, _ = bid(page)
+        page.locator("#undo").click()
+        expect(page.locator("#standing-bid")).to_have_text("Sin apuesta todavía")
+        expect(tv.locator("#standing-bid")).to_have_text("Sin apuesta todavía")
+        assert state_of(page, base)["legal"]["player"] == player
+        bid(page)
+        challenger = state_of(page, base)["legal"]["player"]
+        page.locator("#dudo-btn").click()
+        expect(page.locator("#challenge")).to_contain_text(f"¡Dudo! {challenger}")
+        rng = random.Random(7)
+        truth2 = {p["name"]: [rng.randint(1, 6) for _ in range(p["dice"])] for p in after["players"] if p["dice"]}
+        expected2 = expected_ruling(page, base, truth2)
+        enter_by_hand(page, truth2)
+        confirm_and_check(page, tv, expected2)
+        lines = page.request.get(base + "/export.jsonl").text().splitlines()
+        assert json.loads(lines[-1])["source"] == "manual"
+        assert any(json.loads(line)["event"] == "undo" for line in lines)
+        assert replay_lines(lines).error is None
+        assert tv.evaluate("window.__sameTv") is True
+        assert not errors, errors
+    except BaseException:  # what both screens showed, beside the server's log, for the one reading the failure
+        page.screenshot(path=str(server.log.with_name("fallo-coordinador.png")), full_page=True)
+        tv.screenshot(path=str(server.log.with_name("fallo-tv.png")), full_page=True)
+        print(f"capturas y registro del kiosco en {server.log.parent}; errores de las páginas: {errors}")
+        raise
+    finally:
+        tv_context.close()
