@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -20,7 +21,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CACHO_CHROMIUM", "/usr/bin/chromium")
-SHOTS = ROOT / "docs" / "screenshots"
+# The README's screenshots are refreshed only on request (CACHO_SCREENSHOTS=1): a test run leaves the tree clean.
+SHOTS = (
+    ROOT / "docs" / "screenshots"
+    if os.environ.get("CACHO_SCREENSHOTS")
+    else Path(tempfile.gettempdir()) / "cacho-screenshots"
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -103,7 +109,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def shot(page: Any, name: str) -> Path:
-    """Save a screenshot for the README (docs/screenshots/NAME.png)."""
+    """Save a screenshot (docs/screenshots/NAME.png with CACHO_SCREENSHOTS=1, else in the temp folder)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -272,6 +272,7 @@ def test_the_demo_game_is_played_with_the_camera(
     expect(page.locator("#grande-de-mano")).to_contain_text("Gana Ana")
     expect(page.locator("#winner")).to_contain_text("Ana")
     page.evaluate("window.scrollTo(0, 0)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "bolivia-grande-de-mano.png"))  # the screen as it is: the overlay is fixed
     expect(tv.locator("#grande-de-mano")).to_be_visible()
     expect(tv.locator('#pizarras .side[data-side="Ana"] [data-cat="grande"]')).to_have_attribute("data-mark", "$")
