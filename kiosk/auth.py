@@ -16,7 +16,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from kiosk.i18n import EN, t
-from kiosk.store import Store
+from kiosk.web import store
 
 bp = Blueprint("auth", __name__)
 
@@ -53,11 +53,6 @@ class PinLock:
             self.failures = 0
 
 
-def store() -> Store:
-    """The app's store."""
-    return cast(Store, current_app.extensions["cacho.store"])
-
-
 def pin_lock() -> PinLock:
     """The app's PIN lock."""
     return cast(PinLock, current_app.extensions["cacho.pinlock"])
@@ -77,6 +72,12 @@ def check_pin(pin: str) -> bool:
 def is_coordinator() -> bool:
     """This browser has entered the PIN."""
     return bool(session.get("coordinator"))
+
+
+def page_view() -> str:
+    """The view a page's state is for: `?view=` (the coordinator's by default), always "tv" without the PIN."""
+    view = request.args.get("view", "coordinator")
+    return view if view == "tv" or is_coordinator() else "tv"
 
 
 def wants_json() -> bool:

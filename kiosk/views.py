@@ -4,33 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, stream_with_context
 
 from kiosk.auth import coordinator_required
-from kiosk.bus import Bus
-from kiosk.camera import CameraService, encode_jpeg, shrink
+from kiosk.camera import encode_jpeg, shrink
 from kiosk.i18n import t
-from kiosk.store import Store
+from kiosk.web import bus, camera, store
 
 home_bp = Blueprint("home", __name__)
 live_bp = Blueprint("live", __name__)
-
-
-def store() -> Store:
-    """The app's store."""
-    return cast(Store, current_app.extensions["cacho.store"])
-
-
-def bus() -> Bus:
-    """The app's live bus."""
-    return cast(Bus, current_app.extensions["cacho.bus"])
-
-
-def camera() -> CameraService:
-    """The app's camera service."""
-    return cast(CameraService, current_app.extensions["cacho.camera"])
 
 
 def table_config_path() -> Path:

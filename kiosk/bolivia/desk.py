@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,14 +24,12 @@ from engines.bolivia import (
     step,
 )
 from engines.bolivia.errors import ART_PLAYERS
-from kiosk.store import StaleError, Store, now
+from kiosk import tables
+from kiosk.store import Store
+from kiosk.tables import CorruptLog, table_lock
 
 GAME = "bolivia"
 VARIANT_NAMES = {"classic": "clásica", "three_hatches": "tres pizarras", "partners": "parejas", "generala": "Generala"}
-
-
-class CorruptLog(RuntimeError):
-    """The stored log does not replay (edited by hand?): the kiosk refuses to guess."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +64,6 @@ class Desk:
         return rolls[-attempt.rolls :]
 
 
-_locks: dict[int, threading.Lock] = {}
-_locks_guard = threading.Lock()
-_cache: dict[tuple[str, int], Desk] = {}
-
-
-def table_lock(table_id: int) -> threading.Lock:
-    """The lock that makes one game's changes one at a time."""
-    with _locks_guard:
-        return _locks.setdefault(table_id, threading.Lock())
-
-
 def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
     """Replay stored lines with the engine, keeping each standing action's line; CorruptLog when one fails."""
     played: Played | None = None
@@ -104,29 +90,25 @@ def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
     return played, tuple(standing)
 
 
-def load(store: Store, table_id: int) -> Desk:
-    """The game from its stored log (cached while the log is unchanged)."""
-    lines = tuple(store.lines(table_id))
-    key = (str(store.path), table_id)
-    cached = _cache.get(key)
-    if cached is not None and cached.lines == lines:
-        return cached
+def _load(table_id: int, lines: tuple[str, ...]) -> Desk:
     try:
         played, standing = replay(lines)
     except CorruptLog as error:
         raise CorruptLog(f"el registro guardado de la partida {table_id} no se puede reproducir ({error})") from None
-    desk = Desk(table_id, len(lines), played, lines, standing)
-    _cache[key] = desk
-    return desk
+    return Desk(table_id, len(lines), played, lines, standing)
+
+
+TABLES = tables.Tables(GAME, "partida", _load)
+
+
+def load(store: Store, table_id: int) -> Desk:
+    """The game from its stored log (cached while the log is unchanged)."""
+    return TABLES.load(store, table_id)
 
 
 def line_of(event: LogEvent, meta: Mapping[str, object] | None = None) -> str:
     """The stored line of an event: the engine's JSON plus the time stamp and any meta keys."""
-    obj: dict[str, object] = event_to_dict(event)
-    obj["ts"] = now()
-    if meta:
-        obj.update(meta)
-    return json.dumps(obj, ensure_ascii=False)
+    return tables.stored_line(event_to_dict(event), meta)
 
 
 def create(store: Store, name: str, start: Start) -> int:
@@ -147,15 +129,12 @@ def act(
     Any change also drops the reading awaiting confirmation, in the same transaction.
     """
     with table_lock(table_id):
-        desk = load(store, table_id)
-        if expect_seq is not None and expect_seq != desk.seq:
-            raise StaleError(f"la partida cambió (evento {desk.seq}; la página mostraba el {expect_seq}): recargue")
+        desk = TABLES.current(store, table_id, expect_seq)
         if isinstance(event, Start):
             raise RuleError(ART_PLAYERS, "la partida ya empezó: un registro tiene un solo inicio")
         step(desk.played, event)  # raises the section's RuleError and changes nothing
         # Every change ends the reading awaiting confirmation: it was taken for the position before it.
-        store.append(table_id, line_of(event, meta), expect_seq=desk.seq, clear_pending=True)
-        return load(store, table_id)
+        return TABLES.append(store, table_id, desk, line_of(event, meta), clear_pending=True)
 
 
 def parse_action(obj: Mapping[str, object]) -> LogEvent:
@@ -182,27 +161,19 @@ def variant_from_form(form: Mapping[str, str]) -> tuple[tuple[str, ...], Variant
 
 def config_from_form(form: Mapping[str, str]) -> BoliviaConfig:
     """The house options from the setup form; a checkbox left unticked is absent, so false when the form showed it."""
-    values: dict[str, object] = {}
-    shown = "options_form" in form
-    for name, default in BoliviaConfig().to_dict().items():
-        if isinstance(default, bool):
-            if shown or f"opt_{name}" in form:
-                values[name] = form.get(f"opt_{name}") in ("on", "true", "1")
-        elif f"opt_{name}" in form:
-            values[name] = form[f"opt_{name}"]
-    return BoliviaConfig.from_mapping(values)
+    return BoliviaConfig.from_mapping(tables.house_options(form, BoliviaConfig().to_dict()))
 
 
 def import_log(store: Store, name: str, text: str) -> int:
     """A new game from a JSONL log (begun on paper, or exported); the whole log must replay, else LogError."""
-    lines = tuple(line.strip() for line in text.splitlines() if line.strip())
-    if not lines:
-        raise LogError("el registro está vacío")
+    return TABLES.import_log(store, name, text, _check_import)
+
+
+def _check_import(lines: tuple[str, ...]) -> None:
     try:
         replay(lines)
     except CorruptLog as error:
         raise LogError(str(error)) from None
-    return store.create_table(GAME, name, list(lines))
 
 
 def category_label(value: object) -> str:

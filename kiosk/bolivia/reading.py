@@ -16,7 +16,6 @@ five dice are in view.
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,11 +23,21 @@ import cv2
 import numpy as np
 
 from engines.bolivia import DICE, BoliviaGame, Roll, RuleError
+from kiosk import dice as entries
+from kiosk.dice import (
+    MATCH_IOU,
+    CorrectionError,
+    away_from,
+    capture_problems,
+    change_die,
+    confirmed_meta,
+    iou,
+    same_die,
+)
 from kiosk.store import now
 
 ROLL_MARKER = 0  # the ArUco id of the rolling area's corners
-MATCH_IOU = 0.3  # a die on a new frame is the same die as on the last one above this overlap...
-MATCH_CENTRE = 0.5  # ...or with centres closer than this share of the die's side
+MATCH_CENTRE = 0.5  # a die that did not move: above MATCH_IOU, or with centres closer than this share of its side
 DETECT_WIDTH = 2000  # markers are searched on a copy at most this wide
 
 Point = tuple[float, float]
@@ -78,42 +87,17 @@ def inside(polygon: Sequence[Point], point: Point) -> bool:
 # ------------------------------------------------------------------ dice
 
 
-def new_id() -> str:
-    """A die's id within a reading."""
-    return secrets.token_hex(4)
+NOT_KEPT: dict[str, Any] = {"slot": None, "kept": None}  # a die entry's keys here: which set-aside die it is
 
 
 def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, Any]:
-    """A die entry of a reading."""
-    entry: dict[str, Any] = {
-        "id": new_id(),
-        "face": face,
-        "read": read,
-        "confidence": None,
-        "uncertain": False,
-        "reasons": [],
-        "box": None,
-        "corrected": False,
-        "confirmed": False,
-        "slot": None,
-        "kept": None,
-    }
-    entry.update(extra)
-    return entry
+    """A die entry of a reading (not a set-aside die unless `slot` and `kept` say so)."""
+    return entries.die(face, read, **(NOT_KEPT | extra))
 
 
 def centre(box: Sequence[float]) -> Point:
     """The centre of a box [x1, y1, x2, y2]."""
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-
-
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    """Intersection over union of two boxes."""
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def same_place(a: Sequence[float], b: Sequence[float]) -> float:
@@ -187,37 +171,20 @@ def from_capture(
         "markers": markers,
         "polygon": None if area is None else [[round(x, 1), round(y, 1)] for x, y in area],
     }
-    entries = []
-    outside = 0
-    for read in frame_reading.dice:
-        box = [round(v, 1) for v in read.box.to_list()]
-        if area is not None and not inside(area, centre(box)):
-            outside += 1
-            continue
-        entries.append(
-            die(
-                read.face,
-                read.face,
-                confidence=round(float(read.confidence), 3),
-                uncertain=bool(read.uncertain),
-                reasons=list(read.reasons),
-                box=box,
-            )
-        )
-    entries.sort(key=lambda d: (centre(d["box"])[0], centre(d["box"])[1]))
+    found = [entries.die_read(read, **NOT_KEPT) for read in frame_reading.dice]
+    in_area = [d for d in found if area is None or inside(area, centre(d["box"]))]
+    in_area.sort(key=lambda d: (centre(d["box"])[0], centre(d["box"])[1]))
     problems: list[str] = []
-    if outside:
-        problems.append(f"{outside} dado(s) fuera de la zona de tirada: no cuentan")
-    if area is None and len(entries) != DICE:
+    if len(found) > len(in_area):
+        problems.append(f"{len(found) - len(in_area)} dado(s) fuera de la zona de tirada: no cuentan")
+    if area is None and len(in_area) != DICE:
         seen = "solo se ve un marcador de la zona de tirada" if markers == 1 else "no se ve la zona de tirada"
         problems.append(
-            f"{seen} (marcadores ArUco {ROLL_MARKER}) y hay {len(entries)} dados a la vista: se leyó toda la imagen"
+            f"{seen} (marcadores ArUco {ROLL_MARKER}) y hay {len(in_area)} dados a la vista: se leyó toda la imagen"
         )
-    disagreeing = getattr(capture, "disagreeing", ())
-    if disagreeing:
-        problems.append(f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas")
+    problems.extend(capture_problems(capture))
     data["problems"] = problems
-    data["dice"] = _claim_kept(entries, kept, data["size"])
+    data["dice"] = _claim_kept(in_area, kept, data["size"])
     return data
 
 
@@ -269,24 +236,16 @@ def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, A
     for entry in [d for d in old.get("dice", []) if d["corrected"] or d["confirmed"]]:
         if entry.get("read") is None and entry.get("slot") is not None and not entry["corrected"]:
             continue  # a set-aside die pre-filled by hand: the camera now says where it is
-        match = None
-        if entry["box"] is not None:
-            scored = [(iou(entry["box"], d["box"]), d) for d in fresh if d["box"] is not None]
-            scored = [(s, d) for s, d in scored if s >= MATCH_IOU]
-            match = max(scored, key=lambda pair: pair[0])[1] if scored else None
+        match = None if entry["box"] is None else same_die(entry["box"], fresh)
         if match is not None:
             fresh.remove(match)
             entry = {**entry, "slot": match["slot"], "kept": match["kept"]}
         fresh.append(entry)
     for correction in new["corrections"]:
         if correction.get("set") is None and correction.get("box") is not None:
-            fresh[:] = [d for d in fresh if d["box"] is None or iou(d["box"], correction["box"]) < MATCH_IOU]
+            fresh[:] = away_from(fresh, correction["box"])
     fresh.sort(key=lambda d: (d["box"] is None, centre(d["box"])[0] if d["box"] else 0.0))
     return new
-
-
-class CorrectionError(ValueError):
-    """A correction that does not fit the reading (an unknown die, a face that is not 1-6)."""
 
 
 def correct(
@@ -317,14 +276,7 @@ def correct(
     entry = next((d for d in dice if d["id"] == die_id), None)
     if entry is None:
         raise CorrectionError("ese dado no está en la lectura")
-    data["corrections"].append({"die": die_id, "read": entry["read"], "set": face, "ts": now(), "box": entry["box"]})
-    if face is None:
-        dice.remove(entry)
-    elif face == entry["face"] and entry["read"] is not None:
-        entry["confirmed"] = True
-    else:
-        entry["face"] = face
-        entry["corrected"] = True
+    change_die(data, dice, entry, face)
     return data
 
 
@@ -426,15 +378,10 @@ def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
 def roll_meta(data: Mapping[str, Any]) -> dict[str, Any]:
     """The meta keys a confirmed roll line carries: where the dice came from, the photo, boxes and corrections."""
     slots, _ = arrange(data)
-    meta: dict[str, Any] = {"by": "coordinador", "source": data["source"]}
-    if data.get("photo"):
-        meta["photo"] = data["photo"]
+    where: dict[str, Any] = {}
     if data.get("size"):
-        meta["size"] = data["size"]
+        where["size"] = data["size"]
     boxes = [None if e is None else e.get("box") for e in slots]
     if any(b is not None for b in boxes):
-        meta["boxes"] = boxes
-    fixes = [{k: v for k, v in c.items() if k != "box"} for c in data.get("corrections", [])]
-    if fixes:
-        meta["corrections"] = fixes
-    return meta
+        where["boxes"] = boxes
+    return confirmed_meta(data, where)

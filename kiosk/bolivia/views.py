@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    jsonify,
-    redirect,
-    render_template,
-    request,
-    send_file,
-    url_for,
-)
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from engines.bolivia import (
     ART_CROSS_HATCH,
@@ -39,13 +26,14 @@ from engines.bolivia import (
     Undo,
     advise,
 )
-from kiosk.auth import coordinator_required, is_coordinator
+from kiosk import web
+from kiosk.auth import coordinator_required
 from kiosk.bolivia import desk as desks
 from kiosk.bolivia import reading as readings
-from kiosk.bus import Bus
-from kiosk.camera import CameraService, encode_jpeg, shrink
+from kiosk.camera import encode_jpeg, shrink
+from kiosk.game_views import GameViews
 from kiosk.i18n import t
-from kiosk.store import NotFound, StaleError, Store, write_durably
+from kiosk.web import camera, json_body, json_seq, publish, refuse, rule_refusal, store
 
 bp = Blueprint("bolivia", __name__, url_prefix="/bolivia")
 
@@ -110,47 +98,6 @@ JS_LABELS = (
 )
 
 
-def store() -> Store:
-    """The app's store."""
-    return cast(Store, current_app.extensions["cacho.store"])
-
-
-def bus() -> Bus:
-    """The app's live bus."""
-    return cast(Bus, current_app.extensions["cacho.bus"])
-
-
-def camera() -> CameraService:
-    """The app's camera."""
-    return cast(CameraService, current_app.extensions["cacho.camera"])
-
-
-def load_or_404(table_id: int) -> desks.Desk:
-    """The game, or 404 (also for another game's table)."""
-    try:
-        row = store().table(table_id)
-    except NotFound:
-        abort(404)
-    if row.game != desks.GAME:
-        abort(404)
-    return desks.load(store(), table_id)
-
-
-def refuse(message: str, status: int, article: str | None = None) -> tuple[Response, int]:
-    """A refusal the page shows as it is: what is wrong (and the seed's section), nothing changed."""
-    return jsonify(error=message, article=article), status
-
-
-def rule_refusal(error: RuleError) -> tuple[Response, int]:
-    """A rule's refusal: 409 with the section of the seed it applies."""
-    return refuse(f"{error.article}: {error.message}", 409, error.article)
-
-
-def publish(table_id: int) -> None:
-    """Tell every open page of the game that it changed."""
-    bus().publish(f"table:{table_id}", {"table": table_id, "at": time.time()})
-
-
 def labels() -> dict[str, str]:
     """The page's labels in its language."""
     return {key: t(key) for key in JS_LABELS}
@@ -189,21 +136,6 @@ def new() -> Any:
     return redirect(url_for("bolivia.table", table_id=table_id))
 
 
-@bp.route("/import", methods=["POST"])
-@coordinator_required
-def import_log() -> Any:
-    """A game from a JSONL log (an exported one, or begun on paper); the whole log must replay, or nothing is made."""
-    upload = request.files.get("log")
-    text = upload.read().decode("utf-8", errors="replace") if upload is not None else request.form.get("text", "")
-    name = request.form.get("name", "").strip() or "Partida importada"
-    try:
-        table_id = desks.import_log(store(), name, text)
-    except LogError as error:
-        return render_template("error.html", message=f"{t('Importar')}: {error.message}"), 400
-    store().audit(table_id, "import", {"lines": len(store().lines(table_id))})
-    return redirect(url_for("bolivia.table", table_id=table_id))
-
-
 # ------------------------------------------------------------------ pages
 
 
@@ -211,36 +143,19 @@ def import_log() -> Any:
 @coordinator_required
 def table(table_id: int) -> Any:
     """The coordinator's screen."""
-    load_or_404(table_id)
-    return render_template("bolivia/table.html", table_id=table_id, name=store().table(table_id).name, labels=labels())
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("table", table_id, labels=labels())
 
 
 @bp.route("/<int:table_id>/tv")
 def tv(table_id: int) -> Any:
     """The spectators' screen (read-only): the pizarras, the dice, and the coaching helper."""
-    load_or_404(table_id)
-    return render_template("bolivia/tv.html", table_id=table_id, name=store().table(table_id).name, labels=labels())
-
-
-@bp.route("/<int:table_id>/state.json")
-def state(table_id: int) -> Any:
-    """Everything a page draws; `?view=tv` adds the advice and leaves out the controls (always so without the PIN)."""
-    desk = load_or_404(table_id)
-    view = request.args.get("view", "coordinator")
-    if view != "tv" and not is_coordinator():
-        view = "tv"
-    return jsonify(state_of(desk, view))
-
-
-def photo_url(table_id: int, photo: object) -> str | None:
-    """The URL of a stored photo ("ID/NAME.jpg"), or None."""
-    if not isinstance(photo, str) or not photo:
-        return None
-    return url_for("bolivia.photo", table_id=table_id, name=Path(photo).name)
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("tv", table_id, labels=labels())
 
 
 def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
-    """The page's JSON for one game."""
+    """The page's JSON for one game; the TV's adds the advice and leaves out the controls."""
     game = desk.game
     attempt = game.attempt
     rolls = desk.current_rolls()
@@ -270,13 +185,13 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
             "dice": last_roll.get("dice"),
             "number": len(rolls),
             "source": last_roll.get("source"),
-            "photo_url": photo_url(desk.table_id, last_roll.get("photo")),
+            "photo_url": VIEWS.photo_url(desk.table_id, last_roll.get("photo")),
             "boxes": last_roll.get("boxes"),
             "size": last_roll.get("size"),
         }
     data = current_reading(desk)
     if data is not None:
-        reading = data | {"photo_url": photo_url(desk.table_id, data.get("photo"))}
+        reading = data | {"photo_url": VIEWS.photo_url(desk.table_id, data.get("photo"))}
         out["reading"] = reading | {"proposal": readings.proposal(game, data)}
     else:
         out["reading"] = None
@@ -368,79 +283,27 @@ def advice_of(game: BoliviaGame) -> dict[str, Any] | None:
 
 def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
     """The reading awaiting confirmation, if it was taken for the game as it stands."""
-    found = store().pending(desk.table_id)
-    if found is None:
-        return None
-    seq, data = found
-    return data if seq == desk.seq else None
+    return web.pending_reading(desk.table_id, desk.seq)
 
 
 @bp.route("/<int:table_id>/advice.json")
 def advice(table_id: int) -> Any:
     """¿A qué voy?: the coaching helper for the dice on the table (null before the first roll)."""
-    desk = load_or_404(table_id)
+    desk = VIEWS.load_or_404(table_id)
     return jsonify(advice=advice_of(desk.game))
 
 
-@bp.route("/<int:table_id>/photo/<name>")
-def photo(table_id: int, name: str) -> Any:
-    """A roll's photo."""
-    if "/" in name or "\\" in name or name.startswith("."):
-        abort(404)
-    path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
-    if not path.is_file():
-        abort(404)
-    return send_file(path, mimetype="image/jpeg", max_age=3600)
-
-
-@bp.route("/<int:table_id>/export.jsonl")
-@coordinator_required
-def export(table_id: int) -> Any:
-    """The game's log as stored (JSON Lines; `cacho bolivia replay` and the import read it)."""
-    load_or_404(table_id)
-    text = "".join(line + "\n" for line in store().lines(table_id))
-    return Response(
-        text,
-        mimetype="application/jsonl",
-        headers={"Content-Disposition": f'attachment; filename="cacho-boliviano-{table_id}.jsonl"'},
-    )
+VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of)
+VIEWS.add_routes(
+    bp,
+    undo=Undo(),  # the last action
+    import_log=desks.import_log,
+    imported_name="Partida importada",
+    export_name=lambda table_id: f"cacho-boliviano-{table_id}.jsonl",
+)
 
 
 # ------------------------------------------------------------------ playing
-
-
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        abort(refuse_json("se esperaba un objeto JSON"))
-    return data
-
-
-def refuse_json(message: str) -> Response:
-    """A 400 response for a malformed request."""
-    response = jsonify(error=message, article=None)
-    response.status_code = 400
-    return response
-
-
-def _seq(data: dict[str, Any]) -> int | None:
-    seq = data.get("seq")
-    if seq is None:
-        return None
-    if isinstance(seq, bool) or not isinstance(seq, int):
-        abort(refuse_json("'seq' debe ser el número de eventos que mostraba la página"))
-    return seq
-
-
-def _apply(table_id: int, event: Any, seq: int | None, meta: dict[str, Any] | None = None) -> Any:
-    try:
-        desk = desks.act(store(), table_id, event, seq, meta)
-    except RuleError as error:
-        return rule_refusal(error)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    publish(table_id)
-    return jsonify(state_of(desk, "coordinator"))
 
 
 @bp.route("/<int:table_id>/action", methods=["POST"])
@@ -450,9 +313,9 @@ def action(table_id: int) -> Any:
 
     Without `player`, the player on turn. Rolls come only from a confirmed reading (/read or /manual, /confirm).
     """
-    desk = load_or_404(table_id)
-    data = _body()
-    seq = _seq(data)
+    desk = VIEWS.load_or_404(table_id)
+    data = json_body()
+    seq = json_seq(data)
     event_obj = {k: v for k, v in data.items() if k != "seq"}
     if event_obj.get("event") not in ACTIONS:
         return refuse(
@@ -467,16 +330,7 @@ def action(table_id: int) -> Any:
         event = desks.parse_action(event_obj)
     except LogError as error:
         return refuse(error.message, 400)
-    return _apply(table_id, event, seq, {"by": "coordinador"})
-
-
-@bp.route("/<int:table_id>/undo", methods=["POST"])
-@coordinator_required
-def undo(table_id: int) -> Any:
-    """Take back the last action; the log records the undo (it never rewrites history)."""
-    load_or_404(table_id)
-    data = _body()
-    return _apply(table_id, Undo(), _seq(data), {"by": "coordinador"})
+    return VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
 
 
 # ------------------------------------------------------------------ the roll read
@@ -504,28 +358,20 @@ def _kept(desk: desks.Desk) -> list[dict[str, Any]]:
 @coordinator_required
 def read(table_id: int) -> Any:
     """Ask the camera to read the roll (in the background): wait until the dice are still, read the rolling area."""
-    desk = load_or_404(table_id)
-    refused = _roll_or_refuse(desk)
+    desk = VIEWS.load_or_404(table_id)
+    refused = _roll_or_refuse(desk) or web.camera_refusal()
     if refused is not None:
         return refused
-    cam = camera()
-    if not cam.can_read:
-        return refuse(f"{t('Sin cámara')}: {cam.health().message}. {t('Entrar a mano')}.", 409)
     old = current_reading(desk)
     kept = _kept(desk)
     waiting = readings.reading("reading", "esperando a que los dados queden quietos", kept)
     store().set_pending(table_id, desk.seq, waiting)
     publish(table_id)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    thread = threading.Thread(target=_read_in_background, args=(app, desk, old, kept), name=f"tirada-{table_id}")
-    thread.daemon = True
-    thread.start()
-    if current_app.config.get("READ_SYNC"):
-        thread.join()
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator")), 202
+    web.in_background(lambda: _read_roll(desk, old, kept), f"tirada-{table_id}")
+    return jsonify(VIEWS.coordinator_state(table_id)), 202
 
 
-def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None, kept: list[dict[str, Any]]) -> None:
+def _read_roll(desk: desks.Desk, old: dict[str, Any] | None, kept: list[dict[str, Any]]) -> None:
     import cv2
     import numpy as np
 
@@ -533,54 +379,47 @@ def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None, 
     from vision.annotate import annotate
     from vision.frames import FrameError
 
-    with app.app_context():
-        table_id = desk.table_id
-        try:
-            capture = camera().capture_still(current_app.config.get("STILL"))
-            if capture.reading is None or capture.frame is None:
-                data = readings.reading("failed", capture.message, kept)
-            else:
-                area, markers = readings.rolling_area(capture.frame)
-                drawn = annotate(capture.frame, capture.reading)
-                if area is not None:
-                    thick = max(2, round(3 * max(drawn.shape[:2]) / 1280))
-                    cv2.polylines(drawn, [np.array(area, np.int32)], True, (255, 255, 0), thick)
-                name = f"{desk.seq:04d}-{int(time.time() * 1000)}.jpg"
-                path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
-                write_durably(path, encode_jpeg(shrink(drawn, PHOTO_WIDTH)))
-                data = readings.from_capture(capture, kept, f"{table_id}/{name}", area, markers)
-                if old is not None and old.get("state") == "ready" and old.get("source") == "camera":
-                    data = readings.keep_corrections(old, data)
-        except (CameraError, FrameError) as error:
-            data = readings.reading("failed", f"no se pudo leer: {error}", kept)
-        with desks.table_lock(table_id):
-            current = store().pending(table_id)
-            if desks.load(store(), table_id).seq == desk.seq and current is not None:
-                store().set_pending(table_id, desk.seq, data)
-        publish(table_id)
+    table_id = desk.table_id
+    try:
+        capture = camera().capture_still(current_app.config.get("STILL"))
+        if capture.reading is None or capture.frame is None:
+            data = readings.reading("failed", capture.message, kept)
+        else:
+            area, markers = readings.rolling_area(capture.frame)
+            drawn = annotate(capture.frame, capture.reading)
+            if area is not None:
+                thick = max(2, round(3 * max(drawn.shape[:2]) / 1280))
+                cv2.polylines(drawn, [np.array(area, np.int32)], True, (255, 255, 0), thick)
+            name = f"{desk.seq:04d}-{int(time.time() * 1000)}.jpg"
+            photo = web.save_photo(table_id, name, encode_jpeg(shrink(drawn, PHOTO_WIDTH)))
+            data = readings.from_capture(capture, kept, photo, area, markers)
+            if old is not None and old.get("state") == "ready" and old.get("source") == "camera":
+                data = readings.keep_corrections(old, data)
+    except (CameraError, FrameError) as error:
+        data = readings.reading("failed", f"no se pudo leer: {error}", kept)
+    # Whatever awaits confirmation is replaced (a cancelled reading is not brought back).
+    VIEWS.keep_reading(table_id, desk.seq, data)
 
 
 @bp.route("/<int:table_id>/manual", methods=["POST"])
 @coordinator_required
 def manual(table_id: int) -> Any:
     """Enter the roll by hand (no camera, or the coordinator prefers to): the set-aside dice stay as they are."""
-    desk = load_or_404(table_id)
+    desk = VIEWS.load_or_404(table_id)
     refused = _roll_or_refuse(desk)
     if refused is not None:
         return refused
     store().set_pending(table_id, desk.seq, readings.manual(_kept(desk)))
-    publish(table_id)
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+    return VIEWS.redrawn(table_id)
 
 
 @bp.route("/<int:table_id>/cancel", methods=["POST"])
 @coordinator_required
 def cancel(table_id: int) -> Any:
     """Drop the reading awaiting confirmation (nothing is logged)."""
-    load_or_404(table_id)
+    VIEWS.load_or_404(table_id)
     store().clear_pending(table_id)
-    publish(table_id)
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+    return VIEWS.redrawn(table_id)
 
 
 @bp.route("/<int:table_id>/die", methods=["POST"])
@@ -588,32 +427,26 @@ def cancel(table_id: int) -> Any:
 def die(table_id: int) -> Any:
     """Correct one die (face 1-6), confirm it (the same face), remove it (face null) or add one (no id; `at`: where
     it lies on the photo, frame pixels)."""
-    desk = load_or_404(table_id)
-    data = _body()
+    desk = VIEWS.load_or_404(table_id)
+    data = json_body()
     die_id, face, at = data.get("die"), data.get("face"), data.get("at")
     if (die_id is not None and not isinstance(die_id, str)) or (at is not None and not isinstance(at, list)):
         return refuse("se esperaba {die, face} (y at: [x, y] para un dado añadido sobre la foto)", 400)
-    with desks.table_lock(table_id):
-        reading = current_reading(desk)
-        if reading is None:
-            return refuse("no hay lectura que corregir: lea la tirada o entre los dados a mano", 409)
-        try:
-            reading = readings.correct(reading, die_id, face, at)
-        except readings.CorrectionError as error:
-            return refuse(str(error), 400)
-        store().set_pending(table_id, desk.seq, reading)
-        last = reading["corrections"][-1]
-        store().audit(table_id, "correction", {k: v for k, v in last.items() if k != "box"})
-    publish(table_id)
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+    return VIEWS.corrected(
+        table_id,
+        desk.seq,
+        lambda: current_reading(desk),
+        lambda reading: readings.correct(reading, die_id, face, at),
+        "no hay lectura que corregir: lea la tirada o entre los dados a mano",
+    )
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
 @coordinator_required
 def confirm(table_id: int) -> Any:
     """The coordinator confirms the reading: the roll is logged (with its photo, boxes and corrections)."""
-    desk = load_or_404(table_id)
-    data = _body()
+    desk = VIEWS.load_or_404(table_id)
+    data = json_body()
     reading = current_reading(desk)
     if reading is None:
         return refuse("no hay lectura que confirmar: lea la tirada o entre los dados a mano", 409)
@@ -623,15 +456,12 @@ def confirm(table_id: int) -> Any:
     attempt = desk.game.attempt
     assert attempt is not None
     roll = Roll(attempt.player, tuple(int(f) for f in plan["dice"]))
-    try:
-        after = desks.act(store(), table_id, roll, _seq(data), readings.roll_meta(reading))
-        after = score_if_only_choice(after)
-    except RuleError as error:
-        return rule_refusal(error)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    publish(table_id)
-    return jsonify(state_of(after, "coordinator"))
+    seq = json_seq(data)
+    return web.answer(
+        table_id,
+        lambda: score_if_only_choice(desks.act(store(), table_id, roll, seq, readings.roll_meta(reading))),
+        state_of,
+    )
 
 
 def score_if_only_choice(desk: desks.Desk) -> desks.Desk:

@@ -9,14 +9,12 @@ with each die {"id", "face" (1-6 or null: not set yet), "read" (the camera's fac
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engines.dudo import ChallengeKind, DudoTable, Reveal, RuleError
+from kiosk.dice import CorrectionError, away_from, capture_problems, change_die, die, die_read, same_die
 from kiosk.store import now
-
-MATCH_IOU = 0.3  # a die on a new frame is the corrected one above this overlap
 
 
 def needed(table: DudoTable) -> list[str]:
@@ -30,28 +28,6 @@ def needed(table: DudoTable) -> list[str]:
 def expected_counts(table: DudoTable) -> dict[str, int]:
     """The coordinator's count for the players who show their dice."""
     return {name: table.dice_of(name) for name in needed(table)}
-
-
-def new_id() -> str:
-    """A die's id within a reading."""
-    return secrets.token_hex(4)
-
-
-def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, Any]:
-    """A die entry of a reading."""
-    entry: dict[str, Any] = {
-        "id": new_id(),
-        "face": face,
-        "read": read,
-        "confidence": None,
-        "uncertain": False,
-        "reasons": [],
-        "box": None,
-        "corrected": False,
-        "confirmed": False,
-    }
-    entry.update(extra)
-    return entry
 
 
 def manual(table: DudoTable) -> dict[str, Any]:
@@ -94,26 +70,15 @@ def from_check(check: Any, capture: Any, photo: str | None) -> dict[str, Any]:
             continue
         entries = []
         for placed in seat.counted:
-            reading_ = placed.die
-            reasons = list(reading_.reasons)
+            reasons = list(placed.die.reasons)
             if placed.where == "borde":
                 reasons.insert(0, "cortado por el borde de la imagen")
-            entries.append(
-                die(
-                    reading_.face,
-                    reading_.face,
-                    confidence=round(float(reading_.confidence), 3),
-                    uncertain=bool(reading_.uncertain or placed.where != "mesa"),
-                    reasons=reasons,
-                    box=[round(v, 1) for v in reading_.box.to_list()],
-                )
-            )
+            uncertain = bool(placed.die.uncertain or placed.where != "mesa")
+            entries.append(die_read(placed.die, uncertain=uncertain, reasons=reasons))
         players[seat.player] = entries
     for placed in check.stray:
         problems.append(f"un dado sin asiento (lee {placed.die.face})")
-    disagreeing = getattr(capture, "disagreeing", ())
-    if disagreeing:
-        problems.append(f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas")
+    problems.extend(capture_problems(capture))
     return {
         "state": "ready",
         "source": "camera",
@@ -127,14 +92,6 @@ def from_check(check: Any, capture: Any, photo: str | None) -> dict[str, Any]:
     }
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The new frame's reading with every earlier correction still applied: a later frame never overwrites one."""
     new["corrections"] = list(old.get("corrections", []))
@@ -142,23 +99,14 @@ def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, A
     for name, dice in old.get("players", {}).items():
         fresh = new["players"].setdefault(name, [])
         for entry in [d for d in dice if d["corrected"] or d["confirmed"]]:
-            match = None
-            if entry["box"] is not None:
-                scored = [(d, _iou(entry["box"], d["box"])) for d in fresh if d["box"] is not None]
-                scored = [(d, s) for d, s in scored if s >= MATCH_IOU]
-                match = max(scored, key=lambda pair: pair[1])[0] if scored else None
+            match = None if entry["box"] is None else same_die(entry["box"], fresh)
             if match is not None:
                 fresh.remove(match)
             fresh.append(entry)
         for correction in removed:
-            if correction["player"] != name:
-                continue
-            fresh[:] = [d for d in fresh if d["box"] is None or _iou(d["box"], correction["box"]) < MATCH_IOU]
+            if correction["player"] == name:
+                fresh[:] = away_from(fresh, correction["box"])
     return new
-
-
-class CorrectionError(ValueError):
-    """A correction that does not fit the reading (unknown player or die, a face that is not 1-6)."""
 
 
 def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | None) -> dict[str, Any]:
@@ -183,16 +131,7 @@ def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | N
     entry: dict[str, Any] | None = next((d for d in dice if d["id"] == die_id), None)
     if entry is None:
         raise CorrectionError(f"{player} no tiene ese dado en la lectura")
-    data["corrections"].append(
-        {"player": player, "die": die_id, "read": entry["read"], "set": face, "ts": now(), "box": entry["box"]}
-    )
-    if face is None:
-        dice.remove(entry)
-    elif face == entry["face"] and entry["read"] is not None:
-        entry["confirmed"] = True
-    else:
-        entry["face"] = face
-        entry["corrected"] = True
+    change_die(data, dice, entry, face, player=player)
     return data
 
 

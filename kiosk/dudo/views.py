@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from pathlib import Path
 from typing import Any, cast
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    jsonify,
-    redirect,
-    render_template,
-    request,
-    send_file,
-    url_for,
-)
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from engines.dudo import (
     DudoConfig,
@@ -33,13 +21,15 @@ from engines.dudo import (
     sorteo,
 )
 from engines.dudo.config import AbreTrasCalzo, AbreTrasEliminacion
-from kiosk.auth import coordinator_required, is_coordinator
-from kiosk.bus import Bus
-from kiosk.camera import CameraService, encode_jpeg
+from kiosk import web
+from kiosk.auth import coordinator_required
+from kiosk.camera import encode_jpeg
+from kiosk.dice import CorrectionError, confirmed_meta
 from kiosk.dudo import desk as desks
 from kiosk.dudo import reading as readings
-from kiosk.i18n import t
-from kiosk.store import NotFound, StaleError, Store, write_durably
+from kiosk.game_views import GameViews
+from kiosk.tables import table_lock
+from kiosk.web import camera, json_body, json_seq, publish, refuse, store
 
 bp = Blueprint("dudo", __name__, url_prefix="/dudo")
 
@@ -50,45 +40,9 @@ OPTION_CHOICES: dict[str, list[str]] = {
 }
 
 
-def store() -> Store:
-    """The app's store."""
-    return cast(Store, current_app.extensions["cacho.store"])
-
-
-def bus() -> Bus:
-    """The app's live bus."""
-    return cast(Bus, current_app.extensions["cacho.bus"])
-
-
-def camera() -> CameraService:
-    """The app's camera."""
-    return cast(CameraService, current_app.extensions["cacho.camera"])
-
-
 def timers() -> dict[int, dict[str, Any]]:
     """The turn timers, per table (the coordinator's, art. 11)."""
     return cast(dict[int, dict[str, Any]], current_app.extensions.setdefault("cacho.timers", {}))
-
-
-def load_or_404(table_id: int) -> desks.Desk:
-    """The table, or 404."""
-    try:
-        row = store().table(table_id)
-    except NotFound:
-        abort(404)
-    if row.game != desks.GAME:
-        abort(404)
-    return desks.load(store(), table_id)
-
-
-def refuse(message: str, status: int, article: str | None = None) -> tuple[Response, int]:
-    """A refusal the page shows as it is: what is wrong (and the article), nothing changed."""
-    return jsonify(error=message, article=article), status
-
-
-def publish(table_id: int) -> None:
-    """Tell every open page of the table that it changed."""
-    bus().publish(f"table:{table_id}", {"table": table_id, "at": time.time()})
 
 
 # ------------------------------------------------------------------ setup
@@ -125,21 +79,6 @@ def new() -> Any:
     return redirect(url_for("dudo.table", table_id=table_id))
 
 
-@bp.route("/import", methods=["POST"])
-@coordinator_required
-def import_log() -> Any:
-    """A table from a JSONL log (begun on paper); the whole log must replay, or nothing is created."""
-    upload = request.files.get("log")
-    text = upload.read().decode("utf-8", errors="replace") if upload is not None else request.form.get("text", "")
-    name = request.form.get("name", "").strip() or "Mesa importada"
-    try:
-        table_id = desks.import_log(store(), name, text)
-    except LogError as error:
-        return render_template("error.html", message=f"{t('Importar')}: {error.message}"), 400
-    store().audit(table_id, "import", {"lines": len(store().lines(table_id))})
-    return redirect(url_for("dudo.table", table_id=table_id))
-
-
 # ------------------------------------------------------------------ pages
 
 
@@ -147,29 +86,18 @@ def import_log() -> Any:
 @coordinator_required
 def table(table_id: int) -> Any:
     """The coordinator's screen."""
-    desk = load_or_404(table_id)
-    return render_template("dudo/table.html", table_id=table_id, name=store().table(table_id).name, desk=desk)
+    return VIEWS.page("table", table_id, desk=VIEWS.load_or_404(table_id))
 
 
 @bp.route("/<int:table_id>/tv")
 def tv(table_id: int) -> Any:
     """The spectators' screen (read-only)."""
-    load_or_404(table_id)
-    return render_template("dudo/tv.html", table_id=table_id, name=store().table(table_id).name)
-
-
-@bp.route("/<int:table_id>/state.json")
-def state(table_id: int) -> Any:
-    """Everything a page draws; `?view=tv` adds the odds (for spectators only) and leaves out the controls."""
-    desk = load_or_404(table_id)
-    view = request.args.get("view", "coordinator")
-    if view != "tv" and not is_coordinator():
-        view = "tv"
-    return jsonify(state_of(desk, view))
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("tv", table_id)
 
 
 def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
-    """The page's JSON for one table."""
+    """The page's JSON for one table; the TV's adds the odds (for spectators only) and leaves out the controls."""
     tbl = desk.table
     rnd = tbl.round
     meta = desk.meta()
@@ -215,16 +143,13 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
     if tbl.rulings:
         ruling = tbl.rulings[-1].to_dict()
         reveal_line: dict[str, Any] = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
-        photo = reveal_line.get("photo")
-        ruling["photo"] = None if not photo else url_for("dudo.photo", table_id=desk.table_id, name=Path(photo).name)
+        ruling["photo"] = VIEWS.photo_url(desk.table_id, reveal_line.get("photo"))
         ruling["shown_dice"] = reveal_line.get("dice")
         out["last_ruling"] = ruling
     reading = current_reading(desk)
     if reading is not None:
         if reading.get("photo"):
-            reading = reading | {
-                "photo_url": url_for("dudo.photo", table_id=desk.table_id, name=Path(reading["photo"]).name)
-            }
+            reading = reading | {"photo_url": VIEWS.photo_url(desk.table_id, reading["photo"])}
         out["reading"] = reading | {"proposal": readings.proposal(tbl, reading)}
     else:
         out["reading"] = None
@@ -242,81 +167,31 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
 
 def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
     """The reading awaiting confirmation, if it belongs to the challenge now standing."""
-    found = store().pending(desk.table_id)
-    if found is None or desk.table.pending is None:
+    if desk.table.pending is None:
         return None
-    seq, data = found
-    return data if seq == desk.seq else None
+    return web.pending_reading(desk.table_id, desk.seq)
 
 
-@bp.route("/<int:table_id>/photo/<name>")
-def photo(table_id: int, name: str) -> Any:
-    """A ruling's photo."""
-    if "/" in name or "\\" in name or name.startswith("."):
-        abort(404)
-    path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
-    if not path.is_file():
-        abort(404)
-    return send_file(path, mimetype="image/jpeg", max_age=3600)
-
-
-@bp.route("/<int:table_id>/export.jsonl")
-@coordinator_required
-def export(table_id: int) -> Any:
-    """The table's log as stored (JSON Lines; `cacho dudo replay` reads it)."""
-    load_or_404(table_id)
-    text = "".join(line + "\n" for line in store().lines(table_id))
-    return Response(
-        text,
-        mimetype="application/jsonl",
-        headers={"Content-Disposition": f'attachment; filename="mesa-{table_id}.jsonl"'},
-    )
+VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of)
+VIEWS.add_routes(
+    bp,
+    undo=Undo(),  # the last action or ruling
+    import_log=desks.import_log,
+    imported_name="Mesa importada",
+    export_name=lambda table_id: f"mesa-{table_id}.jsonl",
+)
 
 
 # ------------------------------------------------------------------ playing
-
-
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        abort(refuse_json("se esperaba un objeto JSON"))
-    return data
-
-
-def refuse_json(message: str) -> Response:
-    """A 400 response for a malformed request."""
-    response = jsonify(error=message, article=None)
-    response.status_code = 400
-    return response
-
-
-def _seq(data: dict[str, Any]) -> int | None:
-    seq = data.get("seq")
-    if seq is None:
-        return None
-    if isinstance(seq, bool) or not isinstance(seq, int):
-        abort(refuse_json("'seq' debe ser el número de eventos que mostraba la página"))
-    return seq
-
-
-def _apply(table_id: int, event: Any, seq: int | None, meta: dict[str, Any] | None = None) -> Any:
-    try:
-        desk = desks.act(store(), table_id, event, seq, meta)
-    except RuleError as error:
-        return refuse(f"art. {error.article}: {error.message}", 409, error.article)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    publish(table_id)
-    return jsonify(state_of(desk, "coordinator"))
 
 
 @bp.route("/<int:table_id>/action", methods=["POST"])
 @coordinator_required
 def action(table_id: int) -> Any:
     """A player's bid, dudo, calzo or paso, in the log's own JSON; refused with the article when illegal."""
-    load_or_404(table_id)
-    data = _body()
-    seq = _seq(data)
+    VIEWS.load_or_404(table_id)
+    data = json_body()
+    seq = json_seq(data)
     event_obj = {k: v for k, v in data.items() if k != "seq"}
     if event_obj.get("event") not in ("bid", "dudo", "calzo", "paso"):
         return refuse("la acción debe ser bid, dudo, calzo o paso", 400)
@@ -324,30 +199,21 @@ def action(table_id: int) -> Any:
         event = desks.parse_action(event_obj)
     except LogError as error:
         return refuse(error.message, 400)
-    response = _apply(table_id, event, seq, {"by": "coordinador"})
+    response = VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
     desk = desks.load(store(), table_id)
     if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
         # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
         _start_read(desk, None)
-        return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+        return jsonify(VIEWS.coordinator_state(table_id))
     return response
-
-
-@bp.route("/<int:table_id>/undo", methods=["POST"])
-@coordinator_required
-def undo(table_id: int) -> Any:
-    """Take back the last action or ruling; the log records the undo (it never rewrites history)."""
-    load_or_404(table_id)
-    data = _body()
-    return _apply(table_id, Undo(), _seq(data), {"by": "coordinador"})
 
 
 @bp.route("/<int:table_id>/timer", methods=["POST"])
 @coordinator_required
 def timer(table_id: int) -> Any:
     """The turn timer: start, pause, reset (and its limit in seconds)."""
-    load_or_404(table_id)
-    data = _body()
+    VIEWS.load_or_404(table_id)
+    data = json_body()
     op = data.get("op")
     clock = timers().setdefault(table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60})
     now = time.time()
@@ -381,18 +247,15 @@ def _challenge_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
 @coordinator_required
 def read(table_id: int) -> Any:
     """Ask the camera to read the lifted cups (in the background): capture when still, read, seat, check."""
-    desk = load_or_404(table_id)
-    refused = _challenge_or_refuse(desk)
+    desk = VIEWS.load_or_404(table_id)
+    refused = _challenge_or_refuse(desk) or web.camera_refusal()
     if refused is not None:
         return refused
-    cam = camera()
-    if not cam.can_read:
-        return refuse(f"{t('Sin cámara')}: {cam.health().message}. {t('Entrar a mano')}.", 409)
     old = current_reading(desk)
     if old is not None and old.get("state") == "reading":
         return refuse("ya se está leyendo la mesa: espere la lectura", 409)
     _start_read(desk, old)
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator")), 202
+    return jsonify(VIEWS.coordinator_state(table_id)), 202
 
 
 def _start_read(desk: desks.Desk, old: dict[str, Any] | None) -> None:
@@ -400,105 +263,84 @@ def _start_read(desk: desks.Desk, old: dict[str, Any] | None) -> None:
     table_id = desk.table_id
     store().set_pending(table_id, desk.seq, readings.reading("reading", "esperando a que la mesa quede quieta"))
     publish(table_id)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    thread = threading.Thread(target=_read_in_background, args=(app, desk, old), name=f"lectura-{table_id}")
-    thread.daemon = True
-    thread.start()
-    if current_app.config.get("READ_SYNC"):
-        thread.join()
+    web.in_background(lambda: _read_cups(desk, old), f"lectura-{table_id}")
 
 
-def _read_in_background(app: Any, desk: desks.Desk, old: dict[str, Any] | None) -> None:
+def _read_cups(desk: desks.Desk, old: dict[str, Any] | None) -> None:
     from hardware.camera import CameraError
     from vision.annotate import annotate
     from vision.frames import FrameError
     from vision.seats import ConfigError, TableConfig, load_table_config, read_table
 
-    with app.app_context():
-        table_id = desk.table_id
-        cam = camera()
-        try:
-            config_path = Path(current_app.config["TABLE_CONFIG"])
-            config = load_table_config(config_path) if config_path.exists() else TableConfig()
-            cam.cue(len(desk.table.rulings))
-            capture = cam.capture_still(current_app.config.get("STILL"))
-            if capture.reading is None or capture.frame is None:
-                data = readings.reading("failed", capture.message)
-            else:
-                expected = readings.expected_counts(desk.table)
-                players_by_seat = dict(enumerate(desk.table.players, start=1))
-                if config.players:
-                    players_by_seat = dict(config.players)
-                config = TableConfig(
-                    table=config.table,
-                    zones=config.zones,
-                    players=players_by_seat,
-                    seats=config.seats,
-                    marker_mm=config.marker_mm,
-                    mode=config.mode,
-                )
-                check = read_table(capture.frame, capture.reading, config, expected)
-                name = f"{desk.seq:04d}-{int(time.time())}.jpg"
-                path = Path(current_app.config["PHOTOS"]) / str(table_id) / name
-                write_durably(path, encode_jpeg(annotate(capture.frame, capture.reading)))
-                data = readings.from_check(check, capture, f"{table_id}/{name}")
-                if old is not None and old.get("state") == "ready":
-                    data = readings.keep_corrections(old, data)
-        except (CameraError, FrameError, ConfigError) as error:
-            data = readings.reading("failed", f"no se pudo leer: {error}")
-        with desks.table_lock(table_id):
-            # Only the reading this thread started is replaced: dice entered by hand meanwhile are kept.
-            current = store().pending(table_id)
-            under_way = current is not None and current[1].get("state") == "reading"
-            if desks.load(store(), table_id).seq == desk.seq and under_way:
-                store().set_pending(table_id, desk.seq, data)
-        publish(table_id)
+    table_id = desk.table_id
+    cam = camera()
+    try:
+        config_path = Path(current_app.config["TABLE_CONFIG"])
+        config = load_table_config(config_path) if config_path.exists() else TableConfig()
+        cam.cue(len(desk.table.rulings))
+        capture = cam.capture_still(current_app.config.get("STILL"))
+        if capture.reading is None or capture.frame is None:
+            data = readings.reading("failed", capture.message)
+        else:
+            expected = readings.expected_counts(desk.table)
+            players_by_seat = dict(enumerate(desk.table.players, start=1))
+            if config.players:
+                players_by_seat = dict(config.players)
+            config = TableConfig(
+                table=config.table,
+                zones=config.zones,
+                players=players_by_seat,
+                seats=config.seats,
+                marker_mm=config.marker_mm,
+                mode=config.mode,
+            )
+            check = read_table(capture.frame, capture.reading, config, expected)
+            name = f"{desk.seq:04d}-{int(time.time())}.jpg"
+            photo = web.save_photo(table_id, name, encode_jpeg(annotate(capture.frame, capture.reading)))
+            data = readings.from_check(check, capture, photo)
+            if old is not None and old.get("state") == "ready":
+                data = readings.keep_corrections(old, data)
+    except (CameraError, FrameError, ConfigError) as error:
+        data = readings.reading("failed", f"no se pudo leer: {error}")
+    # Only the reading this thread started is replaced: dice entered by hand meanwhile are kept.
+    VIEWS.keep_reading(table_id, desk.seq, data)
 
 
 @bp.route("/<int:table_id>/manual", methods=["POST"])
 @coordinator_required
 def manual(table_id: int) -> Any:
     """Enter the dice by hand (no camera, or the coordinator prefers to)."""
-    desk = load_or_404(table_id)
+    desk = VIEWS.load_or_404(table_id)
     refused = _challenge_or_refuse(desk)
     if refused is not None:
         return refused
-    with desks.table_lock(table_id):  # one at a time with a camera reading that ends now
+    with table_lock(table_id):  # one at a time with a camera reading that ends now
         store().set_pending(table_id, desk.seq, readings.manual(desk.table))
-    publish(table_id)
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+    return VIEWS.redrawn(table_id)
 
 
 @bp.route("/<int:table_id>/die", methods=["POST"])
 @coordinator_required
 def die(table_id: int) -> Any:
     """Correct one die (face 1-6), confirm it (the same face), remove it (face null) or add one (no id)."""
-    desk = load_or_404(table_id)
-    data = _body()
-    with desks.table_lock(table_id):
-        reading = current_reading(desk)
-        if reading is None:
-            return refuse("no hay lectura que corregir", 409)
+    desk = VIEWS.load_or_404(table_id)
+    data = json_body()
+
+    def fix(reading: dict[str, Any]) -> dict[str, Any]:
         player, die_id, face = data.get("player"), data.get("die"), data.get("face")
         if not isinstance(player, str) or (die_id is not None and not isinstance(die_id, str)):
-            return refuse("se esperaba {player, die, face}", 400)
-        try:
-            reading = readings.correct(reading, player, die_id, face)
-        except readings.CorrectionError as error:
-            return refuse(str(error), 400)
-        store().set_pending(table_id, desk.seq, reading)
-        last = reading["corrections"][-1]
-        store().audit(table_id, "correction", {k: v for k, v in last.items() if k != "box"})
-    publish(table_id)
-    return jsonify(state_of(desks.load(store(), table_id), "coordinator"))
+            raise CorrectionError("se esperaba {player, die, face}")
+        return readings.correct(reading, player, die_id, face)
+
+    return VIEWS.corrected(table_id, desk.seq, lambda: current_reading(desk), fix, "no hay lectura que corregir")
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
 @coordinator_required
 def confirm(table_id: int) -> Any:
     """The coordinator confirms the reading: the reveal is logged (with its photo and corrections) and ruled."""
-    desk = load_or_404(table_id)
-    data = _body()
+    desk = VIEWS.load_or_404(table_id)
+    data = json_body()
     reading = current_reading(desk)
     if reading is None:
         return refuse("no hay lectura que confirmar: lea los dados o éntrelos a mano", 409)
@@ -506,10 +348,4 @@ def confirm(table_id: int) -> Any:
     if not plan["ok"]:
         return refuse("; ".join(plan["blockers"]), 409)
     reveal: Reveal = readings.reveal_of(desk.table, reading)
-    meta: dict[str, Any] = {"by": "coordinador", "source": reading["source"]}
-    if reading.get("photo"):
-        meta["photo"] = reading["photo"]
-    fixes = [{k: v for k, v in c.items() if k != "box"} for c in reading.get("corrections", [])]
-    if fixes:
-        meta["corrections"] = fixes
-    return _apply(table_id, reveal, _seq(data), meta)
+    return VIEWS.apply(table_id, reveal, json_seq(data), confirmed_meta(reading))

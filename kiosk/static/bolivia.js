@@ -2,7 +2,7 @@
 // and the setup form's partners switch. The DOM is built with Cacho.h: data is never parsed as HTML.
 "use strict";
 (function () {
-  const { api, get, h, listen, badge } = window.Cacho;
+  const { get, h, badge, tablePage } = window.Cacho;
 
   // ------------------------------------------------------------------ the setup form
   const form = document.getElementById("new-bolivia");
@@ -35,30 +35,15 @@
   let advice = null;
   const $ = (sel) => document.getElementById(sel);
 
-  function showError(message) {
-    const el = $("error");
-    if (!el) return;
-    el.textContent = message || "";
-    el.hidden = !message;
-  }
-
-  async function refresh() {
-    state = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
-    if (!tv && adviceOpen) advice = (await get(base + "/advice.json")).advice;
+  // A refreshed state brings the advice along when it is open; the answer to a tap drops the dice chosen.
+  async function show(fresh, sent) {
+    state = fresh;
+    if (sent) selected = null;
+    else if (!tv && adviceOpen) advice = (await get(base + "/advice.json")).advice;
     draw();
   }
-
-  async function send(path, body) {
-    const res = await api(base + path, Object.assign({ seq: state ? state.seq : null }, body || {}));
-    if (!res.ok) {
-      showError(res.data.error || "error");
-      if (res.status === 409 || res.status === 400) await refresh();
-      return false;
-    }
-    showError("");
-    if (res.data && res.data.seq !== undefined) { state = res.data; selected = null; draw(); }
-    return true;
-  }
+  const page = tablePage(base, tv, show, () => (state ? state.seq : null));
+  const send = page.send;
 
   const labelOf = (value) => (state.categories.find((c) => c.value === value) || { label: value }).label;
   const face = (f) => (f === null || f === undefined ? "?" : PIPS[f] + " " + f);
@@ -407,9 +392,5 @@
       draw();
     });
   }
-  listen(["table:" + id, "camera"], (topic, data) => {
-    if (topic === "camera") badge(data);
-    refresh();
-  });
-  refresh();
+  page.follow(id);
 })();

@@ -64,10 +64,60 @@ window.Cacho = (function () {
   }
   document.addEventListener("DOMContentLoaded", () => { pollBadge(); setInterval(pollBadge, 3000); });
 
+  // One table's page (BASE: "/dudo/3", "/bolivia/5"), drawn from BASE/state.json and kept live:
+  // show(state, sent) draws a state (sent: the answer to one of this page's own changes); seq() is the event
+  // number on screen. Several refreshes can be under way at once (one per live event) and answers can come back
+  // out of order: one asked before the state on screen (a newer refresh's, or a tap's answer) is stale and is
+  // not drawn.
+  function tablePage(base, tv, show, seq) {
+    let asked = 0;
+    let drawn = 0;
+
+    function showError(message) {
+      const el = document.getElementById("error");
+      if (!el) return;
+      el.textContent = message || "";
+      el.hidden = !message;
+    }
+
+    async function refresh() {
+      const mine = ++asked;
+      const fresh = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
+      if (mine <= drawn) return;
+      drawn = mine;
+      await show(fresh, false);
+    }
+
+    // POST a change with the event number on screen; a refusal is shown (and a stale page redrawn).
+    async function send(path, body) {
+      const before = asked;
+      const res = await api(base + path, Object.assign({ seq: seq() }, body || {}));
+      if (!res.ok) {
+        showError(res.data.error || "error");
+        if (res.status === 409 || res.status === 400) await refresh();
+        return false;
+      }
+      showError("");
+      if (res.data && res.data.seq !== undefined) { drawn = Math.max(drawn, before); await show(res.data, true); }
+      return true;
+    }
+
+    // Redraw on every change of the table or the camera, from now on.
+    function follow(id) {
+      listen(["table:" + id, "camera"], (topic, data) => {
+        if (topic === "camera") badge(data);
+        refresh();
+      });
+      refresh();
+    }
+
+    return { refresh, send, showError, follow };
+  }
+
   // The page's language: the Spanish text is the key; English where kiosk/i18n.py has it.
   function t(text) {
     return (window.CACHO_LANG === "en" && window.CACHO_EN && window.CACHO_EN[text]) || text;
   }
 
-  return { api, get, h, listen, badge, t };
+  return { api, get, h, listen, badge, t, tablePage };
 })();

@@ -1,7 +1,7 @@
 // The Dudo table: the coordinator's screen and the spectators' TV, drawn from /dudo/<id>/state.json.
 "use strict";
 (function () {
-  const { api, get, h, listen, badge, t } = window.Cacho;
+  const { api, h, badge, t, tablePage } = window.Cacho;
   const root = document.getElementById("dudo");
   if (!root) return;
   const id = root.dataset.table;
@@ -17,38 +17,8 @@
   let picker = null; // {player, die}
   const $ = (sel) => document.getElementById(sel);
 
-  function showError(message) {
-    const el = $("error");
-    if (!el) return;
-    el.textContent = message || "";
-    el.hidden = !message;
-  }
-
-  // Several refreshes can be under way at once (one per live event) and answers can come back out of order:
-  // one asked before the state on screen (a newer refresh's, or a tap's answer) is stale and is not drawn.
-  let asked = 0;
-  let drawn = 0;
-  async function refresh() {
-    const mine = ++asked;
-    const fresh = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
-    if (mine <= drawn) return;
-    drawn = mine;
-    state = fresh;
-    draw();
-  }
-
-  async function send(path, body) {
-    const before = asked;
-    const res = await api(base + path, Object.assign({ seq: state ? state.seq : null }, body || {}));
-    if (!res.ok) {
-      showError(res.data.error || "error");
-      if (res.status === 409 || res.status === 400) await refresh();
-      return false;
-    }
-    showError("");
-    if (res.data && res.data.seq !== undefined) { drawn = Math.max(drawn, before); state = res.data; draw(); }
-    return true;
-  }
+  const page = tablePage(base, tv, (fresh) => { state = fresh; draw(); }, () => (state ? state.seq : null));
+  const send = page.send;
 
   function optionButton(label, option, onclick, attrs) {
     const disabled = !option.allowed;
@@ -290,9 +260,5 @@
     }
   }
   setInterval(drawTimer, 500);
-  listen(["table:" + id, "camera"], (topic, data) => {
-    if (topic === "camera") badge(data);
-    refresh();
-  });
-  refresh();
+  page.follow(id);
 })();

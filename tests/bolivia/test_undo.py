@@ -30,6 +30,16 @@ START = {"event": "start", "players": ["Ana", "Beto"], "variant": "classic"}
 UNDO = {"event": "undo"}
 
 
+def ana(event: str, **fields: object) -> dict[str, object]:
+    """Ana's event of kind `event` with its fields, as a log line's object."""
+    return {"event": event, "player": "Ana", **fields}
+
+
+def scored(dice: list[int], category: str) -> list[dict[str, object]]:
+    """Ana's turn: she rolls `dice`, declares `category` and scores it."""
+    return [ana("roll", dice=dice), ana("declare", category=category), ana("score")]
+
+
 def lines(*events: dict[str, object]) -> list[str]:
     """JSON Lines text of `events`."""
     return [json.dumps(e, ensure_ascii=False) for e in events]
@@ -49,8 +59,8 @@ def test_undo_takes_no_player() -> None:
 
 
 def test_undo_takes_back_the_last_action() -> None:
-    roll = {"event": "roll", "player": "Ana", "dice": [6, 6, 1, 2, 3]}
-    declare = {"event": "declare", "player": "Ana", "category": "senas"}
+    roll = ana("roll", dice=[6, 6, 1, 2, 3])
+    declare = ana("declare", category="senas")
     result = replay_lines(lines(START, roll, declare, UNDO))
     assert result.error is None and result.game is not None
     attempt = result.game.attempt
@@ -62,13 +72,7 @@ def test_undo_takes_back_the_last_action() -> None:
 
 
 def test_undo_of_a_score_gives_the_cell_back_and_the_turn() -> None:
-    log = lines(
-        START,
-        {"event": "roll", "player": "Ana", "dice": [1, 1, 1, 3, 2]},
-        {"event": "declare", "player": "Ana", "category": "poker"},
-        {"event": "score", "player": "Ana"},
-        UNDO,
-    )
+    log = lines(START, *scored([1, 1, 1, 3, 2], "poker"), UNDO)
     result = replay_lines(log)
     assert result.game is not None and result.error is None
     game = result.game
@@ -79,11 +83,11 @@ def test_undo_of_a_score_gives_the_cell_back_and_the_turn() -> None:
 def test_after_an_undo_the_game_goes_on_differently() -> None:
     log = lines(
         START,
-        {"event": "roll", "player": "Ana", "dice": [1, 1, 1, 3, 2]},
-        {"event": "declare", "player": "Ana", "category": "poker"},
+        ana("roll", dice=[1, 1, 1, 3, 2]),
+        ana("declare", category="poker"),
         UNDO,
-        {"event": "declare", "player": "Ana", "category": "balas"},
-        {"event": "score", "player": "Ana"},
+        ana("declare", category="balas"),
+        ana("score"),
     )
     result = replay_lines(log)
     assert result.error is None and result.game is not None
@@ -92,12 +96,7 @@ def test_after_an_undo_the_game_goes_on_differently() -> None:
 
 
 def test_undo_a_grande_de_mano_reopens_the_game() -> None:
-    log = lines(
-        START,
-        {"event": "roll", "player": "Ana", "dice": [6, 6, 6, 6, 6]},
-        {"event": "declare", "player": "Ana", "category": "grande"},
-        {"event": "score", "player": "Ana"},
-    )
+    log = lines(START, *scored([6, 6, 6, 6, 6], "grande"))
     won = replay_lines(log)
     assert won.game is not None and won.game.over and won.game.instant_win is not None
     back = replay_lines([*log, json.dumps(UNDO)])

@@ -13,6 +13,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,16 @@ def start_server(db: Path, camera: str, log: Path, wait_s: float = 60.0, **env: 
     raise RuntimeError(f"el kiosco no respondió en {wait_s} s: {log.read_text()[-2000:]}")
 
 
+@contextmanager
+def serving(tmp_path: Path, camera: str) -> Iterator[Server]:
+    """`cacho kiosk` on a fresh database in tmp_path (its log beside it), stopped at the end."""
+    server = start_server(tmp_path / "kiosk.sqlite3", camera, tmp_path / "kiosk.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's chromium under Playwright (headless)."""
@@ -106,6 +117,33 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     yield page
     context.close()
+
+
+def set_pin(page: Any, url: str, pin: str, screenshot: str | None = None) -> None:
+    """First start: choose the coordinator's PIN on /setup (a screenshot of the filled form when named)."""
+    page.goto(url + "/setup")
+    page.fill('input[name="pin"]', pin)
+    page.fill('input[name="pin2"]', pin)
+    if screenshot is not None:
+        shot(page, screenshot)
+    page.click("form button.primary")
+    page.wait_for_url(url + "/")
+
+
+def state_of(page: Any, base: str) -> dict[str, Any]:
+    """The coordinator's state.json (BASE: the table's page), fetched with the page's own session."""
+    response = page.request.get(base + "/state.json")
+    assert response.ok, response.text()
+    return dict(response.json())
+
+
+def iou(a: list[float], b: list[float]) -> float:
+    """Intersection over union of two [x1, y1, x2, y2] boxes."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def shot(page: Any, name: str) -> Path:

@@ -19,7 +19,7 @@ import pytest
 
 from engines.bolivia import Category, replay_lines
 from kiosk.bolivia import demo
-from tests.e2e.conftest import SHOTS, Server, shot, start_server
+from tests.e2e.conftest import SHOTS, Server, iou, serving, set_pin, shot, state_of
 
 PIN = "5173"
 READER_WAIT_MS = 120_000  # the models load in the background
@@ -36,27 +36,8 @@ def kiosk(tmp_path: Path) -> Iterator[tuple[Server, Path, list[dict[str, Any]]]]
     photos = demo.photos()
     table = tmp_path / "mesa"
     demo.show(Path(photos[0]["path"]), table)
-    server = start_server(tmp_path / "kiosk.sqlite3", f"replay:{table}", tmp_path / "kiosk.log")
-    try:
+    with serving(tmp_path, f"replay:{table}") as server:
         yield server, table, photos
-    finally:
-        server.stop()
-
-
-def iou(a: list[float], b: list[float]) -> float:
-    """Intersection over union of two [x1, y1, x2, y2] boxes."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
-def state_of(page: Any, base: str) -> dict[str, Any]:
-    """The coordinator's state.json, with the page's own session."""
-    response = page.request.get(base + "/state.json")
-    assert response.ok, response.text()
-    return dict(response.json())
 
 
 def post_die(page: Any, click: Any) -> None:
@@ -129,6 +110,12 @@ def visible_box(page: Any, locator: Any) -> dict[str, float]:
     raise AssertionError("la foto de la lectura no se ve")
 
 
+def roll(page: Any, base: str, table: Path, photo: dict[str, Any]) -> dict[str, int]:
+    """Put the photo on the table, read it, and put every die right by taps; the taps by kind."""
+    read_roll(page, base, table, photo)
+    return correct_reading(page, base, photo)
+
+
 def faces_by_position(page: Any, base: str) -> list[int | None]:
     """The faces the reading would log, by position."""
     return list(state_of(page, base)["reading"]["proposal"]["dice"])
@@ -171,11 +158,7 @@ def test_the_demo_game_is_played_with_the_camera(
 ) -> None:
     server, table, photos = kiosk
     url = server.url
-    page.goto(url + "/setup")
-    page.fill('input[name="pin"]', PIN)
-    page.fill('input[name="pin2"]', PIN)
-    page.click("button.primary")
-    page.goto(url + "/")
+    set_pin(page, url, PIN)
     page.click('a[href="/bolivia/new"]')
     page.fill('textarea[name="players"]', "Ana\nBeto")
     page.fill('input[name="name"]', "Demo")
@@ -193,8 +176,7 @@ def test_the_demo_game_is_played_with_the_camera(
     expect(page.locator("#turn-line")).to_contain_text("Le toca a Ana")
 
     # Ana, roll 1: 1 1 1 2 3. She asks the helper, declares póker and sets the three 1s aside.
-    read_roll(page, base, table, photos[0])
-    first = correct_reading(page, base, photos[0])
+    first = roll(page, base, table, photos[0])
     assert sorted(f for f in faces_by_position(page, base) if f) == sorted(photos[0]["faces"])
     expect(page.locator("#confirm-btn")).to_be_enabled()
     shot(page, "bolivia-reading")
@@ -210,8 +192,7 @@ def test_the_demo_game_is_played_with_the_camera(
     assert len(kept) == 3
 
     # Ana, roll 2 (the set-aside is logged as the read starts): 1 1 1 1 4, póker after a re-roll.
-    read_roll(page, base, table, photos[1])
-    correct_reading(page, base, photos[1])
+    roll(page, base, table, photos[1])
     reading = state_of(page, base)["reading"]
     assert reading["proposal"]["ok"], reading["proposal"]
     assert [reading["proposal"]["dice"][p - 1] for p in kept] == [1, 1, 1]
@@ -223,8 +204,7 @@ def test_the_demo_game_is_played_with_the_camera(
 
     # Beto, roll 1: declares full by mistake, undoes it, declares quinas and sets his 5s aside.
     expect(page.locator("#turn-line")).to_contain_text("Le toca a Beto")
-    read_roll(page, base, table, photos[2])
-    correct_reading(page, base, photos[2])
+    roll(page, base, table, photos[2])
     confirm(page, base)
     tap_and_wait(page, '#declare [data-cat="full"]')
     expect(page.locator("#turn-line")).to_contain_text("declaró full")
@@ -235,8 +215,7 @@ def test_the_demo_game_is_played_with_the_camera(
     assert len(kept) == 3
 
     # Beto, roll 2: a kept 5 was knocked to a 6. The kiosk names it; the coordinator puts it back to 5.
-    read_roll(page, base, table, photos[3])
-    correct_reading(page, base, photos[3])
+    roll(page, base, table, photos[3])
     plan = state_of(page, base)["reading"]["proposal"]
     assert len(plan["moved"]) == 1 and plan["moved"][0] in kept and not plan["ok"]
     moved = plan["moved"][0]
@@ -260,8 +239,7 @@ def test_the_demo_game_is_played_with_the_camera(
     expect(tv.locator('#pizarras .side[data-side="Beto"] .total')).to_have_text("20")
 
     # Ana, roll 1 of her second turn: five 6s. Grande de mano: the game is over.
-    read_roll(page, base, table, photos[4])
-    correct_reading(page, base, photos[4])
+    roll(page, base, table, photos[4])
     confirm(page, base)
     expect(tv.locator("#advice-list li").first).to_contain_text("grande")
     expect(tv.locator("#roll-dice .bdie")).to_have_count(5)

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from engines.dudo import Reveal, replay_lines
-from tests.e2e.conftest import Server, shot, start_server
+from tests.e2e.conftest import Server, iou, serving, set_pin, shot, state_of
 
 PLAYERS = ("Ana", "Beto", "Caro")
 PIN = "4826"
@@ -59,30 +59,11 @@ def kiosk(tmp_path: Path) -> Iterator[tuple[Server, dict[str, list[int]], list[d
     truth = {name: [rng.randint(1, 6) for _ in range(5)] for name in PLAYERS}
     folder = tmp_path / "cachos"
     scene = render_cups(folder, 22, truth)  # a layout where the reader finds most dice (and gets some wrong)
-    server = start_server(tmp_path / "kiosk.sqlite3", f"replay:{folder}", tmp_path / "kiosk.log")
-    try:
+    with serving(tmp_path, f"replay:{folder}") as server:
         yield server, truth, scene
-    finally:
-        server.stop()
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def iou(a: list[float], b: list[float]) -> float:
-    """Intersection over union of two [x1, y1, x2, y2] boxes."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
-def state_of(page: Any, base: str) -> dict[str, Any]:
-    """The coordinator's state.json, fetched with the page's own session."""
-    response = page.request.get(base + "/state.json")
-    assert response.ok, response.text()
-    return dict(response.json())
 
 
 def expected_ruling(page: Any, base: str, dice: dict[str, list[int]]) -> str:
@@ -224,12 +205,7 @@ def test_dudo_table_by_taps(
 
     # First start: the coordinator chooses the PIN.
     page.goto(server.url + "/")
-    page.goto(server.url + "/setup")
-    page.locator('input[name="pin"]').fill(PIN)
-    page.locator('input[name="pin2"]').fill(PIN)
-    shot(page, "dudo-setup")
-    page.locator("form button.primary").click()
-    page.wait_for_url(server.url + "/")
+    set_pin(page, server.url, PIN, screenshot="dudo-setup")
     expect(page.locator('a[href="/dudo/new"]')).to_be_visible()
 
     # Calibration: the seat markers on the camera's frame.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from kiosk.app import create_app
+from tests.kiosk.fakes import FakeCamera, FakeReader, wait_until
+from vision.still import StillSettings
 
 PIN = "2468"
 
@@ -27,6 +30,24 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
     }
     base.update(config)
     return create_app(base)
+
+
+@contextmanager
+def fake_camera_app(tmp_path: Path, camera: FakeCamera, reader: FakeReader, still: StillSettings) -> Iterator[Flask]:
+    """An app reading the fake camera with the fake reader (reads run synchronously), once the reader is ready."""
+    application = make_app(
+        tmp_path,
+        CAMERA="fake",
+        CAMERA_FACTORY=lambda spec: camera,
+        READER_FACTORY=lambda: reader,
+        READ_SYNC=True,
+        STILL=still,
+    )
+    try:
+        wait_until(lambda: application.extensions["cacho.camera"].can_read)
+        yield application
+    finally:
+        application.extensions["cacho.camera"].close()
 
 
 @pytest.fixture

@@ -17,12 +17,14 @@ WIDTH, HEIGHT = 900, 300
 
 
 class FakeCamera(BaseCamera):
-    """A still felt; `fail` makes the next frames raise CameraError (unplugged)."""
+    """A still table (`frame`, a felt by default); `fail` makes the next frames raise CameraError (unplugged)."""
 
-    def __init__(self) -> None:
+    spec = "fake"
+
+    def __init__(self, frame: Frame | None = None) -> None:
         super().__init__()
         self.fail = False
-        self.frame = np.full((HEIGHT, WIDTH, 3), (40, 90, 30), np.uint8)
+        self.frame = np.full((HEIGHT, WIDTH, 3), (40, 90, 30), np.uint8) if frame is None else frame
 
     def _open(self) -> None:
         if self.fail:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -12,49 +11,18 @@ import numpy as np
 import pytest
 from flask import Flask
 
-from hardware.camera import BaseCamera, CameraError, Frame
+from hardware.camera import CameraError, Frame
 from kiosk.bolivia import reading as readings
 from tests.bolivia.kiosk_play import act, cell, new_game, set_faces, state
-from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
+from tests.kiosk.conftest import Coordinator, become_coordinator, fake_camera_app
+from tests.kiosk.fakes import FakeCamera, FakeReader
 from vision.seats import aruco_dictionary
 from vision.still import StillSettings
-from vision.types import Box, DieReading, FrameReading
+from vision.types import Box, DieReading
 
 WIDTH, HEIGHT = 800, 450
 SIDE = 40.0
 FAST = StillSettings(still_s=0.0, poll_s=0.0, frames=1, frame_gap_s=0.0, timeout_s=2.0)
-
-
-class FakeCamera(BaseCamera):
-    """A camera that always shows the same frame (the table is still)."""
-
-    spec = "fake"
-
-    def __init__(self, frame: Frame) -> None:
-        super().__init__()
-        self.frame = frame
-
-    def _open(self) -> None:
-        pass
-
-    def _preview(self) -> Frame:
-        return self.frame
-
-    def _capture(self) -> Frame:
-        return self.frame.copy()
-
-    def _release(self) -> None:
-        pass
-
-
-class FakeReader:
-    """A reader that says what the test tells it to."""
-
-    def __init__(self) -> None:
-        self.dice: list[DieReading] = []
-
-    def read(self, frame: Frame) -> FrameReading:
-        return FrameReading(frame.shape[1], frame.shape[0], tuple(self.dice))
 
 
 def die_at(face: int, x: float, y: float = 200.0, uncertain: bool = False) -> DieReading:
@@ -88,22 +56,9 @@ def with_area_markers(frame: Frame, corners: Sequence[tuple[int, int]], size: in
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[tuple[Flask, FakeCamera, FakeReader]]:
     """The kiosk with a fake camera and reader; reads run synchronously."""
-    camera = FakeCamera(blank())
-    reader = FakeReader()
-    app = make_app(
-        tmp_path,
-        CAMERA="fake",
-        CAMERA_FACTORY=lambda spec: camera,
-        READER_FACTORY=lambda: reader,
-        READ_SYNC=True,
-        STILL=FAST,
-    )
-    deadline = time.monotonic() + 10
-    while not app.extensions["cacho.camera"].can_read and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert app.extensions["cacho.camera"].can_read
-    yield app, camera, reader
-    app.extensions["cacho.camera"].close()
+    camera, reader = FakeCamera(blank()), FakeReader()
+    with fake_camera_app(tmp_path, camera, reader, FAST) as app:
+        yield app, camera, reader
 
 
 def read(co: Coordinator, gid: int) -> dict[str, object]:
@@ -111,6 +66,17 @@ def read(co: Coordinator, gid: int) -> dict[str, object]:
     response = co.post(f"/bolivia/{gid}/read")
     assert response.status_code == 202, response.text
     return state(co, gid)
+
+
+def roll_and_keep(
+    co: Coordinator, gid: int, reader: FakeReader, faces: Sequence[int], category: str, kept: list[int]
+) -> None:
+    """A first roll of `faces` read and confirmed; `category` declared and the dice at `kept` set aside."""
+    reader.dice = row(faces)
+    read(co, gid)
+    co.post(f"/bolivia/{gid}/confirm")
+    act(co, gid, {"event": "declare", "category": category})
+    act(co, gid, {"event": "set_aside", "positions": kept})
 
 
 def test_a_roll_read_by_the_camera_is_confirmed_with_its_photo(rig: tuple[Flask, FakeCamera, FakeReader]) -> None:
@@ -143,11 +109,7 @@ def test_set_aside_dice_must_not_move(rig: tuple[Flask, FakeCamera, FakeReader])
     app, _, reader = rig
     co = become_coordinator(app.test_client())
     gid = new_game(co)
-    reader.dice = row([5, 2, 5, 1, 5])
-    read(co, gid)
-    co.post(f"/bolivia/{gid}/confirm")
-    act(co, gid, {"event": "declare", "category": "quinas"})
-    act(co, gid, {"event": "set_aside", "positions": [1, 3, 5]})
+    roll_and_keep(co, gid, reader, [5, 2, 5, 1, 5], "quinas", [1, 3, 5])
     # The next reading: the kept 5 in position 3 now shows a 6 (someone bumped it).
     reader.dice = row([5, 4, 6, 3, 5])
     current = read(co, gid)
@@ -174,11 +136,7 @@ def test_a_moved_die_is_fixed_by_tapping(rig: tuple[Flask, FakeCamera, FakeReade
     app, _, reader = rig
     co = become_coordinator(app.test_client())
     gid = new_game(co)
-    reader.dice = row([3, 3, 1, 2, 6])
-    read(co, gid)
-    co.post(f"/bolivia/{gid}/confirm")
-    act(co, gid, {"event": "declare", "category": "trenes"})
-    act(co, gid, {"event": "set_aside", "positions": [1, 2]})
+    roll_and_keep(co, gid, reader, [3, 3, 1, 2, 6], "trenes", [1, 2])
     # Both kept dice slid: the first still shows its 3 (fine), the second turned to a 4 (the nearest die).
     reader.dice = [die_at(3, 30), die_at(4, 300, y=320), die_at(5, 450), die_at(6, 550), die_at(2, 650)]
     current = read(co, gid)

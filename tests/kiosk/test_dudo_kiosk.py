@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engines.dudo import replay_lines
-from tests.kiosk.conftest import Coordinator, become_coordinator, csrf_of, make_app
+from tests.kiosk.conftest import Coordinator, become_coordinator, csrf_of, fake_camera_app
 from tests.kiosk.fakes import FakeCamera, FakeReader, wait_until, write_zones
 from vision.still import StillSettings
 
@@ -327,19 +327,12 @@ def test_event_stream_announces_changes(app: Flask, coordinator: Coordinator) ->
 
 @pytest.fixture
 def camera_app(tmp_path: Path) -> Iterator[tuple[Flask, FakeCamera, FakeReader]]:
+    """The kiosk with a fake camera over three seat zones and a fake reader."""
     camera, reader = FakeCamera(), FakeReader()
     write_zones(tmp_path / "mesa.json")
-    app = make_app(
-        tmp_path,
-        CAMERA="fake",
-        CAMERA_FACTORY=lambda spec: camera,
-        READER_FACTORY=lambda: reader,
-        READ_SYNC=True,
-        STILL=StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=2, frame_gap_s=0.0),
-    )
-    wait_until(lambda: app.extensions["cacho.camera"].can_read)
-    yield app, camera, reader
-    app.extensions["cacho.camera"].close()
+    still = StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=2, frame_gap_s=0.0)
+    with fake_camera_app(tmp_path, camera, reader, still) as app:
+        yield app, camera, reader
 
 
 def challenged(c: Coordinator) -> int:
@@ -440,3 +433,17 @@ def test_a_challenge_starts_watching_the_table_at_once(camera_app: tuple[Flask, 
     before = reader.reads
     c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Caro", "quantity": 9, "face": 6})  # refused
     assert reader.reads == before
+
+
+def test_a_late_camera_reading_never_overwrites_dice_entered_by_hand(app: Flask, coordinator: Coordinator) -> None:
+    from kiosk.dudo.views import VIEWS
+
+    table = coordinator.new_table()
+    coordinator.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 2, "face": 5})
+    state = coordinator.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Beto"}).json
+    coordinator.post(f"/dudo/{table}/manual")
+    late = {"state": "ready", "source": "camera", "players": {}, "corrections": []}
+    with app.app_context():
+        VIEWS.keep_reading(table, state["seq"], late)
+    reading = coordinator.get(f"/dudo/{table}/state.json").json["reading"]
+    assert reading["source"] == "manual" and len(reading["players"]["Ana"]) == 5

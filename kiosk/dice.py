@@ -1,0 +1,115 @@
+"""What every game's reading shares: its die entries, boxes matched across frames, and the coordinator's corrections.
+
+A die entry is {"id", "face" (1-6 or null: not set yet), "read" (the camera's face or null), "confidence",
+"uncertain", "reasons", "box" ([x1, y1, x2, y2] or null), "corrected", "confirmed"} plus what a game adds.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kiosk.store import now
+
+MATCH_IOU = 0.3  # a die on a new frame is the same die as on an earlier one above this overlap
+
+
+class CorrectionError(ValueError):
+    """A correction that does not fit the reading (an unknown die or player, a face that is not 1-6)."""
+
+
+def new_id() -> str:
+    """A die's id within a reading."""
+    return secrets.token_hex(4)
+
+
+def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, Any]:
+    """A die entry of a reading."""
+    entry: dict[str, Any] = {
+        "id": new_id(),
+        "face": face,
+        "read": read,
+        "confidence": None,
+        "uncertain": False,
+        "reasons": [],
+        "box": None,
+        "corrected": False,
+        "confirmed": False,
+    }
+    entry.update(extra)
+    return entry
+
+
+def die_read(found: Any, **extra: Any) -> dict[str, Any]:
+    """The entry of a die the camera read (vision.types.DieReading): its face, confidence, doubts and box."""
+    entry = {
+        "confidence": round(float(found.confidence), 3),
+        "uncertain": bool(found.uncertain),
+        "reasons": list(found.reasons),
+        "box": [round(v, 1) for v in found.box.to_list()],
+    }
+    return die(found.face, found.face, **(entry | extra))
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two boxes [x1, y1, x2, y2]."""
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def same_die(box: Sequence[float], dice: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The die of `dice` that overlaps `box` most, at least MATCH_IOU (the same die on a new frame), or None."""
+    scored = [(iou(box, d["box"]), d) for d in dice if d["box"] is not None]
+    scored = [(s, d) for s, d in scored if s >= MATCH_IOU]
+    return max(scored, key=lambda pair: pair[0])[1] if scored else None
+
+
+def away_from(dice: Sequence[dict[str, Any]], box: Sequence[float]) -> list[dict[str, Any]]:
+    """The dice that are not where `box` is (a die the coordinator removed stays removed on a new frame)."""
+    return [d for d in dice if d["box"] is None or iou(d["box"], box) < MATCH_IOU]
+
+
+def capture_problems(capture: Any) -> list[str]:
+    """What the capture itself reports: dice that the frames read disagree on."""
+    disagreeing = getattr(capture, "disagreeing", ())
+    return [f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas"] if disagreeing else []
+
+
+def change_die(
+    data: dict[str, Any], dice: list[dict[str, Any]], entry: dict[str, Any], face: int | None, **who: Any
+) -> None:
+    """Set a read die's face (confirming it when it is the same), or remove it (face None); logged in `data`.
+
+    The correction records `who` (e.g. the player), the die, what was read, what was set, when, and the die's box.
+    """
+    correction = {**who, "die": entry["id"], "read": entry["read"], "set": face, "ts": now(), "box": entry["box"]}
+    data["corrections"].append(correction)
+    if face is None:
+        dice.remove(entry)
+    elif face == entry["face"] and entry["read"] is not None:
+        entry["confirmed"] = True
+    else:
+        entry["face"] = face
+        entry["corrected"] = True
+
+
+def without_box(correction: Mapping[str, Any]) -> dict[str, Any]:
+    """A correction as the log and the audit trail keep it (without the die's box)."""
+    return {k: v for k, v in correction.items() if k != "box"}
+
+
+def confirmed_meta(data: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The meta keys of the line a confirmed reading logs: by whom, the source, the photo, `extra`, corrections."""
+    meta: dict[str, Any] = {"by": "coordinador", "source": data["source"]}
+    if data.get("photo"):
+        meta["photo"] = data["photo"]
+    if extra:
+        meta.update(extra)
+    fixes = [without_box(c) for c in data.get("corrections", [])]
+    if fixes:
+        meta["corrections"] = fixes
+    return meta
