@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from hardware.camera import CameraError, open_camera
+from tests.vision.test_still import FakeTime
 from vision.seats import (
     SeatCheck,
     TableCheck,
@@ -42,19 +43,6 @@ EXPECTED = {"Ana": 3, "Beto": 2, "Caro": 5, "Dani": 1}
 CONFIG = TableConfig(players=PLAYERS)
 HAND, SETTLE, FRAMES = 4, 2, 16  # the last movement is on frame 6 (t = 0.6 s): the dice come to rest
 FIRST_STILL = HAND + SETTLE
-
-
-class FakeTime:
-    """The clock and sleep of the still detector, and the replay camera's clock."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class OracleReader:

@@ -738,6 +738,23 @@ class Table:
     jpeg_quality: int
 
 
+def scene_meta(scene: Scene) -> dict[str, Any]:
+    """The sidecar's account of the camera, the light and the felt."""
+    cam = scene.cam
+    return {
+        "camera": {
+            "hfov_deg": cam.hfov_deg,
+            "height_m": round(cam.height, 4),
+            "pitch_deg": round(cam.pitch_deg, 2),
+            "roll_deg": round(cam.roll_deg, 2),
+            "focal_px": round(cam.focal, 2),
+            "die_px_at_centre": round(cam.focal * SIDE / (cam.height - SIDE), 2),
+        },
+        "light": scene.light,
+        "felt_bgr": list(scene.felt),
+    }
+
+
 def compose_table(seed: int, width: int = 4608, height: int = 2592, assets: Path = ASSETS) -> Table:
     """Render one table photo from its seed: image, exact dice labels and distractor boxes."""
     rng = np.random.default_rng(seed)
@@ -803,18 +820,8 @@ def compose_table(seed: int, width: int = 4608, height: int = 2592, assets: Path
             round(min(float(height), y2), 2),
         ]
         others.append({"kind": pl.sprite.kind, "sprite": pl.sprite.file, "box": box})
-    cam = scene.cam
     meta = {
-        "camera": {
-            "hfov_deg": cam.hfov_deg,
-            "height_m": round(cam.height, 4),
-            "pitch_deg": round(cam.pitch_deg, 2),
-            "roll_deg": round(cam.roll_deg, 2),
-            "focal_px": round(cam.focal, 2),
-            "die_px_at_centre": round(cam.focal * SIDE / (cam.height - SIDE), 2),
-        },
-        "light": scene.light,
-        "felt_bgr": list(scene.felt),
+        **scene_meta(scene),
         "blur_sigma_px": round(float(sigma), 3),
         "motion_blur": motion,
     }

@@ -47,6 +47,7 @@ from vision.synth.compose import (
     load_manifest,
     pick_sprite,
     random_scene,
+    scene_meta,
 )
 from vision.types import Box, DieReading, FrameReading
 
@@ -546,16 +547,7 @@ def _layout(
     table = _play_area(cam, centre, ring + below + 0.05, width, height)
     hand = _hand_plan(seed, scene, seat_plans, centre, hand_seat)
     meta = {
-        "camera": {
-            "hfov_deg": cam.hfov_deg,
-            "height_m": round(cam.height, 4),
-            "pitch_deg": round(cam.pitch_deg, 2),
-            "roll_deg": round(cam.roll_deg, 2),
-            "focal_px": round(cam.focal, 2),
-            "die_px_at_centre": round(cam.focal * SIDE / (cam.height - SIDE), 2),
-        },
-        "light": scene.light,
-        "felt_bgr": list(scene.felt),
+        **scene_meta(scene),
         "marker_mm": marker_mm,
         "markers": markers,
         "blur_sigma_px": round(sigma, 3),
