@@ -19,6 +19,8 @@ def export(weights: Path = DEFAULT_WEIGHTS) -> tuple[Path, Path]:
     if ncnn.resolve() != target.resolve():
         shutil.rmtree(target, ignore_errors=True)
         shutil.move(str(ncnn), target)
+    # pnnx leaves a sample inference script beside the model: not part of the model, and not our code
+    (target / "model_ncnn.py").unlink(missing_ok=True)
     return onnx, target
 
 
