@@ -91,7 +91,11 @@ def correct_reading(page: Any, base: str, photo: dict[str, Any]) -> dict[str, in
         shown = visible_box(page, photo_img)
         x = (box[0] + box[2]) / 2 / size[0] * shown["width"]
         y = (box[1] + box[3]) / 2 / size[1] * shown["height"]
-        photo_img.click(position={"x": x, "y": y})
+        on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.tagName", [shown["x"] + x, shown["y"] + y])
+        if on_top == "IMG":  # the spot is free: tap the photo where the die lies
+            photo_img.click(position={"x": x, "y": y})
+        else:  # another die's box covers it: the "+ dado" button adds it without a place
+            page.click("#add-die")
         page.wait_for_selector("#picker")
         post_die(page, lambda face=missing["face"]: page.click(f'#picker .face[data-face="{face}"]'))
         done["added"] += 1
