@@ -143,10 +143,15 @@ class Store:
 
     def table(self, table_id: int) -> TableRow:
         """One table; NotFound if there is none."""
-        for row in self.tables():
-            if row.id == table_id:
-                return row
-        raise NotFound(f"no hay mesa {table_id}")
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT t.id, t.game, t.name, t.created, (SELECT COUNT(*) FROM events e WHERE e.table_id = t.id) "
+                "FROM tables t WHERE t.id = ?",
+                (table_id,),
+            ).fetchone()
+        if row is None:
+            raise NotFound(f"no hay mesa {table_id}")
+        return TableRow(int(row[0]), str(row[1]), str(row[2]), str(row[3]), int(row[4]))
 
     def lines(self, table_id: int) -> list[str]:
         """The table's event lines, in order."""

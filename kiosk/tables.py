@@ -20,11 +20,16 @@ class CorruptLog(RuntimeError):
 
 
 class Loaded(Protocol):
-    """A table as loaded: the number of its stored lines."""
+    """A table as loaded: its stored lines and how many they are."""
 
     @property
     def seq(self) -> int:
         """How many lines are stored."""
+        ...
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The stored lines it is the replay of."""
         ...
 
 
@@ -99,10 +104,12 @@ class Tables(Generic[D]):
             )
         return loaded
 
-    def append(self, store: Store, table_id: int, loaded: D, line: str, clear_pending: bool) -> D:
-        """Store the line of a change the engine allowed on `loaded` (hold the table's lock); the table after it."""
+    def append(self, store: Store, table_id: int, loaded: D, line: str, after: D, clear_pending: bool) -> D:
+        """Store the line of a change the engine allowed on `loaded` (hold the table's lock) and return `after`,
+        the table the engine built with it (its lines: `loaded`'s and this one): cached, not replayed again."""
         store.append(table_id, line, expect_seq=loaded.seq, clear_pending=clear_pending)
-        return self.load(store, table_id)
+        self._cache[(str(store.path), table_id)] = (after.lines, after)
+        return after
 
     def import_log(self, store: Store, name: str, text: str, check: Callable[[tuple[str, ...]], None]) -> int:
         """A new table from a JSONL log; `check` raises LogError unless the whole log replays (nothing is made)."""

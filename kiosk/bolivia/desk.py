@@ -132,9 +132,12 @@ def act(
         desk = TABLES.current(store, table_id, expect_seq)
         if isinstance(event, Start):
             raise RuleError(ART_PLAYERS, "la partida ya empezó: un registro tiene un solo inicio")
-        step(desk.played, event)  # raises the section's RuleError and changes nothing
+        played = step(desk.played, event)  # raises the section's RuleError and changes nothing
+        line = line_of(event, meta)
+        standing = desk.standing[:-1] if isinstance(event, Undo) else (*desk.standing, json.loads(line))
+        built = Desk(table_id, desk.seq + 1, played, (*desk.lines, line), standing)
         # Every change ends the reading awaiting confirmation: it was taken for the position before it.
-        return TABLES.append(store, table_id, desk, line_of(event, meta), clear_pending=True)
+        return TABLES.append(store, table_id, desk, line, built, clear_pending=True)
 
 
 def parse_action(obj: Mapping[str, object]) -> LogEvent:

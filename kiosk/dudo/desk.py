@@ -89,8 +89,10 @@ def act(
         desk = TABLES.current(store, table_id, expect_seq)
         if isinstance(event, Start):
             raise RuleError("3", "la mesa ya empezó: un registro tiene un solo inicio")
-        step(desk.table, event)  # raises the article's RuleError and changes nothing
-        return TABLES.append(store, table_id, desk, line_of(event, meta), isinstance(event, Reveal | Undo))
+        after = step(desk.table, event)  # raises the article's RuleError and changes nothing
+        line = line_of(event, meta)
+        built = Desk(table_id, desk.seq + 1, after, (*desk.lines, line))
+        return TABLES.append(store, table_id, desk, line, built, clear_pending=isinstance(event, Reveal | Undo))
 
 
 def parse_action(obj: Mapping[str, object]) -> LogEvent:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -200,6 +201,8 @@ def action(table_id: int) -> Any:
     except LogError as error:
         return refuse(error.message, 400)
     response = VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
+    if not isinstance(response, Response):  # refused: the page shows why, and nothing starts
+        return response
     desk = desks.load(store(), table_id)
     if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
         # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
@@ -283,17 +286,8 @@ def _read_cups(desk: desks.Desk, old: dict[str, Any] | None) -> None:
             data = readings.reading("failed", capture.message)
         else:
             expected = readings.expected_counts(desk.table)
-            players_by_seat = dict(enumerate(desk.table.players, start=1))
-            if config.players:
-                players_by_seat = dict(config.players)
-            config = TableConfig(
-                table=config.table,
-                zones=config.zones,
-                players=players_by_seat,
-                seats=config.seats,
-                marker_mm=config.marker_mm,
-                mode=config.mode,
-            )
+            if not config.players:  # the players sit at seats 1..N in their clockwise order
+                config = replace(config, players=dict(enumerate(desk.table.players, start=1)))
             check = read_table(capture.frame, capture.reading, config, expected)
             name = f"{desk.seq:04d}-{int(time.time())}.jpg"
             photo = web.save_photo(table_id, name, encode_jpeg(annotate(capture.frame, capture.reading)))

@@ -447,3 +447,16 @@ def test_a_late_camera_reading_never_overwrites_dice_entered_by_hand(app: Flask,
         VIEWS.keep_reading(table, state["seq"], late)
     reading = coordinator.get(f"/dudo/{table}/state.json").json["reading"]
     assert reading["source"] == "manual" and len(reading["players"]["Ana"]) == 5
+
+
+def test_a_refused_action_is_answered_as_refused_even_while_the_cups_wait(
+    camera_app: tuple[Flask, FakeCamera, FakeReader],
+) -> None:
+    app, _camera, reader = camera_app
+    c = become_coordinator(app.test_client())
+    table = challenged(c)
+    app.extensions["cacho.store"].clear_pending(table)  # e.g. the reader was still loading at the dudo
+    before = reader.reads
+    refused = c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Caro", "quantity": 9, "face": 6})
+    assert refused.status_code == 409 and "art." in refused.json["error"]
+    assert reader.reads == before and c.get(f"/dudo/{table}/state.json").json["reading"] is None
