@@ -10,6 +10,7 @@ the coordinator's screen and on the TV must be the engine's for the true dice.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -271,4 +272,5 @@ def test_the_demo_game_is_played_with_the_camera(
     assert game.sides[1].hatches[0].cell(Category.QUINAS).points == 20  # type: ignore[union-attr]
     lines = [line for line in exported.text().splitlines() if '"event": "roll"' in line]
     assert len(lines) == 5 and all('"source": "camera"' in line and '"photo"' in line for line in lines)
-    assert first["corrected"] + first["confirmed"] + first["removed"] + first["added"] >= 0
+    # Every tap on the first roll (corrected, confirmed, removed, added) is a correction logged on its line.
+    assert len(json.loads(lines[0]).get("corrections", [])) == sum(first.values())
