@@ -606,6 +606,21 @@ def light_extra(light: str, rng: random.Random) -> dict[str, float]:
     return {"energy": rng.uniform(1.7, 2.3) if light != "side" else rng.uniform(2.4, 3.0)}
 
 
+def _flat_prop(rng: random.Random, name: str, kind: str, style: str, **extra: Any) -> Job:
+    """A coin, cap or card lying flat under a random light (drawn in the order the assets were made with)."""
+    light = rng.choice(LIGHTS)
+    return Job(
+        name,
+        kind,
+        style,
+        light=light,
+        light_azimuth=rng.uniform(0, 360),
+        light_elevation=light_elevation(light, rng),
+        yaw=rng.uniform(0, 360),
+        extra={**light_extra(light, rng), **extra},
+    )
+
+
 def prop_jobs(rng: random.Random) -> list[Job]:
     """Distractors: cups (three poses, four finishes), coins, bottle caps, playing cards."""
     jobs: list[Job] = []
@@ -631,48 +646,10 @@ def prop_jobs(rng: random.Random) -> list[Job]:
                     extra={**light_extra(light, rng), "variant": variant, "color": color, "plastic": plastic},
                 )
             )
-    for i in range(4):
-        light = rng.choice(LIGHTS)
-        jobs.append(
-            Job(
-                f"coin_{i}",
-                "coin",
-                "gold" if i % 2 else "silver",
-                light=light,
-                light_azimuth=rng.uniform(0, 360),
-                light_elevation=light_elevation(light, rng),
-                yaw=rng.uniform(0, 360),
-                extra=light_extra(light, rng),
-            )
-        )
-    for i, color in enumerate([(0.75, 0.08, 0.06), (0.1, 0.2, 0.6), (0.8, 0.65, 0.2), (0.1, 0.1, 0.1)]):
-        light = rng.choice(LIGHTS)
-        jobs.append(
-            Job(
-                f"cap_{i}",
-                "cap",
-                "cap",
-                light=light,
-                light_azimuth=rng.uniform(0, 360),
-                light_elevation=light_elevation(light, rng),
-                yaw=rng.uniform(0, 360),
-                extra={**light_extra(light, rng), "color": color},
-            )
-        )
-    for i in range(4):
-        light = rng.choice(LIGHTS)
-        jobs.append(
-            Job(
-                f"card_{i}",
-                "card",
-                "red" if i % 2 else "black",
-                light=light,
-                light_azimuth=rng.uniform(0, 360),
-                light_elevation=light_elevation(light, rng),
-                yaw=rng.uniform(0, 360),
-                extra={**light_extra(light, rng), "red": i % 2 == 1},
-            )
-        )
+    jobs += [_flat_prop(rng, f"coin_{i}", "coin", "gold" if i % 2 else "silver") for i in range(4)]
+    caps = [(0.75, 0.08, 0.06), (0.1, 0.2, 0.6), (0.8, 0.65, 0.2), (0.1, 0.1, 0.1)]
+    jobs += [_flat_prop(rng, f"cap_{i}", "cap", "cap", color=color) for i, color in enumerate(caps)]
+    jobs += [_flat_prop(rng, f"card_{i}", "card", "red" if i % 2 else "black", red=i % 2 == 1) for i in range(4)]
     return jobs
 
 
