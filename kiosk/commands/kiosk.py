@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     db = args.db or default_db()
     try:
         app = create_app({"DATABASE": str(db), "CAMERA": camera, "DEMO": camera == "demo"})
-    except OSError as error:
+    except (OSError, sqlite3.Error) as error:
         raise CliError(f"no se pudo abrir la base de datos {db}: {error}") from None
     address = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}/"
     print(f"Cacho Companion: kiosco en {address} (cámara: {camera or 'ninguna'}; mesas en {db})", flush=True)
