@@ -12,7 +12,17 @@ import pytest
 
 from vision.synth import generate as cli
 from vision.synth.camera import Camera
-from vision.synth.compose import ASSETS, Placed, compose_table, draw, load_manifest, tiles, yolo_lines
+from vision.synth.compose import (
+    ASSETS,
+    Placed,
+    compose_table,
+    draw,
+    held_out,
+    load_manifest,
+    sprite_set,
+    tiles,
+    yolo_lines,
+)
 from vision.synth.dice_model import (
     COCKED_CLASS,
     FACE_NORMALS,
@@ -226,6 +236,37 @@ def test_a_cocked_die_is_labelled_cocked() -> None:
         assert d["class"] == COCKED_CLASS
         assert sprites[d["sprite"]].cocked
     assert " ".join(yolo_lines(cocked, *SMALL).split()[::5]) == " ".join(["6"] * len(cocked))
+
+
+def test_held_out_sprites_split_the_dice_and_keep_every_style() -> None:
+    sprites = load_manifest()
+    train, val = sprite_set(sprites, "train"), sprite_set(sprites, "val")
+    dice = {s.file for s in sprites if s.kind == "die"}
+    train_dice = {s.file for s in train if s.kind == "die"}
+    val_dice = {s.file for s in val if s.kind == "die"}
+    assert train_dice | val_dice == dice and not train_dice & val_dice
+    assert 0.1 < len(val_dice) / len(dice) < 0.25
+    assert all(held_out(s) for s in val if s.kind == "die")
+    # props are in both; every style, and some cocked dice, are in both
+    props = {s.file for s in sprites if s.kind != "die"}
+    assert props <= {s.file for s in train} and props <= {s.file for s in val}
+    for subset in (train, val):
+        assert {s.style for s in subset if s.kind == "die"} == {s.style for s in sprites if s.kind == "die"}
+        assert any(s.cocked for s in subset)
+    assert sprite_set(sprites, "all") == sprites
+    with pytest.raises(ValueError, match="sprite set"):
+        sprite_set(sprites, "test")
+
+
+def test_a_table_of_held_out_sprites_uses_only_them() -> None:
+    names = set()
+    for seed in range(60, 66):
+        t = compose_table(seed, *SMALL, sprites="val")
+        names |= {d["sprite"] for d in t.dice}
+    by_file = {s.file: s for s in load_manifest()}
+    assert names and all(held_out(by_file[n]) for n in names)
+    # the default is unchanged: every sprite, so earlier seeds give the same tables
+    assert compose_table(40, *SMALL).dice == compose_table(40, *SMALL, sprites="all").dice
 
 
 # ------------------------------------------------------------------------------------------ tiles

@@ -105,8 +105,9 @@ def _face_mask(lab: Floats, body: Floats) -> npt.NDArray[np.uint8]:
     if mid.size == 0:
         return mask
     label = int(np.bincount(mid).argmax())
-    ys, xs = np.nonzero(labels == label)
-    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    # the hull of the region's outline is the hull of all its pixels, from far fewer points
+    outline, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.concatenate(outline))
     cv2.fillConvexPoly(mask, hull, 1)
     return mask
 
@@ -136,13 +137,12 @@ def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     return maps, mask, lab[:, :, 0]
 
 
-def _face_regions(lum: Floats, inside: npt.NDArray[np.bool_]) -> list[tuple[str, npt.NDArray[np.bool_]]]:
-    """Where the face up may be: the whole die, and its brighter part when the faces are shaded apart.
+def _bright_face(lum: Floats, inside: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_] | None:
+    """The die's brighter part when its faces are shaded apart (None when they are not): the face up.
 
     Seen at a slant, a die shows a side or two besides its top, each lit differently; with light from
     above, the top is the brightest. Pips are wiped out (closing, then opening) before splitting.
     """
-    regions = [("dado", inside)]
     k = max(3, int(SIDE * 0.3)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     lum8 = np.clip(lum, 0, 255).astype(np.uint8)
@@ -150,25 +150,23 @@ def _face_regions(lum: Floats, inside: npt.NDArray[np.bool_]) -> list[tuple[str,
     shading = shading.astype(np.float64)
     values = shading[inside]
     if values.size < 50:
-        return regions
+        return None
     lo, hi = float(values.min()), float(values.max())
     if hi - lo < 1.0:
-        return regions
+        return None
     scaled = ((shading - lo) / (hi - lo) * 255).clip(0, 255).astype(np.uint8)
     level, _ = cv2.threshold(scaled[inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = (scaled > level) & inside
     dark = inside & ~bright
     if bright.sum() < (SIDE * 0.35) ** 2 or dark.sum() < (SIDE * 0.2) ** 2:
-        return regions
+        return None
     if float(shading[bright].mean() - shading[dark].mean()) < 12.0:
-        return regions
+        return None
     _, labels, stats, _ = cv2.connectedComponentsWithStats(bright.astype(np.uint8), connectivity=4)
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     top = labels == biggest
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    top = cv2.dilate(top.astype(np.uint8), grow).astype(bool) & inside
-    regions.append(("cara clara", top))
-    return regions
+    return np.asarray(cv2.dilate(top.astype(np.uint8), grow).astype(bool) & inside)
 
 
 MIN_BODY_CONTRAST = 15.0  # a pip differs from the die's body colour at least this much (Lab units)
@@ -289,34 +287,56 @@ def grid_fit(pips: Sequence[Blob], response: Floats) -> float:
     return placed * empty
 
 
-def count_candidates(crop: Frame) -> list[PipCount]:
-    """Every binarisation's reading of the crop (pips kept, layout fit), best fit first."""
-    img = _scaled(crop)
-    maps, mask, lum = _contrast_maps(img)
-    if mask.sum() < (SIDE * 0.4) ** 2:
-        return []
-    k = max(3, int(SIDE * 0.06)) | 1
-    inside = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
-    regions = []
-    for region_name, region in _face_regions(lum, inside):
+LEVELS = (96, 128, 168)  # fixed thresholds of a contrast map scaled to 0-255, beside its Otsu level
+REGIONS = ("dado", "cara clara")  # the whole die first; its brighter face when the whole die gives no face
+
+
+class _Prepared:
+    """One crop made ready to count: contrast maps and die mask now, spots and regions when first asked."""
+
+    def __init__(self, crop: Frame) -> None:
+        self.maps, self.mask, self.lum = _contrast_maps(_scaled(crop))
+        k = max(3, int(SIDE * 0.06)) | 1
+        self.inside = cv2.erode(self.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
+        self.usable = bool(self.mask.sum() >= (SIDE * 0.4) ** 2)
+        self._spots: list[tuple[str, int, list[Blob], Floats]] | None = None
+
+    def spots(self) -> list[tuple[str, int, list[Blob], Floats]]:
+        """(map name, level, spots, response) of every binarisation: three contrast maps, four levels."""
+        if self._spots is None:
+            self._spots = []
+            for name, full, versus_body in self.maps:
+                response = np.where(self.inside, full, 0.0)
+                top = float(np.percentile(response[self.inside], 99.5))
+                if top < 12.0:  # no spot stands out from the body enough to be a pip
+                    continue
+                scaled = np.clip(response / top * 255, 0, 255).astype(np.uint8)
+                otsu, _ = cv2.threshold(scaled[self.inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+                for level in sorted({int(otsu), *LEVELS}):
+                    binary = ((scaled > level) & self.inside).astype(np.uint8)
+                    self._spots.append((name, level, _blobs(binary, self.mask, versus_body), response))
+        return self._spots
+
+    def tier(self, region_name: str) -> list[PipCount]:
+        """Every binarisation's reading of one region (REGIONS), best fit first; empty if it has none."""
+        region = self.inside if region_name == REGIONS[0] else _bright_face(self.lum, self.inside)
+        if not self.usable or region is None:
+            return []
         ys, xs = np.nonzero(region)
-        regions.append((region_name, region, (float(xs.mean()), float(ys.mean()))))
-    out = []
-    for name, full, versus_body in maps:
-        response = np.where(inside, full, 0.0)
-        values = response[inside]
-        top = float(np.percentile(values, 99.5))
-        if top < 12.0:  # no spot stands out from the body enough to be a pip
-            continue
-        scaled = np.clip(response / top * 255, 0, 255).astype(np.uint8)
-        otsu, _ = cv2.threshold(scaled[inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        for level in sorted({int(otsu), 96, 128, 168}):
-            binary = ((scaled > level) & inside).astype(np.uint8)
-            pips = _blobs(binary, mask, versus_body)
-            for region_name, region, centre in regions:
-                mine = [p for p in pips if region[int(p.y), int(p.x)]]
-                fit = layout_fit(mine, centre) * grid_fit(mine, response)
-                out.append(PipCount(tuple(mine), fit, f"{region_name}:{name}>{int(level)}"))
+        centre = (float(xs.mean()), float(ys.mean()))
+        out = []
+        for name, level, pips, response in self.spots():
+            mine = [p for p in pips if region[int(p.y), int(p.x)]]
+            fit = layout_fit(mine, centre) * grid_fit(mine, response)
+            out.append(PipCount(tuple(mine), fit, f"{region_name}:{name}>{level}"))
+        out.sort(key=lambda c: -c.fit)
+        return out
+
+
+def count_candidates(crop: Frame) -> list[PipCount]:
+    """Every binarisation's reading of the crop, for each region (pips kept, layout fit), best fit first."""
+    prepared = _Prepared(crop)
+    out = [c for region in REGIONS for c in prepared.tier(region)]
     out.sort(key=lambda c: -c.fit)
     return out
 
@@ -335,10 +355,10 @@ class PipCounter:
 
     def read(self, crop: Frame) -> FaceGuess:
         """The face by counting pips, or None with low confidence when the evidence is poor or contradictory."""
-        candidates = count_candidates(crop)
+        prepared = _Prepared(crop)
         # the whole die first; its brighter face only when the whole die shows no clear face (slanted view)
-        for region in ("dado", "cara clara"):
-            tier = [c for c in candidates if c.source.startswith(region + ":")]
+        for region in REGIONS:
+            tier = prepared.tier(region)
             good = [c for c in tier if c.fit >= self.min_fit]
             if not good:
                 continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -105,6 +106,25 @@ def load_manifest(assets: Path = ASSETS) -> tuple[Sprite, ...]:
             )
         )
     return tuple(out)
+
+
+SPRITE_SETS = ("all", "train", "val")
+HELD_OUT_EVERY = 6  # dice sprites of every sixth render batch (b001, b007, ..., c001: all 10 styles) are for val
+
+
+def held_out(sprite: Sprite) -> bool:
+    """Whether a dice sprite belongs to the held-out set: tables made of them test dice no reader trained on."""
+    batch = re.search(r"_[bc](\d+)\.png$", sprite.file)
+    return sprite.kind == "die" and batch is not None and int(batch.group(1)) % HELD_OUT_EVERY == 1
+
+
+def sprite_set(sprites: tuple[Sprite, ...], which: str) -> tuple[Sprite, ...]:
+    """The sprites a table may use: every one, the training dice only, or the held-out dice only (props always)."""
+    if which not in SPRITE_SETS:
+        raise ValueError(f"unknown sprite set {which!r}: one of {', '.join(SPRITE_SETS)}")
+    if which == "all":
+        return sprites
+    return tuple(s for s in sprites if s.kind != "die" or held_out(s) == (which == "val"))
 
 
 def _hull_centre(hull: tuple[tuple[float, float], ...]) -> tuple[float, float]:
@@ -755,14 +775,16 @@ def scene_meta(scene: Scene) -> dict[str, Any]:
     }
 
 
-def compose_table(seed: int, width: int = 4608, height: int = 2592, assets: Path = ASSETS) -> Table:
-    """Render one table photo from its seed: image, exact dice labels and distractor boxes."""
+def compose_table(
+    seed: int, width: int = 4608, height: int = 2592, assets: Path = ASSETS, sprites: str = "all"
+) -> Table:
+    """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors."""
     rng = np.random.default_rng(seed)
-    sprites = load_manifest(assets)
+    chosen = sprite_set(load_manifest(assets), sprites)
     scene = random_scene(rng, width, height)
     img: F32
     img, felt_mask = felt_and_table(rng, scene)
-    dice, items = place_table(rng, scene, felt_mask, sprites)
+    dice, items = place_table(rng, scene, felt_mask, chosen)
     for pl in sorted(dice + items, key=lambda p: -p.order):
         draw(img, pl, assets)
     ppm = scene.cam.focal / scene.cam.height

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.synth.compose import ASSETS, compose_table, tiles, yolo_lines
+from vision.synth.compose import ASSETS, SPRITE_SETS, compose_table, tiles, yolo_lines
 from vision.synth.dice_model import CLASS_NAMES
 
 
@@ -41,6 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--tiles", type=int, default=0, metavar="PX", help="finder tiles: frame -> long side 1280 -> PX tiles, 1 class"
     )
     p.add_argument("--long-side", type=int, default=1280, help="with --tiles: the downscaled frame's long side")
+    p.add_argument(
+        "--sprites",
+        choices=SPRITE_SETS,
+        default="all",
+        help="dice sprites to use: all, train (held-out batches left out) or val (held-out batches only)",
+    )
     p.add_argument("--assets", type=Path, default=ASSETS, help=argparse.SUPPRESS)
     return p
 
@@ -49,7 +55,7 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     """Compose table `seed`, write its files, return a summary (dice and tiles written)."""
     seed, args = task
     width, height = args.size
-    table = compose_table(seed, width, height, args.assets)
+    table = compose_table(seed, width, height, args.assets, args.sprites)
     stem = f"{args.split}_{seed:08d}"
     ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, table.jpeg_quality])
     if not ok:
@@ -61,6 +67,7 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         "width": width,
         "height": height,
         "jpeg_quality": table.jpeg_quality,
+        "sprite_set": args.sprites,
         **table.meta,
         "dice": table.dice,
         "distractors": table.distractors,
