@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import cv2
@@ -20,6 +22,7 @@ from vision.faces.crops import (
     load_samples,
     photo_id,
     read_yolo_labels,
+    rendered_distractors,
 )
 from vision.faces.pips import LAYOUTS, PipCounter
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
@@ -107,6 +110,27 @@ def test_pip_counter_abstains_on_seven_spots() -> None:
 
 def cnn(face: int | None, confidence: float = 0.99) -> FaceGuess:
     return FaceGuess(face, confidence, "cnn")
+
+
+def test_pip_counter_on_processes_reads_as_one_at_a_time() -> None:
+    crops = [draw_die(f, c, 50, 15.0 * f, seed=f) for f in range(1, 7) for c in ("blanco", "rojo")]
+    serial = [PipCounter(workers=1).read(crop) for crop in crops]
+    assert PipCounter(workers=2).read_faces(crops) == serial  # on a worker process and this one
+    assert PipCounter(workers=3, processes=False).read_faces(crops) == serial  # on threads
+    assert [g.face for g in serial] == [face for face in range(1, 7) for _ in range(2)]
+
+
+def test_pip_counter_goes_on_with_threads_when_processes_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.faces.pips as pips_module
+
+    def broken(workers: int) -> None:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(pips_module, "_process_pool", broken)
+    crops = [draw_die(face, "blanco", 50, seed=face) for face in range(1, 7)]
+    counter = PipCounter(workers=2)
+    assert [g.face for g in counter.read_faces(crops)] == list(range(1, 7))
+    assert counter.processes is False  # it stays on threads from then on
 
 
 def pips(face: int | None, confidence: float = 0.9) -> FaceGuess:
@@ -281,6 +305,22 @@ def test_samples_and_eval_crops_from_a_yolo_folder(tmp_path: Path) -> None:
     assert [(face, name) for _, face, name in crops] == [(2, "mesa_jpg.rf.0a1b.png"), (5, "mesa_jpg.rf.0a1b.png")]
     assert PipCounter().read(crops[0][0]).face == 2
     assert load_samples(root, "train", keep=lambda p: False) == []
+
+
+def test_rendered_coins_and_caps_are_samples_with_no_face(tmp_path: Path) -> None:
+    root = tiny_yolo(tmp_path)
+    (root / "meta").mkdir()
+    distractors = [
+        {"kind": "coin", "box": [70.0, 10.0, 100.0, 40.0]},
+        {"kind": "card", "box": [0.0, 70.0, 60.0, 119.0]},  # cards are not die-sized: left out
+    ]
+    (root / "meta" / "mesa_jpg.rf.0a1b.json").write_text(json.dumps({"distractors": distractors}))
+    image = root / "images" / "train" / "mesa_jpg.rf.0a1b.png"
+    assert [b.to_list() for b in rendered_distractors(image)] == [[70.0, 10.0, 100.0, 40.0]]
+    assert rendered_distractors(tmp_path / "images" / "x.jpg") == []  # no sidecar: none
+    samples = load_samples(root, "train", not_dice=rendered_distractors)
+    assert [s.face for s in samples] == [2, 5, UNREADABLE, UNREADABLE]
+    assert samples[-1].box.width == pytest.approx(30, abs=0.5)
 
 
 def test_augmented_crops_vary_but_keep_their_size_and_type(tmp_path: Path) -> None:

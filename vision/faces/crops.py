@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -143,11 +144,13 @@ def load_samples(
     keep: Callable[[Path], bool] | None = None,
     upright: Callable[[Path], bool] | None = None,
     background_per_image: int = 0,
+    not_dice: Callable[[Path], list[Box]] | None = None,
     seed: int = 0,
     context: float = CONTEXT_MARGIN,
     max_side: int = MAX_DIE_SIDE,
 ) -> list[DieSample]:
-    """Every labelled die of a YOLO folder as a sample (plus `background_per_image` UNREADABLE empty patches).
+    """Every labelled die of a YOLO folder as a sample (plus `background_per_image` UNREADABLE empty patches,
+    and the boxes `not_dice(path)` gives, such as coins and bottle caps, as UNREADABLE too).
 
     `upright(path)` marks photos taken at a slant with the camera upright: their dice are only turned a
     little in training, since turning them over would put a side face where the top face was.
@@ -168,10 +171,22 @@ def load_samples(
             patch, inner = _patch(frame, box, context, max_side)
             samples.append(DieSample(patch, inner, face, image_path.name, slanted))
         boxes = [box for _, box in labels]
-        for box in _background_boxes(boxes, width, height, background_per_image, rng):
+        others = list(_background_boxes(boxes, width, height, background_per_image, rng))
+        others += not_dice(image_path) if not_dice is not None else []
+        for box in others:
             patch, inner = _patch(frame, box, context, max_side)
             samples.append(DieSample(patch, inner, UNREADABLE, image_path.name))
     return samples
+
+
+def rendered_distractors(image_path: Path, kinds: tuple[str, ...] = ("coin", "cap")) -> list[Box]:
+    """The boxes of a rendered table's die-sized distractors, from its meta/ sidecar (none if it has none)."""
+    images = next((p for p in image_path.parents if p.name == "images"), image_path.parent)
+    sidecar = images.parent / "meta" / (image_path.stem + ".json")
+    if not sidecar.is_file():
+        return []
+    meta = json.loads(sidecar.read_text())
+    return [Box(*item["box"]) for item in meta.get("distractors", []) if item.get("kind") in kinds]
 
 
 def eval_crops(folder: Path, split: str | None = None) -> Iterator[tuple[Frame, int, str]]:

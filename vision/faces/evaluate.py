@@ -1,6 +1,7 @@
-"""Measure both face readers and their combination on the real VAL crops (ground-truth boxes).
+"""Measure both face readers and their combination on held-out crops (ground-truth boxes).
 
 python -m vision.faces.evaluate --real ../shared/data/dice-real [--model-dir models/faces] [--failures DIR]
+python -m vision.faces.evaluate --real data/synth/tables-heldout --split '' --section rendered_heldout
 """
 
 from __future__ import annotations
@@ -135,7 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se mide su val)")
-    parser.add_argument("--split", default=VAL_SPLIT)
+    parser.add_argument(
+        "--split",
+        default=VAL_SPLIT,
+        help="subcarpeta de images/ (val); '' para una carpeta sin splits, como mesas renderizadas apartadas",
+    )
     parser.add_argument("--prefix", default="", help="solo fotos cuyo nombre empieza así (p. ej. byler_)")
     parser.add_argument("--section", default="evaluate", help="sección de metrics.json donde escribir")
     parser.add_argument("--model-dir", type=Path, default=MODEL_DIR)
@@ -146,14 +151,16 @@ def main(argv: list[str] | None = None) -> int:
     crops: list[Frame] = []
     faces: list[int] = []
     images: list[str] = []
-    for crop, face, image in eval_crops(args.real, args.split):
+    split = args.split or None
+    trained_on = split not in (None, VAL_SPLIT)  # a real train split: only the pip counter's figures count
+    for crop, face, image in eval_crops(args.real, split):
         if not image.startswith(args.prefix):
             continue
         crops.append(crop)
         faces.append(face)
         images.append(image)
     figures = measure(crops, faces, images, args.model_dir)
-    figures["data"] = f"{args.real} ({args.split}{', ' + args.prefix + '*' if args.prefix else ''})"
+    figures["data"] = f"{args.real} ({args.split or 'todo'}{', ' + args.prefix + '*' if args.prefix else ''})"
     cls, pips, comb, caught = (
         figures["classifier"],
         figures["pips"],
@@ -161,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["classifier_errors_caught"],
     )
     print(f"{figures['dice']} dados en {figures['images']} fotos ({figures['data']})")
-    if args.split != VAL_SPLIT:
+    if trained_on:
         print("ojo: el modelo se entrenó con estas fotos; solo las cifras del contador de puntos valen aquí")
     print(f"modelo: acierto {cls['accuracy']:.2%} ({cls['errors']} errores), {cls['ms_per_crop']} ms/dado")
     print(
@@ -185,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         write_failures(args.failures, crops, faces, verdicts)
     if not args.no_write:
-        if args.split != VAL_SPLIT:  # the classifier has seen these photos: keep only the pip counter's figures
+        if trained_on:  # the classifier has seen these photos: keep only the pip counter's figures
             figures = {key: figures[key] for key in ("data", "dice", "images", "pips")}
         update_metrics(args.model_dir / METRICS_NAME, args.section, figures)
     return 0

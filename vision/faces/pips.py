@@ -13,10 +13,14 @@ brightest face is tried alone.
 from __future__ import annotations
 
 import itertools
+import logging
 import math
+import multiprocessing
 import os
+import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import cv2
@@ -341,16 +345,56 @@ def count_candidates(crop: Frame) -> list[PipCount]:
     return out
 
 
+log = logging.getLogger(__name__)
+PROCESS_MIN = 6  # with fewer crops than this, a process pool costs more than it saves
+
+
+def _count_chunk(settings: tuple[float, float], crops: list[Frame]) -> list[FaceGuess]:
+    """Count a share of the crops in a worker process (the counter is pure Python and OpenCV: no state)."""
+    counter = PipCounter(*settings, workers=1)
+    return [counter.read(crop) for crop in crops]
+
+
+_PROCESS_POOLS: dict[int, ProcessPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _process_pool(workers: int) -> ProcessPoolExecutor:
+    """The shared pool of `workers` counting processes, started on first use (forkserver: safe beside threads)."""
+    with _POOLS_LOCK:
+        pool = _PROCESS_POOLS.get(workers)
+        if pool is None:
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+            _PROCESS_POOLS[workers] = pool
+        return pool
+
+
+def _drop_pool(workers: int) -> None:
+    with _POOLS_LOCK:
+        pool = _PROCESS_POOLS.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 class PipCounter:
     """Counts pips with OpenCV; says None when the spots found do not make a clear face."""
 
-    def __init__(self, min_fit: float = 0.35, min_confidence_one: float = 0.4, workers: int | None = None) -> None:
-        """The least layout fit to give a count, the least confidence to call a lone pip a 1, and how many
-        crops are counted at once (default: one per core; OpenCV releases the interpreter while it works)."""
+    def __init__(
+        self,
+        min_fit: float = 0.35,
+        min_confidence_one: float = 0.4,
+        workers: int | None = None,
+        processes: bool = True,
+    ) -> None:
+        """The least layout fit to give a count, the least confidence to call a lone pip a 1, how many
+        crops are counted at once (default: one per core), and whether on processes (the counter is mostly
+        Python, which threads run one at a time) or on threads."""
         # A faint second pip missed turns a 2 into a 1: the error most likely to fool both readers alike.
         self.min_fit = min_fit
         self.min_confidence_one = min_confidence_one
         self.workers = workers or os.cpu_count() or 1
+        self.processes = processes
         self._pool: ThreadPoolExecutor | None = None
 
     def read(self, crop: Frame) -> FaceGuess:
@@ -373,9 +417,29 @@ class PipCounter:
         return FaceGuess(None, 0.0, METHOD)
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
-        """One guess per crop (counted on the pool's threads; the same guesses as one at a time)."""
+        """One guess per crop, counted in parallel: the same guesses as one at a time."""
         if len(crops) < 2 or self.workers < 2:
             return [self.read(crop) for crop in crops]
+        if self.processes and len(crops) >= PROCESS_MIN:
+            try:
+                return self._read_on_processes(crops)
+            except (BrokenProcessPool, OSError) as error:  # a worker died or none could start: go on with threads
+                log.warning("contador de puntos sin procesos (%s): sigo con hilos", error)
+                _drop_pool(self.workers - 1)
+                self.processes = False
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="pips")
         return list(self._pool.map(self.read, crops))
+
+    def _read_on_processes(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+        """Deal the crops round-robin to the worker processes and to this one, which counts its share itself."""
+        n = self.workers
+        shares = [list(crops[i::n]) for i in range(n)]
+        pool = _process_pool(n - 1)
+        settings = (self.min_fit, self.min_confidence_one)
+        futures = [pool.submit(_count_chunk, settings, share) for share in shares[1:]]
+        counted = [_count_chunk(settings, shares[0])] + [future.result() for future in futures]
+        out: list[FaceGuess] = [FaceGuess(None, 0.0, METHOD)] * len(crops)
+        for i, share in enumerate(counted):
+            out[i::n] = share
+        return out

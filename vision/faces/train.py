@@ -27,7 +27,7 @@ from vision.faces.classifier import (
     preprocess,
     softmax,
 )
-from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, photo_id
+from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, photo_id, rendered_distractors
 
 VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never calibrated on
 METRICS_NAME = "metrics.json"
@@ -125,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--calib-share", type=float, default=0.15, help="fotos de train apartadas para calibrar")
+    parser.add_argument(
+        "--unreadable-share", type=float, default=0.06, help="share of training crops with no readable face"
+    )
     parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
     args = parser.parse_args(argv)
 
@@ -141,14 +144,20 @@ def main(argv: list[str] | None = None) -> int:
     fit, calib = load_real(args.real, args.calib_share, args.seed)
     sources = {"real_fit": len(fit), "real_calibration": len(calib)}
     for folder in args.synth:
-        synth = load_samples(folder, split_of(folder), background_per_image=0, seed=args.seed)
+        # rendered tables: cocked dice (class 6), coins and bottle caps are crops with no readable face
+        synth = load_samples(
+            folder, split_of(folder), background_per_image=1, not_dice=rendered_distractors, seed=args.seed
+        )
         if len(synth) > args.synth_max:
             keep = rng.choice(len(synth), args.synth_max, replace=False)
             synth = [synth[i] for i in sorted(keep)]
-        sources[f"synth:{folder}"] = len(synth)
-        fit += synth
+        synth_calib = [s for s in synth if calibration_photo(s.image, args.calib_share)]
+        sources[f"synth:{folder}"] = len(synth) - len(synth_calib)
+        sources[f"synth_calibration:{folder}"] = len(synth_calib)
+        fit += [s for s in synth if not calibration_photo(s.image, args.calib_share)]
+        calib += synth_calib
     print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
-    weights = class_weights(fit, unreadable_share=0.06)
+    weights = class_weights(fit, unreadable_share=args.unreadable_share)
 
     model = build_model()
     params = sum(p.numel() for p in model.parameters())
