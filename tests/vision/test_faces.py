@@ -26,6 +26,7 @@ from vision.faces.crops import (
 )
 from vision.faces.pips import LAYOUTS, PipCounter
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
+from vision.faces.train import choose_threshold, strictest_threshold
 from vision.types import Box, FaceGuess, Frame
 
 FIXTURES = Path(__file__).parent / "fixtures" / "faces"
@@ -331,6 +332,25 @@ def test_augmented_crops_vary_but_keep_their_size_and_type(tmp_path: Path) -> No
     assert len({c.tobytes() for c in crops}) == 20
     plain = augment(samples[1], np.random.default_rng(1), Augment(scale=(1.0, 1.0), aspect=0.0, shift=0.0))
     assert plain.shape[:2] == (65, 65)
+
+
+def test_threshold_holds_on_each_source_alone() -> None:
+    # 100 easy rendered crops, all right and sure; 100 real crops, two wrong at 0.92 confidence
+    def row(face: int, confidence: float) -> list[float]:
+        probs = [0.0] * 7
+        probs[face] = confidence
+        probs[0] = 1 - confidence
+        return probs
+
+    real = [row(3, 0.92)] * 2 + [row(2, 0.99)] * 98
+    rendered = [row(4, 0.91)] * 100
+    probs = np.array(real + rendered)
+    labels = np.array([2] * 100 + [4] * 100)
+    sources = ["real"] * 100 + ["synth"] * 100
+    alone, _ = choose_threshold(probs, labels, 0.01)
+    assert alone == 0.5  # together: 2 wrong of 200 accepted is within 1 %
+    strict, curves = strictest_threshold(probs, labels, sources, 0.01)
+    assert strict == 0.95 and set(curves) == {"real", "synth"}  # the real crops alone need 0.95
 
 
 def test_photo_id_groups_roboflow_copies() -> None:

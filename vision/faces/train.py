@@ -101,6 +101,21 @@ def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_error: float) ->
     return chosen, curve
 
 
+def strictest_threshold(
+    probs: np.ndarray, labels: np.ndarray, sources: list[str], max_error: float
+) -> tuple[float, dict[str, list[dict[str, float]]]]:
+    """The highest of the thresholds each source needs alone (and each source's curve): easy rendered dice
+    must not lower the bar for real ones."""
+    source_of = np.array(sources)
+    curves = {}
+    threshold = 0.0
+    for source in sorted(set(sources)):
+        mine = source_of == source
+        needed, curves[source] = choose_threshold(probs[mine], labels[mine], max_error)
+        threshold = max(threshold, needed)
+    return threshold, curves
+
+
 def update_metrics(path: Path, section: str, figures: dict[str, Any]) -> None:
     """Write `figures` under `section` of metrics.json, keeping the other sections."""
     data: dict[str, Any] = {}
@@ -143,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
 
     fit, calib = load_real(args.real, args.calib_share, args.seed)
     sources = {"real_fit": len(fit), "real_calibration": len(calib)}
+    calib_source = ["real"] * len(calib)  # the threshold must hold on each source alone
     for folder in args.synth:
         # rendered tables: cocked dice (class 6), coins and bottle caps are crops with no readable face
         synth = load_samples(
@@ -156,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         sources[f"synth_calibration:{folder}"] = len(synth_calib)
         fit += [s for s in synth if not calibration_photo(s.image, args.calib_share)]
         calib += synth_calib
+        calib_source += [f"synth:{folder}"] * len(synth_calib)
     print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
     weights = class_weights(fit, unreadable_share=args.unreadable_share)
 
@@ -210,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
 
     model.eval()
     probs = calib_probs()
-    threshold, curve = choose_threshold(probs, calib_labels, args.max_error)
+    threshold, curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error)
     meta = {
         "input_size": args.input_size,
         "widths": list(WIDTHS),
@@ -232,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         "history": history,
         "calibration_accuracy": history[-1]["calib_acc"] if history else None,
         "threshold": threshold,
-        "threshold_curve": curve,
+        "threshold_curves": curves,
         "onnx_sha256_16": digest,
     }
     update_metrics(args.out / METRICS_NAME, "train", figures)
