@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         "--degrees", type=float, default=180.0, help="random rotation; it loosens boxes (their corners turn out)"
     )
     parser.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (lower to fine-tune)")
+    parser.add_argument("--close-mosaic", type=int, default=0, help="last epochs without mosaic (whole images)")
     parser.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args(argv)
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         fliplr=0.5,
         mosaic=1.0,
         scale=0.5,
-        close_mosaic=0,
+        close_mosaic=args.close_mosaic,
         verbose=False,
     )
     return 0
