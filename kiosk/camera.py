@@ -34,7 +34,7 @@ def default_reader_factory() -> FrameReader:
     """The committed dice reader (models/)."""
     from vision.pipeline import build_reader
 
-    return build_reader()
+    return build_reader(processes=True)  # the kiosk starts from `cacho kiosk`: a guarded entry point
 
 
 @dataclass(frozen=True, slots=True)

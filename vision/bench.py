@@ -32,7 +32,7 @@ def run(models: Path | None = None, repeat: int = 5) -> dict[str, Any]:
 
     root = models or MODELS
     frame = load_image(root / "dice" / BENCH_TABLE)
-    faces = PairedFaces(root / "faces")
+    faces = PairedFaces(root / "faces", processes=True)
     plain = np.zeros((640, 640, 3), np.uint8)
     rows: list[dict[str, Any]] = []
     for backend, name in BACKENDS:

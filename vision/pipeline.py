@@ -20,12 +20,15 @@ class ModelsMissing(FileNotFoundError):
 class PairedFaces:
     """The face readers' pair (CNN and pip counter) as the reader needs it: every face 1-6, a doubtful one flagged."""
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model_dir: Path, processes: bool = False) -> None:
+        """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter)."""
         from vision.faces.classifier import FaceClassifier
+        from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
-        self.pair = FaceReaderPair(self.classifier, threshold=self.classifier.threshold)
+        pips = PipCounter(processes=processes)
+        self.pair = FaceReaderPair(self.classifier, pips, threshold=self.classifier.threshold)
 
     def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain."""
@@ -41,8 +44,11 @@ class PairedFaces:
         ]
 
 
-def build_reader(models: Path | None = None, settings: ReaderSettings | None = None) -> DiceReader:
-    """The reader with the committed finder (models/dice) and face classifier (models/faces)."""
+def build_reader(
+    models: Path | None = None, settings: ReaderSettings | None = None, processes: bool = False
+) -> DiceReader:
+    """The reader with the committed finder (models/dice) and face classifier (models/faces); `processes`
+    counts pips on worker processes, for programs with a guarded entry point (the commands, the kiosk)."""
     from vision.finder import YoloFinder
 
     root = models or MODELS
@@ -51,4 +57,4 @@ def build_reader(models: Path | None = None, settings: ReaderSettings | None = N
     missing = [str(p) for p in (finder, faces / "face_cnn.onnx") if not p.exists()]
     if missing:
         raise ModelsMissing(f"faltan los modelos entrenados: {', '.join(missing)}")
-    return DiceReader(YoloFinder(finder), PairedFaces(faces), settings)
+    return DiceReader(YoloFinder(finder), PairedFaces(faces, processes), settings)

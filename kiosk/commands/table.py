@@ -19,7 +19,7 @@ def default_reader(models: Path | None) -> FrameReader:
     from vision.pipeline import ModelsMissing, build_reader
 
     try:
-        return build_reader(models)
+        return build_reader(models, processes=True)
     except ModelsMissing as error:
         where = "todavía no están en models/ (entrenarlos, o indicar otra carpeta con --models)"
         if models is not None:

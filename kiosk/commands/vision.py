@@ -41,7 +41,7 @@ def _reader(models: Path | None) -> Any:
     from vision.pipeline import ModelsMissing, build_reader
 
     try:
-        return build_reader(models)
+        return build_reader(models, processes=True)
     except ModelsMissing as error:
         raise CliError(str(error)) from None
 

@@ -49,6 +49,7 @@ class DieSample:
     face: int  # 1-6, or UNREADABLE
     image: str
     upright: bool = False  # from an upright slanted photo: which face is up shows in the picture's up
+    cocked: bool = False  # a die cocked against something (labelled UNREADABLE): its face must not be read
 
     def crop(self, margin: float = CROP_MARGIN) -> Frame:
         """The crop a reader would get for this die (no augmentation)."""
@@ -169,7 +170,7 @@ def load_samples(
             if face is None or box.width < 4 or box.height < 4:
                 continue
             patch, inner = _patch(frame, box, context, max_side)
-            samples.append(DieSample(patch, inner, face, image_path.name, slanted))
+            samples.append(DieSample(patch, inner, face, image_path.name, slanted, cls == COCKED_CLASS))
         boxes = [box for _, box in labels]
         others = list(_background_boxes(boxes, width, height, background_per_image, rng))
         others += not_dice(image_path) if not_dice is not None else []

@@ -65,19 +65,29 @@ def load_real(folder: Path, calib_share: float, seed: int) -> tuple[list[DieSamp
     return fit, calib
 
 
-def class_weights(samples: list[DieSample], unreadable_share: float) -> np.ndarray:
-    """Sampling weights: the six faces equally often, "no readable face" at `unreadable_share`."""
+def class_weights(samples: list[DieSample], unreadable_share: float, cocked_share: float = 0.0) -> np.ndarray:
+    """Sampling weights: the six faces equally often, "no readable face" at `unreadable_share`, and of it the
+    cocked dice at `cocked_share` when it is given (they are few, and the hardest "no face" to learn)."""
     labels = np.array([s.face for s in samples])
+    cocked = np.array([s.cocked for s in samples], dtype=bool)
     weights = np.zeros(len(samples))
     faces_present = [f for f in range(1, 7) if (labels == f).any()]
     for face in faces_present:
         mask = labels == face
         weights[mask] = (1 - unreadable_share) / len(faces_present) / mask.sum()
     neg = labels == UNREADABLE
-    if neg.any():
+    if cocked_share > 0 and cocked.any() and (neg & ~cocked).any():
+        weights[cocked] = cocked_share / cocked.sum()
+        weights[neg & ~cocked] = (unreadable_share - cocked_share) / (neg & ~cocked).sum()
+    elif neg.any():
         weights[neg] = unreadable_share / neg.sum()
     out: np.ndarray = weights / weights.sum()
     return out
+
+
+# Candidate thresholds, finest near the top: label smoothing (0.05) caps a sure answer near 0.957, so a
+# coarse step from 0.9 to 0.95 would push the threshold against that cap and turn most right dice doubtful.
+THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, *(round(0.9 + 0.01 * i, 2) for i in range(10)))
 
 
 def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_error: float) -> tuple[float, list[dict[str, float]]]:
@@ -89,7 +99,7 @@ def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_error: float) ->
     readable = p[np.arange(len(p)), pred] >= p[:, 0]
     curve = []
     chosen = 0.99
-    for t in sorted({0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99}):
+    for t in THRESHOLDS:
         accepted = readable & (conf >= t)
         errors = int((pred[accepted] != y[accepted]).sum())
         n = int(accepted.sum())
@@ -143,6 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--unreadable-share", type=float, default=0.06, help="share of training crops with no readable face"
     )
+    parser.add_argument(
+        "--cocked-share", type=float, default=0.0, help="share of training crops that are cocked dice (of the above)"
+    )
+    parser.add_argument(
+        "--recalibrate",
+        action="store_true",
+        help="no training: choose the threshold again for the model already in --out (same calibration crops)",
+    )
     parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
     args = parser.parse_args(argv)
 
@@ -174,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         calib += synth_calib
         calib_source += [f"synth:{folder}"] * len(synth_calib)
     print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
-    weights = class_weights(fit, unreadable_share=args.unreadable_share)
+    weights = class_weights(fit, args.unreadable_share, args.cocked_share)
 
     model = build_model()
     params = sum(p.numel() for p in model.parameters())
@@ -196,6 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         return softmax(out)
 
     history = []
+    if args.recalibrate:
+        saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True)
+        model.load_state_dict(saved["state_dict"])
+        args.epochs = 0
     for epoch in range(1, args.epochs + 1):
         t0 = time.time()
         picks = rng.choice(len(fit), steps_per_epoch * args.batch, p=weights)
@@ -252,6 +274,10 @@ def main(argv: list[str] | None = None) -> int:
         "threshold_curves": curves,
         "onnx_sha256_16": digest,
     }
+    if args.recalibrate:  # the training's figures stay; the threshold and its curves are new
+        trained = json.loads((args.out / METRICS_NAME).read_text()).get("train", {})
+        figures = {**trained, **{k: figures[k] for k in ("threshold", "threshold_curves", "onnx_sha256_16")}}
+        figures["recalibrated"] = "python -m vision.faces.train " + " ".join(argv if argv is not None else sys.argv[1:])
     update_metrics(args.out / METRICS_NAME, "train", figures)
     print(f"umbral {threshold}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
     return 0
