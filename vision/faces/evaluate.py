@@ -30,7 +30,7 @@ def _share(part: int, whole: int) -> float:
 def measure(crops: list[Frame], faces: list[int], images: list[str], model_dir: Path) -> dict[str, Any]:
     """Every figure of the evaluation for these crops and their true faces."""
     classifier = FaceClassifier(model_dir)
-    counter = PipCounter()
+    counter = PipCounter(processes=True)  # a `python -m` entry point: worker processes are safe
     t0 = time.perf_counter()
     probs = classifier.probabilities(crops)
     cnn_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         classifier = FaceClassifier(args.model_dir)
         verdicts = [
             combine(m, p, classifier.threshold)
-            for m, p in zip(classifier.read_faces(crops), PipCounter().read_faces(crops), strict=True)
+            for m, p in zip(classifier.read_faces(crops), PipCounter(processes=True).read_faces(crops), strict=True)
         ]
         write_failures(args.failures, crops, faces, verdicts)
     if not args.no_write:
