@@ -122,6 +122,42 @@ def test_pip_counter_on_processes_reads_as_one_at_a_time() -> None:
     assert [g.face for g in serial] == [face for face in range(1, 7) for _ in range(2)]
 
 
+OWNER_SCRIPT = """
+import os, sys, time
+import numpy as np
+from vision.faces import pips
+if __name__ == "__main__":
+    pips.PipCounter(workers=2, processes=True).read_faces([np.full((60, 60, 3), 200, np.uint8)] * 8)
+    print(*pips._PROCESS_POOLS[1]._processes, flush=True)
+    time.sleep(120)
+"""
+
+
+def test_counting_processes_leave_when_their_owner_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "owner.py"
+    script.write_text(OWNER_SCRIPT)
+    root = Path(__file__).resolve().parents[2]
+    owner = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)}
+    )
+    assert owner.stdout is not None
+    with owner.stdout:
+        workers = [int(pid) for pid in owner.stdout.readline().split()]
+        owner.send_signal(signal.SIGKILL)  # the kiosk killed outright: no clean-up runs in it
+        owner.wait()
+    assert workers
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "a counting process outlived its owner"
+
+
 def test_pip_counter_goes_on_with_threads_when_processes_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     import vision.faces.pips as pips_module
 

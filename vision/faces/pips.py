@@ -362,13 +362,30 @@ _PROCESS_POOLS: dict[int, ProcessPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
+def _leave_with(owner: int) -> None:
+    """In a worker: exit as soon as the process that started the pool is gone (even killed with SIGKILL)."""
+
+    def watch() -> None:
+        while True:
+            try:
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # alive, owned by someone else
+                pass
+            threading.Event().wait(1.0)
+
+    threading.Thread(target=watch, name="pips-owner", daemon=True).start()
+
+
 def _process_pool(workers: int) -> ProcessPoolExecutor:
     """The shared pool of `workers` counting processes, started on first use (forkserver: safe beside threads)."""
     with _POOLS_LOCK:
         pool = _PROCESS_POOLS.get(workers)
         if pool is None:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+            context = multiprocessing.get_context(method)
+            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_leave_with, initargs=(os.getpid(),))
             _PROCESS_POOLS[workers] = pool
         return pool
 
