@@ -18,6 +18,7 @@ import math
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -352,7 +353,7 @@ MIN_CONFIDENCE = 0.4
 PROCESS_MIN = 6  # with fewer crops than this, a process pool costs more than it saves
 
 
-def _count_chunk(settings: tuple[float, float], crops: list[Frame]) -> list[FaceGuess]:
+def _count_chunk(settings: tuple[float, float, float], crops: list[Frame]) -> list[FaceGuess]:
     """Count a share of the crops in a worker process (the counter is pure Python and OpenCV: no state)."""
     counter = PipCounter(*settings, workers=1)
     return [counter.read(crop) for crop in crops]
@@ -373,7 +374,7 @@ def _leave_with(owner: int) -> None:
                 os._exit(0)
             except PermissionError:  # alive, owned by someone else
                 pass
-            threading.Event().wait(1.0)
+            time.sleep(1.0)
 
     threading.Thread(target=watch, name="pips-owner", daemon=True).start()
 
@@ -404,17 +405,18 @@ class PipCounter:
         self,
         min_fit: float = 0.35,
         min_confidence_one: float = 0.4,
+        min_confidence: float = MIN_CONFIDENCE,
         workers: int | None = None,
         processes: bool = False,
     ) -> None:
-        """The least layout fit to give a count, the least confidence to call a lone pip a 1, how many
+        """The least layout fit to give a count, the least confidence to call a lone pip a 1 and any face, how many
         crops are counted at once (default: one per core), and whether on processes (the counter is mostly
         Python, which threads run one at a time) or on threads. Processes are for programs started from a
         guarded entry point (the `cacho` commands, the kiosk): a worker process imports the main module again."""
         # A faint second pip missed turns a 2 into a 1: the error most likely to fool both readers alike.
         self.min_fit = min_fit
         self.min_confidence_one = min_confidence_one
-        self.min_confidence = MIN_CONFIDENCE
+        self.min_confidence = min_confidence
         self.workers = workers or os.cpu_count() or 1
         self.processes = processes
         self._pool: ThreadPoolExecutor | None = None
@@ -458,7 +460,7 @@ class PipCounter:
         n = self.workers
         shares = [list(crops[i::n]) for i in range(n)]
         pool = _process_pool(n - 1)
-        settings = (self.min_fit, self.min_confidence_one)
+        settings = (self.min_fit, self.min_confidence_one, self.min_confidence)
         futures = [pool.submit(_count_chunk, settings, share) for share in shares[1:]]
         counted = [_count_chunk(settings, shares[0])] + [future.result() for future in futures]
         out: list[FaceGuess] = [FaceGuess(None, 0.0, METHOD)] * len(crops)

@@ -40,6 +40,15 @@ def calibration_photo(name: str, share: float) -> bool:
     return (zlib.crc32(photo_id(name).encode()) % 1000) < share * 1000
 
 
+def split_by_photo(samples: list[DieSample], share: float) -> tuple[list[DieSample], list[DieSample]]:
+    """(fit, calibration): the samples of the photos `calibration_photo` sets aside go to calibration."""
+    fit: list[DieSample] = []
+    calib: list[DieSample] = []
+    for sample in samples:
+        (calib if calibration_photo(sample.image, share) else fit).append(sample)
+    return fit, calib
+
+
 def split_of(folder: Path) -> str | None:
     """The training split of a YOLO folder: `train` when it has one, else the whole folder."""
     return "train" if (folder / "images" / "train").is_dir() else None
@@ -60,9 +69,7 @@ def load_real(folder: Path, calib_share: float, seed: int) -> tuple[list[DieSamp
         background_per_image=1,
         seed=seed,
     )
-    fit = [s for s in samples if not calibration_photo(s.image, calib_share)]
-    calib = [s for s in samples if calibration_photo(s.image, calib_share)]
-    return fit, calib
+    return split_by_photo(samples, calib_share)
 
 
 def class_weights(samples: list[DieSample], unreadable_share: float, cocked_share: float = 0.0) -> np.ndarray:
@@ -185,10 +192,10 @@ def main(argv: list[str] | None = None) -> int:
         if len(synth) > args.synth_max:
             keep = rng.choice(len(synth), args.synth_max, replace=False)
             synth = [synth[i] for i in sorted(keep)]
-        synth_calib = [s for s in synth if calibration_photo(s.image, args.calib_share)]
-        sources[f"synth:{folder}"] = len(synth) - len(synth_calib)
+        synth_fit, synth_calib = split_by_photo(synth, args.calib_share)
+        sources[f"synth:{folder}"] = len(synth_fit)
         sources[f"synth_calibration:{folder}"] = len(synth_calib)
-        fit += [s for s in synth if not calibration_photo(s.image, args.calib_share)]
+        fit += synth_fit
         calib += synth_calib
         calib_source += [f"synth:{folder}"] * len(synth_calib)
     print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
