@@ -409,6 +409,18 @@ def test_threshold_holds_on_each_source_alone() -> None:
     assert strict == 0.93 and set(curves) == {"real", "synth"}  # the real crops alone need 0.93
 
 
+def test_recalibrate_without_a_trained_model_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.faces.train import main as train_main
+
+    with pytest.raises(SystemExit) as stop:
+        train_main(["--real", str(tmp_path), "--out", str(tmp_path / "vacío"), "--recalibrate"])
+    assert stop.value.code == 2
+    assert "no hay modelo entrenado" in capsys.readouterr().err
+    assert not (tmp_path / "vacío").exists()  # nothing written
+
+
 def test_photo_id_groups_roboflow_copies() -> None:
     assert photo_id("epanemu_dice_101_jpg.rf.9e69503db4a1230f.jpg") == "epanemu_dice_101_jpg"
     assert photo_id("byler_IMG_20191208_111228.jpg") == "byler_IMG_20191208_111228"

@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
     args = parser.parse_args(argv)
+    if args.recalibrate and not (args.out / TORCH_NAME).is_file():
+        parser.error(f"--recalibrate: no hay modelo entrenado en {args.out / TORCH_NAME}")
 
     import torch
     from torch import nn
