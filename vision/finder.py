@@ -13,14 +13,16 @@ from vision.types import Box, Detection, Frame
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "dice" / "finder.pt"
 
 
-MAX_ENLARGE = 2.0  # a small photo is enlarged at most this much: small dice are found more often
+# A photo smaller than the finder's size is not enlarged: the finder learnt real photos at their own
+# size, and enlarging a 640 px photo 2x lost dice and found many that were not there (model card).
+MAX_ENLARGE = 1.0
 
 
-def reduce(frame: Frame, long_side: int) -> tuple[Frame, float]:
+def reduce(frame: Frame, long_side: int, max_enlarge: float = MAX_ENLARGE) -> tuple[Frame, float]:
     """The frame scaled so its long side is `long_side`: shrunk with INTER_AREA (no aliasing), or enlarged
-    at most MAX_ENLARGE times with INTER_CUBIC."""
+    at most `max_enlarge` times with INTER_CUBIC."""
     height, width = frame.shape[:2]
-    scale = min(MAX_ENLARGE, long_side / max(height, width))
+    scale = min(max_enlarge, long_side / max(height, width))
     if scale == 1.0:
         return frame, 1.0
     size = (round(width * scale), round(height * scale))
@@ -37,6 +39,7 @@ class YoloFinder:
         long_side: int = 1280,
         confidence: float = 0.25,
         iou: float = 0.5,
+        max_enlarge: float = MAX_ENLARGE,
     ) -> None:
         if not Path(weights).exists():
             raise FileNotFoundError(f"no están los pesos del detector de dados: {weights}")
@@ -46,10 +49,11 @@ class YoloFinder:
         self.long_side = long_side
         self.confidence = confidence
         self.iou = iou
+        self.max_enlarge = max_enlarge
 
     def detect(self, frame: Frame) -> list[Detection]:
         """Every die found, most confident first."""
-        small, scale = reduce(frame, self.long_side)
+        small, scale = reduce(frame, self.long_side, self.max_enlarge)
         imgsz = int(np.ceil(max(small.shape[:2]) / 32) * 32)
         result = self.model.predict(small, imgsz=imgsz, conf=self.confidence, iou=self.iou, verbose=False)[0]
         boxes: Any = result.boxes  # ultralytics' Boxes never leave this method
