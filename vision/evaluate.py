@@ -131,11 +131,13 @@ class Report:
     recall: float
     map50: float
     map50_95: float
-    face_accuracy: float
+    face_accuracy: float  # of the matched dice with a face up (a cocked die has none to read)
     uncertain_share: float
-    wrong_faces: int
+    wrong_faces: int  # dice with a face up read as another face
     caught: int  # wrong faces flagged uncertain
-    silent_errors: int  # wrong faces not flagged
+    cocked: int  # matched cocked dice
+    cocked_flagged: int  # cocked dice flagged uncertain: the right reading of a die with no face up
+    silent_errors: int  # wrong faces and cocked dice not flagged
     silent_extra: int  # dice that are not there, not flagged
     images_all_right: float  # every die found with its face, nothing extra
     images_all_right_unflagged: float  # the same, and nothing for the coordinator to check
@@ -150,10 +152,11 @@ class Report:
             f"imágenes {self.images} · dados etiquetados {self.labelled} · leídos {self.predicted}",
             f"detección: precisión {self.precision:.3f} · recall {self.recall:.3f}",
             f"mAP50 {self.map50:.3f} · mAP50-95 {self.map50_95:.3f}",
-            f"cara correcta (dados encontrados): {self.face_accuracy:.3%}",
+            f"cara correcta (dados encontrados con una cara arriba): {self.face_accuracy:.3%}",
             f"marcados dudosos: {self.uncertain_share:.1%} de los leídos",
-            f"caras equivocadas {self.wrong_faces}: atrapadas por la duda {self.caught}, "
-            f"errores silenciosos {self.silent_errors}",
+            f"caras equivocadas {self.wrong_faces}: atrapadas por la duda {self.caught}",
+            f"dados montados {self.cocked}: marcados dudosos {self.cocked_flagged}",
+            f"errores silenciosos (cara equivocada o dado montado sin marcar): {self.silent_errors}",
             f"dados de más sin marcar: {self.silent_extra}",
             f"imágenes con todos los dados bien: {self.images_all_right:.1%} "
             f"(y sin nada que revisar: {self.images_all_right_unflagged:.1%})",
@@ -161,9 +164,10 @@ class Report:
 
 
 def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -> Report:
-    """Score readings against labels, image by image."""
+    """Score readings against labels, image by image. A cocked die (no face up) is read right when it is
+    flagged uncertain, whatever face the reading names; unflagged it is a silent error."""
     labelled = predicted = matched = wrong = caught = silent = silent_extra = uncertain = 0
-    right_faces = all_right = all_right_unflagged = 0
+    right_faces = all_right = all_right_unflagged = cocked = cocked_flagged = 0
     for truth, readings in pairs:
         matches, missed, extra = match(truth, readings)
         labelled += len(truth)
@@ -173,7 +177,13 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         silent_extra += sum(not r.uncertain for r in extra)
         image_ok = not missed and not extra
         for m in matches:
-            if m.reading.face == m.truth.face:
+            if m.truth.face is None:
+                cocked += 1
+                cocked_flagged += m.reading.uncertain
+                if not m.reading.uncertain:
+                    image_ok = False
+                    silent += 1
+            elif m.reading.face == m.truth.face:
                 right_faces += 1
             else:
                 image_ok = False
@@ -195,10 +205,12 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         recall=matched / labelled if labelled else float("nan"),
         map50=face_map(pairs, 0.5),
         map50_95=float(np.mean([face_map(pairs, float(t)) for t in thresholds])),
-        face_accuracy=right_faces / matched if matched else float("nan"),
+        face_accuracy=right_faces / (matched - cocked) if matched > cocked else float("nan"),
         uncertain_share=uncertain / predicted if predicted else 0.0,
         wrong_faces=wrong,
         caught=caught,
+        cocked=cocked,
+        cocked_flagged=cocked_flagged,
         silent_errors=silent,
         silent_extra=silent_extra,
         images_all_right=all_right / images if images else float("nan"),

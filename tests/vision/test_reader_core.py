@@ -200,6 +200,21 @@ def test_evaluate_counts_silent_and_caught_errors() -> None:
     assert report.images_all_right == pytest.approx(1 / 3)
     assert 0 < report.map50 < 1
     assert report.map50_95 <= report.map50
+    assert (report.cocked, report.cocked_flagged) == (0, 0)
+
+
+def test_a_cocked_die_is_read_right_only_when_flagged() -> None:
+    """A cocked die has no face up: flagged it is read right (whatever face is named), unflagged it is silent."""
+    a, b = Box(0, 0, 10, 10), Box(20, 20, 30, 30)
+    pairs = [
+        ([TruthDie(a, None), TruthDie(b, 2)], [reading(a, 4, uncertain=True), reading(b, 2)]),
+        ([TruthDie(a, None), TruthDie(b, 2)], [reading(a, 4), reading(b, 3, uncertain=True)]),
+    ]
+    report = evaluate(pairs)
+    assert (report.cocked, report.cocked_flagged) == (2, 1)
+    assert report.face_accuracy == pytest.approx(1 / 2)  # of the two dice with a face up
+    assert (report.wrong_faces, report.caught, report.silent_errors) == (1, 1, 1)
+    assert report.images_all_right == pytest.approx(1 / 2)
 
 
 def test_yolo_folder_reading(tmp_path: Path) -> None:
