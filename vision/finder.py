@@ -26,8 +26,14 @@ def reduce(frame: Frame, long_side: int, max_enlarge: float = MAX_ENLARGE) -> tu
     if scale == 1.0:
         return frame, 1.0
     size = (round(width * scale), round(height * scale))
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
-    return np.ascontiguousarray(cv2.resize(frame, size, interpolation=interpolation)), scale
+    if scale > 1:
+        return np.ascontiguousarray(cv2.resize(frame, size, interpolation=cv2.INTER_CUBIC)), scale
+    # Halving first (2x2 averages: OpenCV's fast path) then one INTER_AREA step: about half the time of one
+    # INTER_AREA step from a 12 MP still, and the same box averaging.
+    while frame.shape[1] >= 2 * size[0] and frame.shape[0] >= 2 * size[1]:
+        half = (frame.shape[1] // 2, frame.shape[0] // 2)
+        frame = np.asarray(cv2.resize(frame[: 2 * half[1], : 2 * half[0]], half, interpolation=cv2.INTER_AREA))
+    return np.ascontiguousarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA)), scale
 
 
 class YoloFinder:
@@ -54,7 +60,8 @@ class YoloFinder:
     def detect(self, frame: Frame) -> list[Detection]:
         """Every die found, most confident first."""
         small, scale = reduce(frame, self.long_side, self.max_enlarge)
-        imgsz = int(np.ceil(max(small.shape[:2]) / 32) * 32)
+        # the reduced frame as it is, padded to the stride: a square input (NCNN's default) costs twice the time
+        imgsz = [int(np.ceil(side / 32) * 32) for side in small.shape[:2]]
         result = self.model.predict(small, imgsz=imgsz, conf=self.confidence, iou=self.iou, verbose=False)[0]
         boxes: Any = result.boxes  # ultralytics' Boxes never leave this method
         xyxy = np.asarray(boxes.xyxy.cpu()) / scale

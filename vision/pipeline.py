@@ -20,15 +20,18 @@ class ModelsMissing(FileNotFoundError):
 class PairedFaces:
     """The face readers' pair (CNN and pip counter) as the reader needs it: every face 1-6, a doubtful one flagged."""
 
-    def __init__(self, model_dir: Path, processes: bool = False) -> None:
-        """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter)."""
+    def __init__(self, model_dir: Path, processes: bool = False, count_doubtful: bool = False) -> None:
+        """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter);
+        `count_doubtful`: count pips also on dice the model already doubts (they are flagged either way)."""
         from vision.faces.classifier import FaceClassifier
         from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
         pips = PipCounter(processes=processes)
-        self.pair = FaceReaderPair(self.classifier, pips, threshold=self.classifier.threshold)
+        self.pair = FaceReaderPair(
+            self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
+        )
 
     def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain."""

@@ -227,6 +227,34 @@ def test_pair_reads_each_crop_twice_and_hides_unsafe_faces() -> None:
     assert split.verdicts([crop])[0].uncertain
 
 
+class ListReader:
+    """A stand-in reader answering from a list, one guess per crop, that keeps how many crops it was given."""
+
+    def __init__(self, guesses: list[FaceGuess]) -> None:
+        self.guesses = guesses
+        self.given: list[int] = []
+
+    def read_faces(self, crops: list[Frame]) -> list[FaceGuess]:
+        self.given.append(len(crops))
+        return self.guesses[: len(crops)]
+
+
+def test_pair_counts_pips_only_where_the_model_is_sure_when_asked() -> None:
+    """A pip count cannot make a die the model doubts safe: with count_doubtful=False it is not taken."""
+    crops = [draw_die(f, "rojo", 60) for f in (3, 5, 2)]
+    model = ListReader([cnn(3), cnn(5, 0.6), cnn(None, 0.9)])
+    counter = ListReader([pips(3)])
+    pair = FaceReaderPair(model, counter, threshold=0.9, count_doubtful=False)
+    sure, doubtful, unreadable = pair.verdicts(crops)
+    assert counter.given == [1]  # only the first crop was counted
+    assert not sure.uncertain and sure.face == 3
+    assert doubtful.uncertain and doubtful.face == 5 and doubtful.reasons == ("el modelo duda (0.60 < 0.90)",)
+    assert unreadable.uncertain and unreadable.reasons == ("el modelo no ve una cara legible",)
+    every = ListReader([pips(3), pips(4), pips(2)])
+    FaceReaderPair(ListReader([cnn(3), cnn(5, 0.6), cnn(None, 0.9)]), every, threshold=0.9).verdicts(crops)
+    assert every.given == [3]  # the default counts every crop
+
+
 # --- the committed CNN, on real validation crops ---------------------------------------------------------
 
 

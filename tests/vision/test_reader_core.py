@@ -230,3 +230,19 @@ def test_yolo_folder_reading(tmp_path: Path) -> None:
     assert truth[1].face is None  # cocked
     with pytest.raises(FileNotFoundError):
         list(yolo_samples(tmp_path, "train"))
+
+
+def test_reduce_shrinks_a_still_like_one_area_step_and_never_enlarges_by_default() -> None:
+    """The finder's copy of a 12 MP still: 1280 px long, the same box averaging as one INTER_AREA step."""
+    from vision.finder import reduce
+
+    rng = np.random.default_rng(3)
+    still = cv2.GaussianBlur(rng.integers(0, 256, (2592, 4608, 3), dtype=np.uint8), (0, 0), 3)
+    small, scale = reduce(still, 1280)
+    assert small.shape == (720, 1280, 3) and scale == pytest.approx(1280 / 4608)
+    direct = cv2.resize(still, (1280, 720), interpolation=cv2.INTER_AREA)
+    assert np.abs(small.astype(int) - direct).mean() < 1.0
+    photo = still[:640, :640]
+    assert reduce(photo, 1280)[0] is photo  # a smaller photo is read at its own size
+    enlarged, twice = reduce(photo, 1280, max_enlarge=2.0)
+    assert enlarged.shape == (1280, 1280, 3) and twice == 2.0

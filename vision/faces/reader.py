@@ -11,6 +11,7 @@ from vision.faces.pips import PipCounter
 from vision.types import FaceGuess, FaceReader, Frame
 
 PAIR_METHOD = "cnn+pips"
+NOT_COUNTED = "pips:no-contado"  # the method of a pip guess not taken: the model's doubt already flags the die
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ def combine(model: FaceGuess, pips: FaceGuess, threshold: float) -> FaceVerdict:
         reasons.append("el modelo no ve una cara legible")
     elif model.confidence < threshold:
         reasons.append(f"el modelo duda ({model.confidence:.2f} < {threshold:.2f})")
-    if pips.face is None:
+    if pips.face is None and pips.method != NOT_COUNTED:
         reasons.append("no se pudieron contar los puntos")
     if model.face is not None and pips.face is not None and model.face != pips.face:
         reasons.append(f"los dos lectores no coinciden (modelo {model.face}, puntos {pips.face})")
@@ -49,8 +50,10 @@ class FaceReaderPair:
         pips: FaceReader | None = None,
         threshold: float | None = None,
         model_dir: Path = MODEL_DIR,
+        count_doubtful: bool = True,
     ) -> None:
-        """Both readers (the committed model and a default pip counter unless given) and the model's threshold."""
+        """Both readers (the committed model and a default pip counter unless given) and the model's threshold;
+        `count_doubtful=False` counts pips only where the model is sure (elsewhere the die is flagged anyway)."""
         if classifier is None:
             loaded = FaceClassifier(model_dir)
             classifier = loaded
@@ -58,6 +61,7 @@ class FaceReaderPair:
         self.classifier = classifier
         self.pips = pips if pips is not None else PipCounter()
         self.threshold = threshold if threshold is not None else getattr(classifier, "threshold", 0.9)
+        self.count_doubtful = count_doubtful
 
     def read(self, crop: Frame) -> tuple[FaceGuess, FaceGuess]:
         """(classifier guess, pip guess) for one crop."""
@@ -65,7 +69,15 @@ class FaceReaderPair:
 
     def read_all(self, crops: Sequence[Frame]) -> list[tuple[FaceGuess, FaceGuess]]:
         """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch)."""
-        return list(zip(self.classifier.read_faces(crops), self.pips.read_faces(crops), strict=True))
+        model = self.classifier.read_faces(crops)
+        if self.count_doubtful:
+            return list(zip(model, self.pips.read_faces(crops), strict=True))
+        # a pip count cannot make a doubtful die safe: count only where the model is sure
+        sure = [i for i, g in enumerate(model) if g.face is not None and g.confidence >= self.threshold]
+        pips = [FaceGuess(None, 0.0, NOT_COUNTED)] * len(crops)
+        for i, guess in zip(sure, self.pips.read_faces([crops[i] for i in sure]), strict=True):
+            pips[i] = guess
+        return list(zip(model, pips, strict=True))
 
     def verdicts(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
         """The combined verdict for each crop."""
