@@ -17,6 +17,7 @@ from vision.synth.compose import (
     Placed,
     compose_table,
     draw,
+    extra_cocked,
     held_out,
     load_manifest,
     sprite_set,
@@ -110,7 +111,7 @@ def test_manifest_agrees_with_the_sprite_files() -> None:
     files = {e["file"] for e in manifest["sprites"]}
     assert files == {p.name for p in ASSETS.glob("*.png")}
     total = sum(p.stat().st_size for p in ASSETS.iterdir())
-    assert total < 15_000_000
+    assert total < 20_000_000  # 924 sprites: 16.8 MB
     seen: set[tuple[str, int, bool]] = set()
     for e in manifest["sprites"]:
         img = cv2.imread(str(ASSETS / e["file"]), cv2.IMREAD_UNCHANGED)
@@ -240,7 +241,7 @@ def test_a_cocked_die_is_labelled_cocked() -> None:
 
 def test_held_out_sprites_split_the_dice_and_keep_every_style() -> None:
     sprites = load_manifest()
-    train, val = sprite_set(sprites, "train"), sprite_set(sprites, "val")
+    train, val = sprite_set(sprites, "train", more_cocked=True), sprite_set(sprites, "val", more_cocked=True)
     dice = {s.file for s in sprites if s.kind == "die"}
     train_dice = {s.file for s in train if s.kind == "die"}
     val_dice = {s.file for s in val if s.kind == "die"}
@@ -253,9 +254,25 @@ def test_held_out_sprites_split_the_dice_and_keep_every_style() -> None:
     for subset in (train, val):
         assert {s.style for s in subset if s.kind == "die"} == {s.style for s in sprites if s.kind == "die"}
         assert any(s.cocked for s in subset)
-    assert sprite_set(sprites, "all") == sprites
+    assert sprite_set(sprites, "all", more_cocked=True) == sprites
     with pytest.raises(ValueError, match="sprite set"):
         sprite_set(sprites, "test")
+
+
+def test_later_cocked_rounds_are_used_only_when_asked() -> None:
+    """Sprites rendered later (cocked batches c005 on) leave every earlier seed's table as it was."""
+    sprites = load_manifest()
+    later = {s.file for s in sprites if extra_cocked(s)}
+    assert later and all(s.cocked for s in sprites if s.file in later)
+    first = {s.file for s in sprite_set(sprites, "all")}
+    assert not first & later and first | later == {s.file for s in sprites}
+    assert any(s.file in later for s in sprite_set(sprites, "val", more_cocked=True))  # some are held out
+    plain = [d["sprite"] for seed in range(8) for d in compose_table(seed, *SMALL, cocked_rate=1.0).dice]
+    more = [
+        d["sprite"] for seed in range(8) for d in compose_table(seed, *SMALL, cocked_rate=1.0, more_cocked=True).dice
+    ]
+    assert not any(name in later for name in plain)
+    assert any(name in later for name in more)
 
 
 def test_a_table_of_held_out_sprites_uses_only_them() -> None:
@@ -346,6 +363,18 @@ def test_cli_tiles(tmp_path: Path) -> None:
         for line in label.read_text().splitlines():
             assert line.split()[0] == "0"
     assert "nc: 1" in (tmp_path / "data.yaml").read_text()
+
+
+def test_cocked_rate_sets_how_often_a_seat_has_a_cocked_die() -> None:
+    """With rate 0 no table has a cocked die; with rate 1 most seats with dice get one."""
+    never = sum(d["cocked"] for seed in range(12) for d in compose_table(seed, *SMALL, cocked_rate=0.0).dice)
+    often = sum(d["cocked"] for seed in range(12) for d in compose_table(seed, *SMALL, cocked_rate=1.0).dice)
+    assert never == 0 and often >= 12
+
+
+def test_cli_refuses_a_cocked_rate_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--out", "/tmp/x", "--count", "1", "--cocked-rate", "1.5"]) == 2
+    assert "--cocked-rate" in capsys.readouterr().err
 
 
 def test_cli_refuses_bad_sizes() -> None:

@@ -112,19 +112,33 @@ SPRITE_SETS = ("all", "train", "val")
 HELD_OUT_EVERY = 6  # dice sprites of every sixth render batch (b001, b007, ..., c001: all 10 styles) are for val
 
 
+COCKED_RATE = 0.12  # each seat's chance of a cocked die: about one table in three
+# The first round of cocked batches (c000-c004). Later rounds (c005-...) came after the data sets of the
+# model cards were made: a table uses them only when asked, so that every earlier seed makes the same table.
+FIRST_COCKED_BATCHES = 5
+
+
+def extra_cocked(sprite: Sprite) -> bool:
+    """Whether a dice sprite is from a later round of cocked batches (c005 on)."""
+    batch = re.search(r"_c(\d+)\.png$", sprite.file)
+    return sprite.kind == "die" and batch is not None and int(batch.group(1)) >= FIRST_COCKED_BATCHES
+
+
 def held_out(sprite: Sprite) -> bool:
     """Whether a dice sprite belongs to the held-out set: tables made of them test dice no reader trained on."""
     batch = re.search(r"_[bc](\d+)\.png$", sprite.file)
     return sprite.kind == "die" and batch is not None and int(batch.group(1)) % HELD_OUT_EVERY == 1
 
 
-def sprite_set(sprites: tuple[Sprite, ...], which: str) -> tuple[Sprite, ...]:
-    """The sprites a table may use: every one, the training dice only, or the held-out dice only (props always)."""
+def sprite_set(sprites: tuple[Sprite, ...], which: str, more_cocked: bool = False) -> tuple[Sprite, ...]:
+    """The sprites a table may use: every one, the training dice only, or the held-out dice only (props always);
+    the later rounds of cocked dice only with `more_cocked`."""
     if which not in SPRITE_SETS:
         raise ValueError(f"unknown sprite set {which!r}: one of {', '.join(SPRITE_SETS)}")
+    pool = sprites if more_cocked else tuple(s for s in sprites if not extra_cocked(s))
     if which == "all":
-        return sprites
-    return tuple(s for s in sprites if s.kind != "die" or held_out(s) == (which == "val"))
+        return pool
+    return tuple(s for s in pool if s.kind != "die" or held_out(s) == (which == "val"))
 
 
 def _hull_centre(hull: tuple[tuple[float, float], ...]) -> tuple[float, float]:
@@ -487,9 +501,14 @@ def _shrink(poly: F64, k: float) -> F64:
 
 
 def place_table(
-    rng: np.random.Generator, scene: Scene, felt_mask: npt.NDArray[np.bool_], sprites: tuple[Sprite, ...]
+    rng: np.random.Generator,
+    scene: Scene,
+    felt_mask: npt.NDArray[np.bool_],
+    sprites: tuple[Sprite, ...],
+    cocked_rate: float = COCKED_RATE,
 ) -> tuple[list[Placed], list[Placed]]:
-    """Seats with clusters of dice (touching, some cocked), cups, coins, caps and cards; (dice, props)."""
+    """Seats with clusters of dice (touching, some cocked: a seat's chance is `cocked_rate`), cups, coins, caps
+    and cards; (dice, props)."""
     cam = scene.cam
     w, h = cam.width, cam.height_px
     dice_by_key: dict[tuple[str, int, bool], list[Sprite]] = {}
@@ -585,8 +604,8 @@ def place_table(
                 tops.append(top)
                 hulls.append(hull)
                 break
-        # A cocked die against one of this seat's dice or a cup (about one table in three).
-        if len(placed) > seat_first and rng.random() < 0.12:
+        # A cocked die against one of this seat's dice or a cup (about one table in three by default).
+        if len(placed) > seat_first and rng.random() < cocked_rate:
             _place_cocked(rng, scene, placed, tops, item_hulls, dice_by_key, cups, seat, seat_first, style, recolour)
     # Coins, bottle caps, cards: flat distractors, away from the dice.
     for kind, count in (
@@ -776,15 +795,22 @@ def scene_meta(scene: Scene) -> dict[str, Any]:
 
 
 def compose_table(
-    seed: int, width: int = 4608, height: int = 2592, assets: Path = ASSETS, sprites: str = "all"
+    seed: int,
+    width: int = 4608,
+    height: int = 2592,
+    assets: Path = ASSETS,
+    sprites: str = "all",
+    cocked_rate: float = COCKED_RATE,
+    more_cocked: bool = False,
 ) -> Table:
-    """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors."""
+    """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors;
+    `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites."""
     rng = np.random.default_rng(seed)
-    chosen = sprite_set(load_manifest(assets), sprites)
+    chosen = sprite_set(load_manifest(assets), sprites, more_cocked)
     scene = random_scene(rng, width, height)
     img: F32
     img, felt_mask = felt_and_table(rng, scene)
-    dice, items = place_table(rng, scene, felt_mask, chosen)
+    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate)
     for pl in sorted(dice + items, key=lambda p: -p.order):
         draw(img, pl, assets)
     ppm = scene.cam.focal / scene.cam.height

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.synth.compose import ASSETS, SPRITE_SETS, compose_table, tiles, yolo_lines
+from vision.synth.compose import ASSETS, COCKED_RATE, SPRITE_SETS, compose_table, tiles, yolo_lines
 from vision.synth.dice_model import CLASS_NAMES
 
 
@@ -47,6 +47,17 @@ def build_parser() -> argparse.ArgumentParser:
         default="all",
         help="dice sprites to use: all, train (held-out batches left out) or val (held-out batches only)",
     )
+    p.add_argument(
+        "--cocked-rate",
+        type=float,
+        default=COCKED_RATE,
+        help=f"each seat's chance of a cocked die (default {COCKED_RATE}: about one table in three)",
+    )
+    p.add_argument(
+        "--more-cocked",
+        action="store_true",
+        help="also use the later cocked dice sprites (c005 on); without it a seed makes the table it made before",
+    )
     p.add_argument("--assets", type=Path, default=ASSETS, help=argparse.SUPPRESS)
     return p
 
@@ -55,7 +66,7 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     """Compose table `seed`, write its files, return a summary (dice and tiles written)."""
     seed, args = task
     width, height = args.size
-    table = compose_table(seed, width, height, args.assets, args.sprites)
+    table = compose_table(seed, width, height, args.assets, args.sprites, args.cocked_rate, args.more_cocked)
     stem = f"{args.split}_{seed:08d}"
     ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, table.jpeg_quality])
     if not ok:
@@ -68,6 +79,8 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         "height": height,
         "jpeg_quality": table.jpeg_quality,
         "sprite_set": args.sprites,
+        "cocked_rate": args.cocked_rate,
+        "more_cocked": args.more_cocked,
         **table.meta,
         "dice": table.dice,
         "distractors": table.distractors,
@@ -106,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.count < 1:
         print("--count must be at least 1", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.cocked_rate <= 1.0:
+        print(f"--cocked-rate must be between 0 and 1, got {args.cocked_rate}", file=sys.stderr)
         return 2
     if not (args.assets / "manifest.json").exists():
         print(f"no sprites in {args.assets}: run scripts/render-venv.sh first", file=sys.stderr)

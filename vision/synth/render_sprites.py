@@ -529,11 +529,13 @@ class Batch:
     dice: list[Job]
 
 
-def die_batches(rng: random.Random, styles_per_batch: int = 3) -> list[Batch]:
+def die_batches(rng: random.Random, styles_per_batch: int = 3, cocked_rounds: int = 1, seed: int = 7) -> list[Batch]:
     """Flat dice for every view tilt and light (with the light at several bearings to the view), and cocked dice.
 
     Each batch holds the six faces of a few styles; styles rotate through the batches so that every style
-    and face is seen under every light and at every view tilt across the set.
+    and face is seen under every light and at every view tilt across the set. Each round of cocked dice
+    shows every style and face once more; rounds after the first draw from their own generator, so that
+    adding rounds leaves every earlier sprite (and the props drawn after) as it was.
     """
     configs: list[tuple[float, str, float]] = []
     for tilt in VIEW_TILTS:
@@ -551,10 +553,15 @@ def die_batches(rng: random.Random, styles_per_batch: int = 3) -> list[Batch]:
         chosen = [order[(k * styles_per_batch + j) % len(order)] for j in range(styles_per_batch)]
         t = tilt + rng.uniform(-4, 4) if tilt else rng.uniform(0, 4)
         batches.append(_batch(f"b{len(batches):03d}", light, az, t, chosen, rng, cocked=False))
-    for i in range(len(STYLES) // 2):  # cocked: every style and face once, at random lights and views
-        light = ("lamp", "fluorescent", "flash", "side", "lamp")[i % 5]
-        chosen = list(STYLES[2 * i : 2 * i + 2])
-        batches.append(_batch(f"c{i:03d}", light, rng.uniform(0, 360), rng.uniform(0, 30), chosen, rng, cocked=True))
+    per_round = len(STYLES) // 2
+    for r in range(cocked_rounds):  # cocked: every style and face once a round, at random lights and views
+        draw = rng if r == 0 else random.Random(seed * 1000 + r)
+        for k in range(per_round):
+            i = r * per_round + k
+            light = ("lamp", "fluorescent", "flash", "side", "lamp")[(k + r) % 5]
+            chosen = list(STYLES[2 * k : 2 * k + 2])
+            az = draw.uniform(0, 360)
+            batches.append(_batch(f"c{i:03d}", light, az, draw.uniform(0, 30), chosen, draw, cocked=True))
     return batches
 
 
@@ -978,10 +985,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="render only the first N batches and props (a quick look)")
     parser.add_argument("--only", default="", help="render only jobs whose name contains this")
     parser.add_argument("--no-props", action="store_true")
+    parser.add_argument("--cocked-rounds", type=int, default=1, help="batches of cocked dice: every style, N times")
     parser.add_argument("--reuse", action="store_true", help="keep sprites already in --out, render the rest")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    batches = die_batches(rng)
+    batches = die_batches(rng, cocked_rounds=args.cocked_rounds, seed=args.seed)
     props = [] if args.no_props else prop_jobs(rng)
     if args.only:
         batches = [b for b in batches if any(args.only in j.name for j in b.dice)]
