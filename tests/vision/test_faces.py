@@ -418,14 +418,16 @@ def test_cocked_dice_get_their_own_share_of_training_crops() -> None:
     assert plain[cocked].sum() == pytest.approx(0.12 * 5 / 25)
 
 
+def row(face: int, confidence: float) -> list[float]:
+    """Classifier probabilities: `confidence` on `face`, the rest on "no readable face"."""
+    probs = [0.0] * 7
+    probs[face] = confidence
+    probs[0] = 1 - confidence
+    return probs
+
+
 def test_threshold_holds_on_each_source_alone() -> None:
     # 100 easy rendered crops, all right and sure; 100 real crops, two wrong at 0.92 confidence
-    def row(face: int, confidence: float) -> list[float]:
-        probs = [0.0] * 7
-        probs[face] = confidence
-        probs[0] = 1 - confidence
-        return probs
-
     real = [row(3, 0.92)] * 2 + [row(2, 0.99)] * 98
     rendered = [row(4, 0.91)] * 100
     probs = np.array(real + rendered)
@@ -435,6 +437,21 @@ def test_threshold_holds_on_each_source_alone() -> None:
     assert alone == 0.5  # together: 2 wrong of 200 accepted is within 1 %
     strict, curves = strictest_threshold(probs, labels, sources, 0.01)
     assert strict == 0.93 and set(curves) == {"real", "synth"}  # the real crops alone need 0.93
+
+
+def test_pair_threshold_counts_what_the_pip_count_catches_and_cocked_dice_accepted() -> None:
+    """Calibrating the pair: a model error the pip count contradicts is caught; a cocked die (no readable face)
+    that both readers take for a face is an error the model-alone curve never saw."""
+    probs = np.array([row(3, 0.92)] * 2 + [row(2, 0.99)] * 98)
+    labels = np.array([2] * 100)
+    caught = np.array([2, 2] + [2] * 98)  # the pip count says 2 where the model wrongly says 3
+    assert choose_threshold(probs, labels, 0.0)[0] == 0.93
+    assert choose_threshold(probs, labels, 0.0, caught)[0] == 0.5
+    cocked = np.vstack([probs, [row(4, 0.955)]])
+    cocked_labels = np.append(labels, 0)  # class 0: no readable face
+    fooled = np.append(caught, 4)  # the pip count reads the tilted top face too
+    assert choose_threshold(cocked, cocked_labels, 0.0)[0] == 0.93  # the model alone never counts it
+    assert choose_threshold(cocked, cocked_labels, 0.0, fooled)[0] == 0.96
 
 
 def test_recalibrate_without_a_trained_model_is_a_clear_error(
@@ -452,3 +469,33 @@ def test_recalibrate_without_a_trained_model_is_a_clear_error(
 def test_photo_id_groups_roboflow_copies() -> None:
     assert photo_id("epanemu_dice_101_jpg.rf.9e69503db4a1230f.jpg") == "epanemu_dice_101_jpg"
     assert photo_id("byler_IMG_20191208_111228.jpg") == "byler_IMG_20191208_111228"
+
+
+def test_training_end_to_end_calibrates_the_pair_and_recalibrates(tmp_path: Path) -> None:
+    """`python -m vision.faces.train` on a tiny folder of drawn dice: a model, its ONNX, and the pair's threshold
+    (with the model's own curves beside it); --recalibrate keeps the training's figures."""
+    from vision.faces.train import THRESHOLDS
+    from vision.faces.train import main as train_main
+
+    real = tmp_path / "real"
+    (real / "images" / "train").mkdir(parents=True)
+    (real / "labels" / "train").mkdir(parents=True)
+    for k in range(10):
+        img = np.full((120, 200, 3), (60, 110, 40), np.uint8)
+        a, b = 1 + k % 6, 1 + (k + 3) % 6
+        img[20:60, 20:60] = draw_die(a, "blanco", 40, seed=k)[6:46, 6:46]
+        img[50:100, 120:170] = draw_die(b, "rojo", 50, seed=k)[7:57, 7:57]
+        cv2.imwrite(str(real / "images" / "train" / f"mesa{k}_jpg.rf.{k:04d}.png"), img)
+        labels = f"{a - 1} 0.2 0.3333 0.2 0.3333\n{b - 1} 0.725 0.625 0.25 0.4167\n"
+        (real / "labels" / "train" / f"mesa{k}_jpg.rf.{k:04d}.txt").write_text(labels)
+    out = tmp_path / "modelo"
+    args = ["--real", str(real), "--out", str(out), "--epochs", "1", "--per-epoch", "64", "--batch", "32"]
+    assert train_main([*args, "--calib-share", "0.3"]) == 0
+    figures = json.loads((out / "metrics.json").read_text())["train"]
+    assert figures["threshold"] in (*THRESHOLDS, 0.99)
+    assert figures["threshold_rule"].startswith("pair")
+    assert set(figures["threshold_curves"]) == set(figures["model_alone_curves"]) == {"real"}
+    assert FaceClassifier(out).threshold == figures["threshold"]
+    assert train_main([*args, "--calib-share", "0.3", "--recalibrate"]) == 0
+    again = json.loads((out / "metrics.json").read_text())["train"]
+    assert again["history"] == figures["history"] and "recalibrated" in again

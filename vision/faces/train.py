@@ -28,6 +28,7 @@ from vision.faces.classifier import (
     softmax,
 )
 from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, photo_id, rendered_distractors
+from vision.faces.pips import PipCounter
 
 VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never calibrated on
 METRICS_NAME = "metrics.json"
@@ -97,13 +98,23 @@ def class_weights(samples: list[DieSample], unreadable_share: float, cocked_shar
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, *(round(0.9 + 0.01 * i, 2) for i in range(10)))
 
 
-def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_error: float) -> tuple[float, list[dict[str, float]]]:
-    """The lowest confidence threshold whose accepted calibration crops are wrong at most `max_error` of the time."""
-    faces = labels != UNREADABLE
+def choose_threshold(
+    probs: np.ndarray, labels: np.ndarray, max_error: float, pip_faces: np.ndarray | None = None
+) -> tuple[float, list[dict[str, float]]]:
+    """The lowest confidence threshold whose accepted calibration crops are wrong at most `max_error` of the time.
+
+    Without `pip_faces` a crop is accepted on the model's confidence alone, and only crops with a face count.
+    With them (the pip counter's face per crop, 0 for none) a crop is accepted as the reader accepts it: the
+    model sure and the count agreeing; and every crop counts, so a cocked die, a coin or bare felt accepted as
+    a face is an error.
+    """
+    faces = labels != UNREADABLE if pip_faces is None else np.ones(len(labels), bool)
     p, y = probs[faces], labels[faces]
     pred = np.argmax(p[:, 1:], axis=1) + 1
     conf = p[np.arange(len(p)), pred]
     readable = p[np.arange(len(p)), pred] >= p[:, 0]
+    if pip_faces is not None:
+        readable &= pip_faces[faces] == pred
     curve = []
     chosen = 0.99
     for t in THRESHOLDS:
@@ -119,16 +130,21 @@ def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_error: float) ->
 
 
 def strictest_threshold(
-    probs: np.ndarray, labels: np.ndarray, sources: list[str], max_error: float
+    probs: np.ndarray,
+    labels: np.ndarray,
+    sources: list[str],
+    max_error: float,
+    pip_faces: np.ndarray | None = None,
 ) -> tuple[float, dict[str, list[dict[str, float]]]]:
     """The highest of the thresholds each source needs alone (and each source's curve): easy rendered dice
-    must not lower the bar for real ones."""
+    must not lower the bar for real ones. `pip_faces`: calibrate the pair, as in choose_threshold."""
     source_of = np.array(sources)
     curves = {}
     threshold = 0.0
     for source in sorted(set(sources)):
         mine = source_of == source
-        needed, curves[source] = choose_threshold(probs[mine], labels[mine], max_error)
+        pips = None if pip_faces is None else pip_faces[mine]
+        needed, curves[source] = choose_threshold(probs[mine], labels[mine], max_error, pips)
         threshold = max(threshold, needed)
     return threshold, curves
 
@@ -258,7 +274,11 @@ def main(argv: list[str] | None = None) -> int:
 
     model.eval()
     probs = calib_probs()
-    threshold, curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error)
+    # The threshold is the pair's: the model sure and the pip count agreeing, every calibration crop counted
+    # (a cocked die accepted as a face is an error too); the model's own curves are kept beside it.
+    pip_faces = np.array([g.face or 0 for g in PipCounter(processes=True).read_faces(calib_crops)])
+    threshold, curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error, pip_faces)
+    _, model_curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error)
     meta = {
         "input_size": args.input_size,
         "widths": list(WIDTHS),
@@ -280,12 +300,15 @@ def main(argv: list[str] | None = None) -> int:
         "history": history,
         "calibration_accuracy": history[-1]["calib_acc"] if history else None,
         "threshold": threshold,
+        "threshold_rule": "pair: model >= threshold and the pip count agrees; every calibration crop counts",
         "threshold_curves": curves,
+        "model_alone_curves": model_curves,
         "onnx_sha256_16": digest,
     }
     if args.recalibrate:  # the training's figures stay; the threshold and its curves are new
         trained = json.loads((args.out / METRICS_NAME).read_text()).get("train", {})
-        figures = {**trained, **{k: figures[k] for k in ("threshold", "threshold_curves", "onnx_sha256_16")}}
+        renewed = ("threshold", "threshold_rule", "threshold_curves", "model_alone_curves", "onnx_sha256_16")
+        figures = {**trained, **{k: figures[k] for k in renewed}}
         figures["recalibrated"] = "python -m vision.faces.train " + " ".join(argv if argv is not None else sys.argv[1:])
     update_metrics(args.out / METRICS_NAME, "train", figures)
     print(f"umbral {threshold}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
