@@ -164,4 +164,6 @@ def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-
             accepted += 1
             assert die.face == t["face"], f"silent wrong face at {t['box']}"
     assert found == 25
-    assert accepted >= 8  # the rest go to the coordinator, flagged
+    # A quarter of its 24 flat dice (6 with the shipped models): the pair's calibrated threshold and the pip
+    # counter's abstentions on dice seen off axis send the rest to the coordinator, flagged.
+    assert accepted >= 5
