@@ -69,6 +69,8 @@ class FaceGuess:
     face: int | None
     confidence: float
     method: str
+    # where the method saw the face's centre, as fractions (x, y) of the crop; None when it does not say
+    centre: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,8 +85,10 @@ def test_pip_counter_reads_drawn_dice(face: int, scheme: str) -> None:
     counter = PipCounter()
     for side, angle in ((48, 0.0), (90, 30.0), (70, 60.0)):
         guess = counter.read(draw_die(face, scheme, side, angle, seed=face))
-        assert guess == FaceGuess(face, guess.confidence, "pips"), (side, angle)
+        assert (guess.face, guess.method) == (face, "pips"), (side, angle)
         assert 0.0 < guess.confidence <= 1.0
+        assert guess.centre is not None  # a drawn die's face is centred in its crop
+        assert abs(guess.centre[0] - 0.5) < 0.05 and abs(guess.centre[1] - 0.5) < 0.05, guess.centre
 
 
 def test_pip_counter_abstains_without_pips() -> None:

@@ -246,3 +246,50 @@ def test_reduce_shrinks_a_still_like_one_area_step_and_never_enlarges_by_default
     assert reduce(photo, 1280)[0] is photo  # a smaller photo is read at its own size
     enlarged, twice = reduce(photo, 1280, max_enlarge=2.0)
     assert enlarged.shape == (1280, 1280, 3) and twice == 2.0
+
+
+class CentredFaces:
+    """Reads every die as a sure 4, with the pips' centre at a given place of the crop (fractions x, y)."""
+
+    def __init__(self, centre: tuple[float, float]) -> None:
+        self.centre = centre
+
+    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+        guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", self.centre))
+        return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
+
+
+def test_lean_offsets_are_measured_from_the_frame_centre_outwards() -> None:
+    from vision.reader import lean_offsets
+
+    box = Box(500, 90, 540, 130)  # right of a 600x220 frame's centre (300, 110), 40 px sides
+    bounds = (494, 84, 546, 136)  # the crop: the box plus 15 %
+    outward, sideways = lean_offsets(box, bounds, (0.5 + 4 / 52, 0.5), 600, 220)  # 4 px further right
+    assert outward == pytest.approx(0.1, abs=0.01) and sideways == pytest.approx(0.0, abs=0.01)
+    outward, sideways = lean_offsets(box, bounds, (0.5, 0.5 - 4 / 52), 600, 220)  # 4 px up: across the radius
+    assert outward == pytest.approx(0.0, abs=0.01) and sideways == pytest.approx(0.1, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("centre", "flagged"),
+    [
+        ((0.5, 0.5), False),  # the face where a flat die's is
+        ((0.56, 0.5), False),  # pushed outwards: the sides facing the centre show, as on a flat die off axis
+        ((0.5, 0.4), True),  # pushed sideways: a die cocked across the line from the centre
+        ((0.4, 0.5), True),  # pushed inwards: a flat die never shows that
+    ],
+)
+def test_a_face_off_where_the_camera_puts_it_is_flagged_as_maybe_cocked(
+    centre: tuple[float, float], flagged: bool
+) -> None:
+    frame = frame_with_patches({(500, 150, 540, 190): 200})
+    reader = DiceReader(FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)]), CentredFaces(centre))
+    [die] = reader.read(frame).dice
+    assert die.uncertain == flagged
+    assert any("montado" in r for r in die.reasons) == flagged
+    off = DiceReader(
+        FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)]),
+        CentredFaces(centre),
+        ReaderSettings(lean_sideways=None, lean_inward=None),
+    )
+    assert not off.read(frame).dice[0].uncertain  # the check can be turned off (photos not from above)

@@ -437,7 +437,8 @@ class PipCounter:
             confidence = round(min(1.0, best.fit * (0.5 + 0.5 * agree)), 4)
             if confidence < self.min_confidence or (best.face == 1 and confidence < self.min_confidence_one):
                 return FaceGuess(None, 0.0, METHOD)
-            return FaceGuess(best.face, confidence, METHOD)
+            centre = (float(np.mean([p.x for p in best.pips])) / WORK, float(np.mean([p.y for p in best.pips])) / WORK)
+            return FaceGuess(best.face, confidence, METHOD, centre)
         return FaceGuess(None, 0.0, METHOD)
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
