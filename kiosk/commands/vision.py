@@ -21,6 +21,7 @@ def register(subparsers: Any) -> None:
     read.add_argument("--json", action="store_true", help="una línea JSON por imagen")
     read.add_argument("--annotate", metavar="DIR", type=Path, help="escribe cada foto con cajas y caras")
     read.add_argument("--models", type=Path, help="carpeta de modelos (por defecto, models/ del proyecto)")
+    _lean_option(read)
     read.set_defaults(func=run_read)
 
     evaluate = commands.add_parser("eval", help="mide el lector en una carpeta YOLO (images/, labels/)")
@@ -28,6 +29,7 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument("--models", type=Path)
+    _lean_option(evaluate)
     evaluate.set_defaults(func=run_eval)
 
     bench = commands.add_parser("bench", help="tiempo de lectura de una mesa 4608x2592 frente a una inferencia 640")
@@ -37,11 +39,21 @@ def register(subparsers: Any) -> None:
     bench.set_defaults(func=run_bench)
 
 
-def _reader(models: Path | None) -> Any:
-    from vision.pipeline import ModelsMissing, build_reader
+def _lean_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-lean-check",
+        action="store_true",
+        help="fotos no tomadas desde arriba: no marcar como montado un dado con la cara corrida en su caja",
+    )
 
+
+def _reader(models: Path | None, lean_check: bool = True) -> Any:
+    from vision.pipeline import ModelsMissing, build_reader
+    from vision.reader import ReaderSettings
+
+    settings = ReaderSettings() if lean_check else ReaderSettings(lean_sideways=None, lean_inward=None)
     try:
-        return build_reader(models, processes=True)
+        return build_reader(models, settings, processes=True)
     except ModelsMissing as error:
         raise CliError(str(error)) from None
 
@@ -53,7 +65,7 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.frames import FrameError, load_image
 
-    reader = _reader(args.models)
+    reader = _reader(args.models, not args.no_lean_check)
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
@@ -101,7 +113,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     if not samples:
         raise CliError(f"no hay imágenes en {args.folder}")
-    reader = _reader(args.models)
+    reader = _reader(args.models, not args.no_lean_check)
     pairs = []
     for image, label in tqdm(samples, desc="leyendo", unit="img", file=sys.stderr, disable=None):
         try:

@@ -67,6 +67,21 @@ def test_a_rendered_table_is_read_without_silent_errors(reader) -> None:  # type
     assert found >= 15, f"only {found} of {len(labels['dice'])} dice found"
 
 
+def test_no_lean_check_reads_photos_not_taken_from_above(capsys: pytest.CaptureFixture[str]) -> None:
+    """--no-lean-check: no die is flagged as maybe cocked, and none is flagged that the check alone flagged."""
+    demo = Path(__file__).parents[2] / "kiosk" / "demo" / "fotos" / "01" / "000.jpg"  # the check flags dice here
+    images = [str(p) for p in sorted((FIXTURES / "images").iterdir())] + [str(demo)]
+    assert main(["vision", "read", *images, "--json"]) == 0
+    checked = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert any("montado" in r for d in checked[-1]["dice"] for r in d.get("reasons", ()))
+    assert main(["vision", "read", *images, "--json", "--no-lean-check"]) == 0
+    plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for a, b in zip(checked, plain, strict=True):
+        assert [d["face"] for d in a["dice"]] == [d["face"] for d in b["dice"]]
+        assert all("montado" not in r for d in b["dice"] for r in d.get("reasons", ()))
+        assert sum(d["uncertain"] for d in b["dice"]) <= sum(d["uncertain"] for d in a["dice"])
+
+
 def test_read_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     images = sorted((FIXTURES / "images").iterdir())
     assert main(["vision", "read", *map(str, images), "--json", "--annotate", str(tmp_path)]) == 0
