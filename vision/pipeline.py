@@ -23,11 +23,12 @@ class PairedFaces:
     def __init__(self, model_dir: Path, processes: bool = False, count_doubtful: bool = False) -> None:
         """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter);
         `count_doubtful`: count pips also on dice the model already doubts (they are flagged either way)."""
-        from vision.faces.classifier import FaceClassifier
+        from vision.faces.classifier import FaceClassifier, guess_from_probabilities
         from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
+        self._guess = guess_from_probabilities
         pips = PipCounter(processes=processes)
         self.pair = FaceReaderPair(
             self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
@@ -35,14 +36,16 @@ class PairedFaces:
 
     def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain."""
-        verdicts = self.pair.verdicts(crops)
-        unreadable = [i for i, v in enumerate(verdicts) if v.face is None]
-        likeliest = {}
-        if unreadable:  # rare: only these crops go through the classifier again
-            probabilities = self.classifier.probabilities([crops[i] for i in unreadable])
-            likeliest = {i: int(np.argmax(p[1:7])) + 1 for i, p in zip(unreadable, probabilities, strict=True)}
+        # the classifier runs once: its guesses for the pair, its probabilities for a face no reader names
+        probabilities = self.classifier.probabilities(crops)
+        verdicts = self.pair.verdicts(crops, [self._guess(row) for row in probabilities])
         return [
-            FaceVerdict(v.face if v.face is not None else likeliest[i], v.confidence, v.reasons, v.guesses)
+            FaceVerdict(
+                v.face if v.face is not None else int(np.argmax(probabilities[i][1:7])) + 1,
+                v.confidence,
+                v.reasons,
+                v.guesses,
+            )
             for i, v in enumerate(verdicts)
         ]
 

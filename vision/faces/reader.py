@@ -67,9 +67,13 @@ class FaceReaderPair:
         """(classifier guess, pip guess) for one crop."""
         return self.read_all([crop])[0]
 
-    def read_all(self, crops: Sequence[Frame]) -> list[tuple[FaceGuess, FaceGuess]]:
-        """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch)."""
-        model = self.classifier.read_faces(crops)
+    def read_all(
+        self, crops: Sequence[Frame], model: Sequence[FaceGuess] | None = None
+    ) -> list[tuple[FaceGuess, FaceGuess]]:
+        """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch, unless its
+        guesses are given in `model`)."""
+        if model is None:
+            model = self.classifier.read_faces(crops)
         if self.count_doubtful:
             return list(zip(model, self.pips.read_faces(crops), strict=True))
         # a pip count cannot make a doubtful die safe: count only where the model is sure
@@ -79,9 +83,9 @@ class FaceReaderPair:
             pips[i] = guess
         return list(zip(model, pips, strict=True))
 
-    def verdicts(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
-        """The combined verdict for each crop."""
-        return [combine(model, pips, self.threshold) for model, pips in self.read_all(crops)]
+    def verdicts(self, crops: Sequence[Frame], model: Sequence[FaceGuess] | None = None) -> list[FaceVerdict]:
+        """The combined verdict for each crop (`model`: the classifier's guesses, when already made)."""
+        return [combine(m, pips, self.threshold) for m, pips in self.read_all(crops, model)]
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
         """One combined guess per crop: the face when both readings agree and are sure, else None."""

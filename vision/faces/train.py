@@ -112,7 +112,7 @@ def choose_threshold(
     p, y = probs[faces], labels[faces]
     pred = np.argmax(p[:, 1:], axis=1) + 1
     conf = p[np.arange(len(p)), pred]
-    readable = p[np.arange(len(p)), pred] >= p[:, 0]
+    readable = conf >= p[:, 0]
     if pip_faces is not None:
         readable &= pip_faces[faces] == pred
     curve = []

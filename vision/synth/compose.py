@@ -118,16 +118,22 @@ COCKED_RATE = 0.12  # each seat's chance of a cocked die: about one table in thr
 FIRST_COCKED_BATCHES = 5
 
 
+def _render_batch(sprite: Sprite) -> tuple[str, int] | None:
+    """A dice sprite's render batch from its file name ("b", 7 for ..._b007.png; "c" for cocked), else None."""
+    batch = re.search(r"_([bc])(\d+)\.png$", sprite.file)
+    return (batch.group(1), int(batch.group(2))) if sprite.kind == "die" and batch is not None else None
+
+
 def extra_cocked(sprite: Sprite) -> bool:
     """Whether a dice sprite is from a later round of cocked batches (c005 on)."""
-    batch = re.search(r"_c(\d+)\.png$", sprite.file)
-    return sprite.kind == "die" and batch is not None and int(batch.group(1)) >= FIRST_COCKED_BATCHES
+    batch = _render_batch(sprite)
+    return batch is not None and batch[0] == "c" and batch[1] >= FIRST_COCKED_BATCHES
 
 
 def held_out(sprite: Sprite) -> bool:
     """Whether a dice sprite belongs to the held-out set: tables made of them test dice no reader trained on."""
-    batch = re.search(r"_[bc](\d+)\.png$", sprite.file)
-    return sprite.kind == "die" and batch is not None and int(batch.group(1)) % HELD_OUT_EVERY == 1
+    batch = _render_batch(sprite)
+    return batch is not None and batch[1] % HELD_OUT_EVERY == 1
 
 
 def sprite_set(sprites: tuple[Sprite, ...], which: str, more_cocked: bool = False) -> tuple[Sprite, ...]:
