@@ -23,28 +23,32 @@ class PairedFaces:
     def __init__(self, model_dir: Path, processes: bool = False, count_doubtful: bool = False) -> None:
         """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter);
         `count_doubtful`: count pips also on dice the model already doubts (they are flagged either way)."""
-        from vision.faces.classifier import FaceClassifier, guess_from_probabilities
+        from vision.faces.classifier import NO_DIE, FaceClassifier, guess_from_probabilities
         from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
         self._guess = guess_from_probabilities
+        self._no_die = NO_DIE
         pips = PipCounter(processes=processes)
         self.pair = FaceReaderPair(
             self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
         )
 
     def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
-        """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain."""
+        """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain; a
+        crop the model is sure holds no die (its calibrated `absent_threshold`) is marked absent."""
         # the classifier runs once: its guesses for the pair, its probabilities for a face no reader names
         probabilities = self.classifier.probabilities(crops)
         verdicts = self.pair.verdicts(crops, [self._guess(row) for row in probabilities])
+        absent = self.classifier.absent_threshold
         return [
             FaceVerdict(
                 v.face if v.face is not None else int(np.argmax(probabilities[i][1:7])) + 1,
                 v.confidence,
                 v.reasons,
                 v.guesses,
+                absent is not None and float(probabilities[i][self._no_die]) >= absent,
             )
             for i, v in enumerate(verdicts)
         ]

@@ -21,6 +21,7 @@ class FaceVerdict:
     confidence: float
     reasons: tuple[str, ...]
     guesses: tuple[FaceGuess, ...]
+    absent: bool = False  # sure there is no die in the crop at all (a coin, a cap, a pattern): drop it
 
 
 class DieFaceReader(Protocol):
@@ -95,12 +96,11 @@ class DiceReader:
         detections = self.finder.detect(frame)
         bounds = [crop_bounds(frame, d.box, self.settings.margin) for d in detections]
         verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds])
-        dice = [
-            self._read_one(frame, d.box, d.confidence, v, b)
-            for d, v, b in zip(detections, verdicts, bounds, strict=True)
-        ]
+        found = list(zip(detections, verdicts, bounds, strict=True))
+        dice = [self._read_one(frame, d.box, d.confidence, v, b) for d, v, b in found if not v.absent]
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
-        return FrameReading(width=width, height=height, dice=tuple(dice))
+        not_dice = tuple(d.box for d, v, _ in found if v.absent)
+        return FrameReading(width=width, height=height, dice=tuple(dice), not_dice=not_dice)
 
     def _read_one(
         self, frame: Frame, box: Box, detection: float, verdict: FaceVerdict, bounds: tuple[int, int, int, int]

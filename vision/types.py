@@ -104,6 +104,7 @@ class FrameReading:
     width: int
     height: int
     dice: tuple[DieReading, ...]
+    not_dice: tuple[Box, ...] = ()  # what the finder proposed and the face classifier was sure is no die
 
     @property
     def uncertain(self) -> tuple[DieReading, ...]:
@@ -112,7 +113,10 @@ class FrameReading:
 
     def to_dict(self) -> dict[str, object]:
         """JSON form."""
-        return {"width": self.width, "height": self.height, "dice": [d.to_dict() for d in self.dice]}
+        out: dict[str, object] = {"width": self.width, "height": self.height, "dice": [d.to_dict() for d in self.dice]}
+        if self.not_dice:
+            out["not_dice"] = [b.to_list() for b in self.not_dice]
+        return out
 
 
 class Detector(Protocol):

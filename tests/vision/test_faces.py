@@ -476,7 +476,8 @@ def test_photo_id_groups_roboflow_copies() -> None:
 def test_training_end_to_end_calibrates_the_pair_and_recalibrates(tmp_path: Path) -> None:
     """`python -m vision.faces.train` on a tiny folder of drawn dice: a model, its ONNX, and the pair's threshold
     (with the model's own curves beside it); --recalibrate keeps the training's figures."""
-    from vision.faces.train import THRESHOLDS
+    from vision.faces.negatives import load_negatives
+    from vision.faces.train import THRESHOLDS, load_real
     from vision.faces.train import main as train_main
 
     real = tmp_path / "real"
@@ -491,10 +492,20 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(tmp_path: Path
         labels = f"{a - 1} 0.2 0.3333 0.2 0.3333\n{b - 1} 0.725 0.625 0.25 0.4167\n"
         (real / "labels" / "train" / f"mesa{k}_jpg.rf.{k:04d}.txt").write_text(labels)
     out = tmp_path / "modelo"
+    mined = tmp_path / "negativos.json"  # a patch of felt the finder took for a die, on every photo
+    images = {f"mesa{k}_jpg.rf.{k:04d}.png": [[75.0, 70.0, 105.0, 100.0]] for k in range(10)}
+    mined.write_text(json.dumps({"folder": str(real), "split": "train", "images": images}))
     args = ["--real", str(real), "--out", str(out), "--epochs", "1", "--per-epoch", "64", "--batch", "32"]
+    args += ["--negatives", str(mined)]
     assert train_main([*args, "--calib-share", "0.3"]) == 0
     figures = json.loads((out / "metrics.json").read_text())["train"]
+    plain = sum(map(len, load_real(real, 0.3, 0)))
+    with_mined = sum(map(len, load_real(real, 0.3, 0, load_negatives([mined]))))
+    assert with_mined == plain + 10 == figures["samples"]["real_fit"] + figures["samples"]["real_calibration"]
     assert figures["threshold"] in (*THRESHOLDS, 0.99)
+    assert FaceClassifier(out).meta["classes"][7] == "dado montado"
+    assert FaceClassifier(out).absent_threshold == figures["absent_threshold"]
+    assert set(figures["absent_curves"]) == {"real"}
     assert figures["threshold_rule"].startswith("pair")
     assert set(figures["threshold_curves"]) == set(figures["model_alone_curves"]) == {"real"}
     assert FaceClassifier(out).threshold == figures["threshold"]

@@ -1,4 +1,4 @@
-"""The small CNN face classifier: 48x48 crop -> face 1-6 or "no readable face", run with onnxruntime."""
+"""The small CNN face classifier: 48x48 crop -> no die, face 1-6 or cocked die, run with onnxruntime."""
 
 from __future__ import annotations
 
@@ -17,7 +17,12 @@ if TYPE_CHECKING:
     import torch
 
 INPUT_SIZE = 48
-CLASSES = 7  # index 0 = no readable face (cocked, not a die), 1-6 = the face
+CLASSES = 8  # index 0 = no die at all, 1-6 = the face, 7 = a cocked die (a die with no face up)
+NO_DIE = 0
+COCKED = 7
+CLASS_NAMES = ("sin dado", "1", "2", "3", "4", "5", "6", "dado montado")
+# Models before the cocked class (7 outputs) had one "no readable face" class 0 for both: they read the same
+# way, but cannot tell a cocked die from no die, so they never drop a detection.
 DEFAULT_THRESHOLD = 0.9
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
 ONNX_NAME = "face_cnn.onnx"
@@ -48,8 +53,8 @@ def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return out
 
 
-def build_model(widths: tuple[int, ...] = WIDTHS) -> torch.nn.Module:
-    """The network (needs torch): six 3x3 conv layers with batch norm, global pooling, 7 logits."""
+def build_model(widths: tuple[int, ...] = WIDTHS, classes: int = CLASSES) -> torch.nn.Module:
+    """The network (needs torch): six 3x3 conv layers with batch norm, global pooling, `classes` logits."""
     from torch import nn
 
     w1, w2, w3, w4 = widths
@@ -70,15 +75,22 @@ def build_model(widths: tuple[int, ...] = WIDTHS) -> torch.nn.Module:
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(w4, CLASSES),
+        nn.Linear(w4, classes),
     )
 
 
+def no_face_probability(probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Per row (or for one row): the probability that no face is up to read, no die and cocked die together."""
+    out: npt.NDArray[np.float32] = probs[..., NO_DIE] + (probs[..., COCKED] if probs.shape[-1] > COCKED else 0.0)
+    return out
+
+
 def guess_from_probabilities(probs: npt.NDArray[np.float32]) -> FaceGuess:
-    """The classifier's guess from one row of probabilities: None when "no readable face" wins."""
-    best = int(np.argmax(probs[1:])) + 1
-    if float(probs[0]) > float(probs[best]):
-        return FaceGuess(None, float(probs[0]), METHOD)
+    """The classifier's guess from one row of probabilities: None when "no readable face" beats every face."""
+    best = int(np.argmax(probs[1:7])) + 1
+    none = float(no_face_probability(probs))
+    if none > float(probs[best]):
+        return FaceGuess(None, none, METHOD)
     return FaceGuess(best, float(probs[best]), METHOD)
 
 
@@ -107,7 +119,7 @@ class FaceClassifier:
 
             saved = torch.load(torch_path, map_location="cpu", weights_only=True)
             meta = dict(saved["meta"])
-            model = build_model(tuple(meta.get("widths", WIDTHS)))
+            model = build_model(tuple(meta.get("widths", WIDTHS)), len(meta.get("classes", CLASS_NAMES)))
             model.load_state_dict(saved["state_dict"])
             model.eval()
             self._torch_model = model
@@ -116,6 +128,9 @@ class FaceClassifier:
             raise FileNotFoundError(f"no hay modelo de caras en {model_dir} (falta {ONNX_NAME} o {TORCH_NAME})")
         self.input_size = int(meta.get("input_size", INPUT_SIZE))
         self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
+        # p(no die) at or above which a detection is dropped: calibrated so that no die was; None = never
+        absent = meta.get("absent_threshold")
+        self.absent_threshold = float(absent) if absent is not None and len(meta.get("classes", ())) > COCKED else None
         self.meta = meta
 
     def logits(self, batch: Batch) -> npt.NDArray[np.float32]:
@@ -129,9 +144,9 @@ class FaceClassifier:
             return np.asarray(self._torch_model(torch.from_numpy(batch)).numpy(), np.float32)
 
     def probabilities(self, crops: Sequence[Frame], batch_size: int = 64) -> npt.NDArray[np.float32]:
-        """N x 7 probabilities: column 0 = no readable face, column k = face k."""
+        """N x classes probabilities: column 0 = no die, column k = face k, column 7 = cocked die."""
         if not crops:
-            return np.zeros((0, CLASSES), np.float32)
+            return np.zeros((0, len(self.meta.get("classes", CLASS_NAMES))), np.float32)
         parts = []
         for start in range(0, len(crops), batch_size):
             batch = preprocess(crops[start : start + batch_size], self.input_size)

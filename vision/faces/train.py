@@ -13,22 +13,29 @@ import sys
 import time
 import warnings
 import zlib
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.faces.classifier import (
+    CLASS_NAMES,
+    COCKED,
     INPUT_SIZE,
+    NO_DIE,
     ONNX_NAME,
     TORCH_NAME,
     WIDTHS,
     build_model,
+    no_face_probability,
     preprocess,
     softmax,
 )
 from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, photo_id, rendered_distractors
+from vision.faces.negatives import load_negatives
 from vision.faces.pips import PipCounter
+from vision.types import Box
 
 VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never calibrated on
 METRICS_NAME = "metrics.json"
@@ -55,8 +62,11 @@ def split_of(folder: Path) -> str | None:
     return "train" if (folder / "images" / "train").is_dir() else None
 
 
-def load_real(folder: Path, calib_share: float, seed: int) -> tuple[list[DieSample], list[DieSample]]:
-    """Real TRAIN samples split by photo into (fit, calibration); the val split is refused outright."""
+def load_real(
+    folder: Path, calib_share: float, seed: int, negatives: dict[str, list[Box]] | None = None
+) -> tuple[list[DieSample], list[DieSample]]:
+    """Real TRAIN samples split by photo into (fit, calibration), with the `negatives` mined on its photos as
+    "no die" crops; the val split is refused outright."""
     val_images = folder / "images" / VAL_SPLIT
     val_ids = {photo_id(p.name) for p in val_images.iterdir()} if val_images.is_dir() else set()
     split = split_of(folder)
@@ -68,9 +78,20 @@ def load_real(folder: Path, calib_share: float, seed: int) -> tuple[list[DieSamp
         keep=lambda p: photo_id(p.name) not in val_ids,
         upright=lambda p: p.name.startswith(UPRIGHT_PREFIXES),
         background_per_image=1,
+        not_dice=lambda p: (negatives or {}).get(p.name, []),
         seed=seed,
     )
     return split_by_photo(samples, calib_share)
+
+
+def not_dice_of(found: dict[str, list[Box]], image: Path) -> list[Box]:
+    """A rendered table's no-die boxes: its coins and caps (from its sidecar) and what was mined on it."""
+    return rendered_distractors(image) + found.get(image.name, [])
+
+
+def training_label(sample: DieSample) -> int:
+    """The class a sample teaches: its face, "no die", or the cocked-die class."""
+    return COCKED if sample.cocked else sample.face
 
 
 def class_weights(samples: list[DieSample], unreadable_share: float, cocked_share: float = 0.0) -> np.ndarray:
@@ -110,9 +131,9 @@ def choose_threshold(
     """
     faces = labels != UNREADABLE if pip_faces is None else np.ones(len(labels), bool)
     p, y = probs[faces], labels[faces]
-    pred = np.argmax(p[:, 1:], axis=1) + 1
+    pred = np.argmax(p[:, 1:7], axis=1) + 1
     conf = p[np.arange(len(p)), pred]
-    readable = conf >= p[:, 0]
+    readable = conf >= no_face_probability(p)
     if pip_faces is not None:
         readable &= pip_faces[faces] == pred
     curve = []
@@ -147,6 +168,38 @@ def strictest_threshold(
         needed, curves[source] = choose_threshold(probs[mine], labels[mine], max_error, pips)
         threshold = max(threshold, needed)
     return threshold, curves
+
+
+ABSENT_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
+
+
+def absent_threshold(
+    probs: np.ndarray, is_die: np.ndarray, sources: list[str], max_drop: float = 0.0
+) -> tuple[float | None, dict[str, list[dict[str, float]]]]:
+    """The lowest p(no die) at which a detection may be dropped: on every source alone, at most `max_drop` of
+    its calibration dice (cocked ones included) reach it. None when no candidate holds, or the model has no
+    cocked class (its class 0 then holds cocked dice too). Also each source's curve: dice and not-dice dropped."""
+    if probs.shape[1] <= COCKED:
+        return None, {}
+    source_of = np.array(sources)
+    curves: dict[str, list[dict[str, float]]] = {}
+    needed: list[float | None] = []
+    for source in sorted(set(sources)):
+        mine = source_of == source
+        p0, die = probs[mine, NO_DIE], is_die[mine]
+        curve = [
+            {
+                "threshold": t,
+                "dice_dropped": float((p0[die] >= t).mean()) if die.any() else 0.0,
+                "not_dice_dropped": float((p0[~die] >= t).mean()) if (~die).any() else 0.0,
+            }
+            for t in ABSENT_THRESHOLDS
+        ]
+        curves[source] = curve
+        needed.append(next((c["threshold"] for c in curve if c["dice_dropped"] <= max_drop), None))
+    if not needed or any(t is None for t in needed):
+        return None, curves
+    return max(t for t in needed if t is not None), curves
 
 
 def update_metrics(path: Path, section: str, figures: dict[str, Any]) -> None:
@@ -185,9 +238,26 @@ def main(argv: list[str] | None = None) -> int:
         help="no training: choose the threshold again for the model already in --out (same calibration crops)",
     )
     parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
+    parser.add_argument(
+        "--negatives",
+        type=Path,
+        action="append",
+        default=[],
+        help="detecciones sin dado halladas con python -m vision.faces.negatives (clase 'sin dado')",
+    )
+    parser.add_argument(
+        "--max-drop", type=float, default=0.0, help="dados de calibración que el umbral de descarte puede perder"
+    )
     args = parser.parse_args(argv)
     if args.recalibrate and not (args.out / TORCH_NAME).is_file():
         parser.error(f"--recalibrate: no hay modelo entrenado en {args.out / TORCH_NAME}")
+    mined: dict[Path, dict[str, list[Box]]] = {}
+    for path in args.negatives:
+        try:
+            folder = Path(json.loads(path.read_text())["folder"]).resolve()
+            mined.setdefault(folder, {}).update(load_negatives([path]))
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            parser.error(f"--negatives {path}: {err}")
 
     import torch
     from torch import nn
@@ -199,13 +269,17 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(10)
     started = time.time()
 
-    fit, calib = load_real(args.real, args.calib_share, args.seed)
+    fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()))
     sources = {"real_fit": len(fit), "real_calibration": len(calib)}
     calib_source = ["real"] * len(calib)  # the threshold must hold on each source alone
     for folder in args.synth:
         # rendered tables: cocked dice (class 6), coins and bottle caps are crops with no readable face
         synth = load_samples(
-            folder, split_of(folder), background_per_image=1, not_dice=rendered_distractors, seed=args.seed
+            folder,
+            split_of(folder),
+            background_per_image=1,
+            not_dice=partial(not_dice_of, mined.get(folder.resolve(), {})),
+            seed=args.seed,
         )
         if len(synth) > args.synth_max:
             keep = rng.choice(len(synth), args.synth_max, replace=False)
@@ -219,7 +293,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
     weights = class_weights(fit, args.unreadable_share, args.cocked_share)
 
-    model = build_model()
+    saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True) if args.recalibrate else None
+    # a model recalibrated keeps its own classes (one trained before the cocked class has 7)
+    class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
+    model = build_model(classes=len(class_names))
     params = sum(p.numel() for p in model.parameters())
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps_per_epoch = args.per_epoch // args.batch
@@ -239,8 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         return softmax(out)
 
     history = []
-    if args.recalibrate:
-        saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True)
+    if saved is not None:
         model.load_state_dict(saved["state_dict"])
         args.epochs = 0
     for epoch in range(1, args.epochs + 1):
@@ -252,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
             idx = picks[step * args.batch : (step + 1) * args.batch]
             crops = [augment(fit[i], rng) for i in idx]
             x = torch.from_numpy(preprocess(crops, args.input_size))
-            y = torch.tensor([fit[i].face for i in idx], dtype=torch.long)
+            y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
             logits = model(x)
             loss = loss_fn(logits, y)
             optimiser.zero_grad()
@@ -264,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             total += len(idx)
         probs = calib_probs()
         faces = calib_labels != UNREADABLE
-        calib_acc = float((np.argmax(probs[faces, 1:], 1) + 1 == calib_labels[faces]).mean())
+        calib_acc = float((np.argmax(probs[faces, 1:7], 1) + 1 == calib_labels[faces]).mean())
         history.append({"epoch": epoch, "loss": loss_sum / total, "train_acc": correct / total, "calib_acc": calib_acc})
         print(
             f"época {epoch}/{args.epochs}: pérdida {loss_sum / total:.3f}, acierto aumentado {correct / total:.3f}, "
@@ -279,11 +355,14 @@ def main(argv: list[str] | None = None) -> int:
     pip_faces = np.array([g.face or 0 for g in PipCounter(processes=True).read_faces(calib_crops)])
     threshold, curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error, pip_faces)
     _, model_curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error)
+    is_die = np.array([s.face != UNREADABLE or s.cocked for s in calib])
+    absent, absent_curves = absent_threshold(probs, is_die, calib_source, args.max_drop)
     meta = {
         "input_size": args.input_size,
         "widths": list(WIDTHS),
-        "classes": ["sin cara legible", "1", "2", "3", "4", "5", "6"],
+        "classes": class_names,
         "threshold": threshold,
+        "absent_threshold": absent,
         "seed": args.seed,
     }
     args.out.mkdir(parents=True, exist_ok=True)
@@ -303,15 +382,27 @@ def main(argv: list[str] | None = None) -> int:
         "threshold_rule": "pair: model >= threshold and the pip count agrees; every calibration crop counts",
         "threshold_curves": curves,
         "model_alone_curves": model_curves,
+        "absent_threshold": absent,
+        "absent_rule": "drop a detection when p(no die) >= absent_threshold: no calibration die reached it",
+        "absent_curves": absent_curves,
         "onnx_sha256_16": digest,
     }
     if args.recalibrate:  # the training's figures stay; the threshold and its curves are new
         trained = json.loads((args.out / METRICS_NAME).read_text()).get("train", {})
-        renewed = ("threshold", "threshold_rule", "threshold_curves", "model_alone_curves", "onnx_sha256_16")
+        renewed = (
+            "threshold",
+            "threshold_rule",
+            "threshold_curves",
+            "model_alone_curves",
+            "absent_threshold",
+            "absent_rule",
+            "absent_curves",
+            "onnx_sha256_16",
+        )
         figures = {**trained, **{k: figures[k] for k in renewed}}
         figures["recalibrated"] = "python -m vision.faces.train " + " ".join(argv if argv is not None else sys.argv[1:])
     update_metrics(args.out / METRICS_NAME, "train", figures)
-    print(f"umbral {threshold}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
+    print(f"umbral {threshold}, descarte {absent}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
     return 0
 
 
