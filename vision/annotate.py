@@ -1,4 +1,5 @@
-"""Drawing a reading on its frame: boxes and faces, sure dice in green, doubtful ones in orange."""
+"""Drawing a reading on its frame: boxes and faces, sure dice in green, doubtful ones in orange, and in grey
+what the finder proposed and the face classifier was sure is no die."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from vision.types import Frame, FrameReading
 
 SURE = (60, 200, 60)  # BGR
 DOUBTFUL = (0, 140, 255)
+NOT_A_DIE = (150, 150, 150)
 
 
 def annotate(frame: Frame, reading: FrameReading) -> Frame:
@@ -15,6 +17,9 @@ def annotate(frame: Frame, reading: FrameReading) -> Frame:
     out = frame.copy()
     scale = max(out.shape[:2]) / 1280
     thickness = max(1, round(2 * scale))
+    for box in reading.not_dice:  # thin, so a coordinator can see what was left out
+        x1, y1, x2, y2 = (round(v) for v in box.to_list())
+        cv2.rectangle(out, (x1, y1), (x2, y2), NOT_A_DIE, max(1, thickness // 2))
     for die in reading.dice:
         colour = DOUBTFUL if die.uncertain else SURE
         x1, y1, x2, y2 = (round(v) for v in (die.box.x1, die.box.y1, die.box.x2, die.box.y2))

@@ -192,3 +192,12 @@ def test_paired_faces_mark_absent_only_above_the_calibrated_threshold(
     faces.classifier = faces.pair.classifier = Probabilities(rows, absent)
     crops = [np.full((40, 40, 3), 128, np.uint8)] * 3
     assert [v.absent for v in faces.read_dice(crops)] == dropped  # a cocked die is never dropped
+
+
+def test_annotation_draws_what_was_left_out_in_grey() -> None:
+    from vision.annotate import NOT_A_DIE, annotate
+    from vision.types import FrameReading
+
+    frame = np.zeros((120, 200, 3), np.uint8)
+    drawn = annotate(frame, FrameReading(200, 120, (), not_dice=(Box(20, 20, 60, 60),)))
+    assert tuple(drawn[20, 40]) == NOT_A_DIE and not drawn[40, 40].any()  # the outline only

@@ -97,8 +97,9 @@ def _face_mask(lab: Floats, body: Floats) -> npt.NDArray[np.uint8]:
         [lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3), lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)]
     )
     table = np.median(border, axis=0)
-    to_body = np.sqrt(((lab - body) ** 2 * weights).sum(axis=2))
-    to_table = np.sqrt(((lab - table) ** 2 * weights).sum(axis=2))
+    # squared distances compare as the distances do
+    to_body = ((lab - body) ** 2 * weights).sum(axis=2)
+    to_table = ((lab - table) ** 2 * weights).sum(axis=2)
     near = (to_body < to_table).astype(np.uint8)
     k = max(3, int(SIDE * 0.28)) | 1
     near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -123,7 +124,7 @@ MapSet = list[tuple[str, Floats, Floats]]
 def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     """(name, spot response, difference from the body) for dark, light, coloured pips; die mask; luminance."""
     lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float64)
+    lab = lab8.astype(np.float32)
     c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
     body = np.median(lab[c0:c1, c0:c1].reshape(-1, 3), axis=0)
     mask = _face_mask(lab, body)
@@ -135,9 +136,9 @@ def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     chroma8 = np.clip(chroma, 0, 255).astype(np.uint8)
     darker = body[0] - lab[:, :, 0]
     maps = [
-        ("oscuros", cv2.morphologyEx(lum, cv2.MORPH_BLACKHAT, kernel).astype(np.float64), darker),
-        ("claros", cv2.morphologyEx(lum, cv2.MORPH_TOPHAT, kernel).astype(np.float64), -darker),
-        ("color", cv2.morphologyEx(chroma8, cv2.MORPH_TOPHAT, kernel).astype(np.float64), chroma),
+        ("oscuros", cv2.morphologyEx(lum, cv2.MORPH_BLACKHAT, kernel).astype(np.float32), darker),
+        ("claros", cv2.morphologyEx(lum, cv2.MORPH_TOPHAT, kernel).astype(np.float32), -darker),
+        ("color", cv2.morphologyEx(chroma8, cv2.MORPH_TOPHAT, kernel).astype(np.float32), chroma),
     ]
     return maps, mask, lab[:, :, 0]
 
@@ -188,10 +189,11 @@ def _blobs(binary: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], versus_bo
         if not min_area <= area <= max_area or len(contour) < 5:
             continue
         perimeter = cv2.arcLength(contour, True)
-        circularity = 4 * math.pi * area / max(perimeter**2, 1e-6)
+        if 4 * math.pi * area / max(perimeter**2, 1e-6) < 0.5:  # not circular enough: no ellipse needed
+            continue
         (x, y), (a, b), _ = cv2.fitEllipse(contour)
         roundness = min(a, b) / max(a, b, 1e-6)
-        if circularity < 0.5 or roundness < 0.4:
+        if roundness < 0.4:
             continue
         if not (0 <= int(y) < WORK and 0 <= int(x) < WORK) or not mask[int(y), int(x)]:
             continue
@@ -332,7 +334,8 @@ class _Prepared:
         out = []
         for name, level, pips, response in self.spots():
             mine = [p for p in pips if region[int(p.y), int(p.x)]]
-            fit = layout_fit(mine, centre) * grid_fit(mine, response)
+            fit = layout_fit(mine, centre)
+            fit = fit * grid_fit(mine, response) if fit > 0 else 0.0  # the grid check only where the layout fits
             out.append(PipCount(tuple(mine), fit, f"{region_name}:{name}>{level}"))
         out.sort(key=lambda c: -c.fit)
         return out
