@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,7 +35,7 @@ from vision.types import FaceGuess, Frame
 METHOD = "pips"
 WORK = 128  # the crop is scaled to WORK x WORK pixels
 SIDE = WORK / (1 + 2 * CROP_MARGIN)  # the die's side in the scaled crop
-Floats = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.floating[Any]]  # float64 points, float32 maps
 
 # Pip centres of each face on a unit grid (-1, 0, 1): what the layout check compares against.
 LAYOUTS: dict[int, list[tuple[float, float]]] = {
