@@ -35,11 +35,18 @@ class PairedFaces:
             self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
         )
 
-    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+    @property
+    def wants_turned(self) -> bool:
+        """Whether the classifier reads dice turned outward-up (DiceReader then cuts them so)."""
+        return self.classifier.turned
+
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain; a
-        crop the model is sure holds no die (its calibrated `absent_threshold`) is marked absent."""
+        crop the model is sure holds no die (its calibrated `absent_threshold`) is marked absent. `turned`: the
+        crops turned outward-up, for a classifier trained so (the pip counter reads the crops as they are)."""
         # the classifier runs once: its guesses for the pair, its probabilities for a face no reader names
-        probabilities = self.classifier.probabilities(crops)
+        seen = turned if turned is not None and self.classifier.turned else crops
+        probabilities = self.classifier.probabilities(seen)
         verdicts = self.pair.verdicts(crops, [self._guess(row) for row in probabilities])
         absent = self.classifier.absent_threshold
         return [

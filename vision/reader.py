@@ -9,6 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
+from vision.faces.crops import outward_turn, turned_crop
 from vision.frames import check_frame
 from vision.types import Box, Detector, DieReading, FaceGuess, Frame, FrameReading
 
@@ -27,8 +28,8 @@ class FaceVerdict:
 class DieFaceReader(Protocol):
     """Reads dice faces from their full-resolution crops by two independent methods and combines them."""
 
-    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
-        """One verdict per crop."""
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+        """One verdict per crop; `turned`: the same crops turned outward-up (frames taken from above)."""
         ...
 
 
@@ -37,6 +38,10 @@ class ReaderSettings:
     """Thresholds of the reader; a die under any of them is uncertain, never guessed silently."""
 
     margin: float = 0.15  # crop margin around the finder's box, as a share of its size
+    # A camera looking straight down (the kiosk's): the face classifier gets each die turned so the way out
+    # from the frame's centre points up, and the lean check applies. False for photos an upright camera takes
+    # at a slant, where the top face is already up in the picture.
+    from_above: bool = True
     min_detection: float = 0.5  # finder confidence under which the die is doubtful
     edge_px: int = 2  # a box this close to the frame's edge is cut by it
     min_side_px: int = 12  # a die smaller than this on the full frame cannot show its pips
@@ -95,7 +100,12 @@ class DiceReader:
         height, width = frame.shape[:2]
         detections = self.finder.detect(frame)
         bounds = [crop_bounds(frame, d.box, self.settings.margin) for d in detections]
-        verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds])
+        turned = None
+        if self.settings.from_above and getattr(self.faces, "wants_turned", False):
+            turned = [
+                turned_crop(frame, d.box, outward_turn(d.box, width, height), self.settings.margin) for d in detections
+            ]
+        verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned)
         found = list(zip(detections, verdicts, bounds, strict=True))
         dice = [self._read_one(frame, d.box, d.confidence, v, b) for d, v, b in found if not v.absent]
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
@@ -134,7 +144,7 @@ class DiceReader:
         """Why the face read looks tilted (a cocked die), or None: see ReaderSettings.lean_*."""
         s = self.settings
         seen = [g.centre for g in verdict.guesses if g.centre is not None and g.face == verdict.face]
-        if not seen or (s.lean_sideways is None and s.lean_inward is None):
+        if not seen or not s.from_above or (s.lean_sideways is None and s.lean_inward is None):
             return None
         outward, sideways = lean_offsets(box, bounds, seen[0], width, height)
         if (s.lean_sideways is not None and sideways > s.lean_sideways) or (

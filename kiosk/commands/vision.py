@@ -45,13 +45,21 @@ def _lean_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="fotos no tomadas desde arriba: no marcar como montado un dado con la cara corrida en su caja",
     )
+    parser.add_argument(
+        "--upright",
+        action="store_true",
+        help="fotos de una cámara derecha e inclinada (la cara de arriba ya está arriba en la foto): los dados "
+        "no se giran hacia afuera y no se mira si están montados",
+    )
 
 
-def _reader(models: Path | None, lean_check: bool = True) -> Any:
+def _reader(models: Path | None, lean_check: bool = True, from_above: bool = True) -> Any:
     from vision.pipeline import ModelsMissing, build_reader
     from vision.reader import ReaderSettings
 
-    settings = ReaderSettings() if lean_check else ReaderSettings(lean_sideways=None, lean_inward=None)
+    settings = ReaderSettings(from_above=from_above)
+    if not lean_check:
+        settings = ReaderSettings(lean_sideways=None, lean_inward=None, from_above=from_above)
     try:
         return build_reader(models, settings, processes=True)
     except ModelsMissing as error:
@@ -65,7 +73,7 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.frames import FrameError, load_image
 
-    reader = _reader(args.models, not args.no_lean_check)
+    reader = _reader(args.models, not args.no_lean_check, not args.upright)
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
@@ -113,7 +121,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     if not samples:
         raise CliError(f"no hay imágenes en {args.folder}")
-    reader = _reader(args.models, not args.no_lean_check)
+    reader = _reader(args.models, not args.no_lean_check, not args.upright)
     pairs = []
     for image, label in tqdm(samples, desc="leyendo", unit="img", file=sys.stderr, disable=None):
         try:

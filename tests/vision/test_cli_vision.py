@@ -82,6 +82,18 @@ def test_no_lean_check_reads_photos_not_taken_from_above(capsys: pytest.CaptureF
         assert sum(d["uncertain"] for d in b["dice"]) <= sum(d["uncertain"] for d in a["dice"])
 
 
+def test_upright_photos_are_not_checked_for_lean(capsys: pytest.CaptureFixture[str]) -> None:
+    """--upright (an upright camera at a slant): no lean check either, and the same dice found."""
+    demo = Path(__file__).parents[2] / "kiosk" / "demo" / "fotos" / "01" / "000.jpg"
+    assert main(["vision", "read", str(demo), "--json"]) == 0
+    above = json.loads(capsys.readouterr().out)
+    assert main(["vision", "read", str(demo), "--json", "--upright"]) == 0
+    upright = json.loads(capsys.readouterr().out)
+    assert [d["box"] for d in upright["dice"]] == [d["box"] for d in above["dice"]]
+    assert any("montado" in r for d in above["dice"] for r in d.get("reasons", ()))
+    assert all("montado" not in r for d in upright["dice"] for r in d.get("reasons", ()))
+
+
 def test_read_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     images = sorted((FIXTURES / "images").iterdir())
     assert main(["vision", "read", *map(str, images), "--json", "--annotate", str(tmp_path)]) == 0

@@ -512,3 +512,9 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(tmp_path: Path
     assert train_main([*args, "--calib-share", "0.3", "--recalibrate"]) == 0
     again = json.loads((out / "metrics.json").read_text())["train"]
     assert again["history"] == figures["history"] and "recalibrated" in again
+    assert not FaceClassifier(out).turned
+    turned = tmp_path / "girado"  # trained on dice turned outward-up, and recalibrated so
+    assert train_main([*args[:3], str(turned), *args[4:], "--calib-share", "0.3", "--turn"]) == 0
+    assert FaceClassifier(turned).turned
+    assert train_main([*args[:3], str(turned), *args[4:], "--calib-share", "0.3", "--recalibrate"]) == 0
+    assert FaceClassifier(turned).turned

@@ -153,7 +153,7 @@ class Verdicts:
     def __init__(self, verdicts: Sequence[FaceVerdict]) -> None:
         self.verdicts = list(verdicts)
 
-    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
         return self.verdicts[: len(crops)]
 
 

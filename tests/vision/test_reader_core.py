@@ -32,7 +32,7 @@ class FakeFaces:
         self.sizes: list[tuple[int, int]] = []
         self.disagree_on = disagree_on
 
-    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
         out = []
         for crop in crops:
             self.sizes.append(crop.shape[:2])
@@ -254,7 +254,7 @@ class CentredFaces:
     def __init__(self, centre: tuple[float, float]) -> None:
         self.centre = centre
 
-    def read_dice(self, crops: Sequence[Frame]) -> list[FaceVerdict]:
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
         guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", self.centre))
         return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,6 +36,32 @@ def crop_die(frame: Frame, box: Box, margin: float = CROP_MARGIN) -> Frame:
     return np.ascontiguousarray(frame[y1:y2, x1:x2])
 
 
+def outward_turn(box: Box, width: int, height: int) -> float:
+    """Degrees to turn a die's crop (counter-clockwise, as cv2.getRotationMatrix2D) so that the way out from the
+    frame's centre points up. Seen from above, a die away from the centre shows its side facing the centre
+    below its top face once turned: the same picture an upright camera at a slant takes."""
+    cx, cy = box.center
+    return math.degrees(math.atan2(cx - width / 2, -(cy - height / 2)))
+
+
+def turned_window(image: Frame, centre: tuple[float, float], size: tuple[int, int], angle: float) -> Frame:
+    """The `size` (width, height) window centred on `centre`, turned by `angle` degrees, in one affine warp
+    (edges mirrored)."""
+    cx, cy = centre
+    out_w, out_h = size
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    matrix[0, 2] += out_w / 2 - cx
+    matrix[1, 2] += out_h / 2 - cy
+    out = cv2.warpAffine(image, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    return np.ascontiguousarray(out)
+
+
+def turned_crop(frame: Frame, box: Box, angle: float, margin: float = CROP_MARGIN) -> Frame:
+    """The die's crop (its box grown by `margin` each side) turned by `angle` degrees about the die's centre."""
+    size = (max(8, round(box.width * (1 + 2 * margin))), max(8, round(box.height * (1 + 2 * margin))))
+    return turned_window(frame, box.center, size, angle)
+
+
 def photo_id(name: str) -> str:
     """The photo a file comes from: Roboflow's augmented copies (`x_jpg.rf.<hash>`) share one id."""
     return _ROBOFLOW_COPY.sub("", Path(name).stem)
@@ -50,9 +77,13 @@ class DieSample:
     image: str
     upright: bool = False  # from an upright slanted photo: which face is up shows in the picture's up
     cocked: bool = False  # a die cocked against something (labelled UNREADABLE): its face must not be read
+    turn: float | None = None  # from above: the outward_turn of its place in the frame (None: not known)
 
-    def crop(self, margin: float = CROP_MARGIN) -> Frame:
-        """The crop a reader would get for this die (no augmentation)."""
+    def crop(self, margin: float = CROP_MARGIN, turned: bool = False) -> Frame:
+        """The crop a reader would get for this die (no augmentation); `turned`: turned outward-up, as a
+        reader of a frame taken from above gives it to a classifier trained turned."""
+        if turned and self.turn is not None:
+            return turned_crop(self.patch, self.box, self.turn, margin)
         return crop_die(self.patch, self.box, margin)
 
 
@@ -146,6 +177,7 @@ def load_samples(
     upright: Callable[[Path], bool] | None = None,
     background_per_image: int = 0,
     not_dice: Callable[[Path], list[Box]] | None = None,
+    turn: bool = False,
     seed: int = 0,
     context: float = CONTEXT_MARGIN,
     max_side: int = MAX_DIE_SIDE,
@@ -154,7 +186,8 @@ def load_samples(
     and the boxes `not_dice(path)` gives, such as coins and bottle caps, as UNREADABLE too).
 
     `upright(path)` marks photos taken at a slant with the camera upright: their dice are only turned a
-    little in training, since turning them over would put a side face where the top face was.
+    little in training, since turning them over would put a side face where the top face was. `turn`: note
+    every other sample's outward_turn (its photo is taken from above).
     """
     rng = np.random.default_rng(seed)
     samples = []
@@ -170,13 +203,15 @@ def load_samples(
             if face is None or box.width < 4 or box.height < 4:
                 continue
             patch, inner = _patch(frame, box, context, max_side)
-            samples.append(DieSample(patch, inner, face, image_path.name, slanted, cls == COCKED_CLASS))
+            way = outward_turn(box, width, height) if turn and not slanted else None
+            samples.append(DieSample(patch, inner, face, image_path.name, slanted, cls == COCKED_CLASS, way))
         boxes = [box for _, box in labels]
         others = list(_background_boxes(boxes, width, height, background_per_image, rng))
         others += not_dice(image_path) if not_dice is not None else []
         for box in others:
             patch, inner = _patch(frame, box, context, max_side)
-            samples.append(DieSample(patch, inner, UNREADABLE, image_path.name))
+            way = outward_turn(box, width, height) if turn and not slanted else None
+            samples.append(DieSample(patch, inner, UNREADABLE, image_path.name, slanted, turn=way))
     return samples
 
 
@@ -190,8 +225,9 @@ def rendered_distractors(image_path: Path, kinds: tuple[str, ...] = ("coin", "ca
     return [Box(*item["box"]) for item in meta.get("distractors", []) if item.get("kind") in kinds]
 
 
-def eval_crops(folder: Path, split: str | None = None) -> Iterator[tuple[Frame, int, str]]:
-    """(full-resolution crop, face, image name) of every die with a face label: what the readers see."""
+def eval_crops(folder: Path, split: str | None = None, turned: bool = False) -> Iterator[tuple[Frame, int, str]]:
+    """(full-resolution crop, face, image name) of every die with a face label: what the readers see
+    (`turned`: turned outward-up, as a classifier trained turned sees a frame taken from above)."""
     for image_path, label_path in yolo_pairs(folder, split):
         frame = load_image(image_path)
         height, width = frame.shape[:2]
@@ -199,7 +235,8 @@ def eval_crops(folder: Path, split: str | None = None) -> Iterator[tuple[Frame, 
             face = face_of_class(cls)
             if face is None or face == UNREADABLE or box.width < 4 or box.height < 4:
                 continue
-            yield crop_die(frame, box), face, image_path.name
+            crop = turned_crop(frame, box, outward_turn(box, width, height)) if turned else crop_die(frame, box)
+            yield crop, face, image_path.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,10 +254,12 @@ class Augment:
     p_invert: float = 0.1
     p_gray: float = 0.1
     upright_turn: float = 20.0  # degrees either way for dice from upright slanted photos
+    outward_jitter: float = 15.0  # degrees either way about a die's outward turn, when trained turned
 
 
-def augment(sample: DieSample, rng: np.random.Generator, how: Augment = Augment()) -> Frame:
-    """A randomly varied crop of a sample: turned (any angle from above), mirrored, box jitter, colour, blur..."""
+def augment(sample: DieSample, rng: np.random.Generator, how: Augment = Augment(), turned: bool = False) -> Frame:
+    """A randomly varied crop of a sample: turned (any angle from above, or about its outward turn when
+    `turned`), mirrored, box jitter, colour, blur..."""
     box = sample.box
     cx, cy = box.center
     side = max(box.width, box.height)
@@ -231,15 +270,14 @@ def augment(sample: DieSample, rng: np.random.Generator, how: Augment = Augment(
     out_h = max(8, round(bh * (1 + 2 * CROP_MARGIN)))
     cx += rng.uniform(-how.shift, how.shift) * side
     cy += rng.uniform(-how.shift, how.shift) * side
-    angle = rng.uniform(-how.upright_turn, how.upright_turn) if sample.upright else rng.uniform(0, 360)
-    # Rotate the patch about the die's centre and cut the output window centred on it in one affine warp.
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-    matrix[0, 2] += out_w / 2 - cx
-    matrix[1, 2] += out_h / 2 - cy
-    crop = cv2.warpAffine(
-        sample.patch, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
-    )
-    if rng.random() < 0.5:
+    if sample.upright:
+        angle = rng.uniform(-how.upright_turn, how.upright_turn)
+    elif turned and sample.turn is not None:
+        angle = sample.turn + rng.uniform(-how.outward_jitter, how.outward_jitter)
+    else:
+        angle = rng.uniform(0, 360)
+    crop = turned_window(sample.patch, (cx, cy), (out_w, out_h), angle)
+    if rng.random() < 0.5:  # a mirror image keeps up up
         crop = crop[:, ::-1]
     return jitter_colours(np.ascontiguousarray(crop), rng, how)
 

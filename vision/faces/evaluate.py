@@ -27,12 +27,15 @@ def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def measure(crops: list[Frame], faces: list[int], images: list[str], model_dir: Path) -> dict[str, Any]:
-    """Every figure of the evaluation for these crops and their true faces."""
+def measure(
+    crops: list[Frame], faces: list[int], images: list[str], model_dir: Path, turned: list[Frame] | None = None
+) -> dict[str, Any]:
+    """Every figure of the evaluation for these crops and their true faces (`turned`: the same crops turned
+    outward-up, for a classifier trained so)."""
     classifier = FaceClassifier(model_dir)
     counter = PipCounter(processes=True)  # a `python -m` entry point: worker processes are safe
     t0 = time.perf_counter()
-    probs = classifier.probabilities(crops)
+    probs = classifier.probabilities(turned if turned is not None and classifier.turned else crops)
     cnn_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
     t0 = time.perf_counter()
     pip_guesses = counter.read_faces(crops)
@@ -40,7 +43,7 @@ def measure(crops: list[Frame], faces: list[int], images: list[str], model_dir: 
     cnn_guesses = [guess_from_probabilities(row) for row in probs]
     verdicts = [combine(m, p, classifier.threshold) for m, p in zip(cnn_guesses, pip_guesses, strict=True)]
     n = len(faces)
-    best = [int(np.argmax(row[1:])) + 1 for row in probs]
+    best = [int(np.argmax(row[1:7])) + 1 for row in probs]
     cnn_right = [b == f for b, f in zip(best, faces, strict=True)]
     pip_answered = [g.face is not None for g in pip_guesses]
     pip_right = [g.face == f for g, f in zip(pip_guesses, faces, strict=True)]
@@ -146,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-dir", type=Path, default=MODEL_DIR)
     parser.add_argument("--failures", type=Path, help="carpeta donde dejar una hoja con los dados fallados")
     parser.add_argument("--no-write", action="store_true", help="no escribir metrics.json")
+    parser.add_argument(
+        "--from-above", action="store_true", help="fotos desde arriba: el modelo entrenado girado ve los dados girados"
+    )
     args = parser.parse_args(argv)
 
     crops: list[Frame] = []
@@ -159,7 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         crops.append(crop)
         faces.append(face)
         images.append(image)
-    figures = measure(crops, faces, images, args.model_dir)
+    turned = None
+    if args.from_above:
+        turned = [crop for crop, _, image in eval_crops(args.real, split, turned=True) if image.startswith(args.prefix)]
+    figures = measure(crops, faces, images, args.model_dir, turned)
     figures["data"] = f"{args.real} ({args.split or 'todo'}{', ' + args.prefix + '*' if args.prefix else ''})"
     cls, pips, comb, caught = (
         figures["classifier"],
@@ -186,9 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.failures:
         classifier = FaceClassifier(args.model_dir)
+        seen = turned if turned is not None and classifier.turned else crops
         verdicts = [
             combine(m, p, classifier.threshold)
-            for m, p in zip(classifier.read_faces(crops), PipCounter(processes=True).read_faces(crops), strict=True)
+            for m, p in zip(classifier.read_faces(seen), PipCounter(processes=True).read_faces(crops), strict=True)
         ]
         write_failures(args.failures, crops, faces, verdicts)
     if not args.no_write:

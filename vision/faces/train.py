@@ -63,10 +63,15 @@ def split_of(folder: Path) -> str | None:
 
 
 def load_real(
-    folder: Path, calib_share: float, seed: int, negatives: dict[str, list[Box]] | None = None
+    folder: Path,
+    calib_share: float,
+    seed: int,
+    negatives: dict[str, list[Box]] | None = None,
+    turn: bool = False,
 ) -> tuple[list[DieSample], list[DieSample]]:
     """Real TRAIN samples split by photo into (fit, calibration), with the `negatives` mined on its photos as
-    "no die" crops; the val split is refused outright."""
+    "no die" crops (`turn`: note the outward turn of dice on photos taken from above); the val split is refused
+    outright."""
     val_images = folder / "images" / VAL_SPLIT
     val_ids = {photo_id(p.name) for p in val_images.iterdir()} if val_images.is_dir() else set()
     split = split_of(folder)
@@ -79,6 +84,7 @@ def load_real(
         upright=lambda p: p.name.startswith(UPRIGHT_PREFIXES),
         background_per_image=1,
         not_dice=lambda p: (negatives or {}).get(p.name, []),
+        turn=turn,
         seed=seed,
     )
     return split_by_photo(samples, calib_share)
@@ -246,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         help="detecciones sin dado halladas con python -m vision.faces.negatives (clase 'sin dado')",
     )
     parser.add_argument(
+        "--turn",
+        action="store_true",
+        help="entrenar con los dados girados hacia afuera (fotos desde arriba), como los ve el lector de la mesa",
+    )
+    parser.add_argument(
         "--max-drop", type=float, default=0.0, help="dados de calibración que el umbral de descarte puede perder"
     )
     args = parser.parse_args(argv)
@@ -269,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(10)
     started = time.time()
 
-    fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()))
+    fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()), args.turn)
     sources = {"real_fit": len(fit), "real_calibration": len(calib)}
     calib_source = ["real"] * len(calib)  # the threshold must hold on each source alone
     for folder in args.synth:
@@ -279,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             split_of(folder),
             background_per_image=1,
             not_dice=partial(not_dice_of, mined.get(folder.resolve(), {})),
+            turn=args.turn,
             seed=args.seed,
         )
         if len(synth) > args.synth_max:
@@ -304,9 +316,12 @@ def main(argv: list[str] | None = None) -> int:
         optimiser, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.15
     )
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    calib_crops = [s.crop() for s in calib]
+    # a model recalibrated keeps its own way of seeing dice (one trained before turning sees them as cut)
+    turned = bool(saved["meta"].get("turned", False)) if saved is not None else args.turn
+    calib_crops = [s.crop() for s in calib]  # as the pip counter reads them
+    calib_seen = [s.crop(turned=turned) for s in calib] if turned else calib_crops  # as the classifier does
     calib_labels = np.array([s.face for s in calib])
-    calib_batch = torch.from_numpy(preprocess(calib_crops, args.input_size))
+    calib_batch = torch.from_numpy(preprocess(calib_seen, args.input_size))
 
     def calib_probs() -> np.ndarray:
         model.eval()
@@ -326,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         model.train()
         for step in range(steps_per_epoch):
             idx = picks[step * args.batch : (step + 1) * args.batch]
-            crops = [augment(fit[i], rng) for i in idx]
+            crops = [augment(fit[i], rng, turned=turned) for i in idx]
             x = torch.from_numpy(preprocess(crops, args.input_size))
             y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
             logits = model(x)
@@ -363,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         "classes": class_names,
         "threshold": threshold,
         "absent_threshold": absent,
+        "turned": turned,
         "seed": args.seed,
     }
     args.out.mkdir(parents=True, exist_ok=True)
