@@ -13,7 +13,7 @@ from tests.vision.test_faces import tiny_yolo
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, no_face_probability
 from vision.faces.crops import UNREADABLE, DieSample
 from vision.faces.negatives import far_from_dice, load_negatives, main, mine, read_unlabelled
-from vision.faces.train import absent_threshold, not_dice_of, training_label
+from vision.faces.train import absent_threshold, cocked_threshold, not_dice_of, training_label
 from vision.reader import DiceReader, FaceVerdict
 from vision.types import Box, Detection, FaceGuess, Frame
 
@@ -171,8 +171,9 @@ def test_the_reader_drops_what_is_surely_no_die_and_says_so() -> None:
 class Probabilities:
     """A classifier stand-in: fixed probability rows, and a drop threshold."""
 
-    def __init__(self, rows: Sequence[np.ndarray], absent: float | None) -> None:
+    def __init__(self, rows: Sequence[np.ndarray], absent: float | None, leaning: float | None = None) -> None:
         self.rows, self.absent_threshold, self.threshold = np.array(rows), absent, 0.9
+        self.cocked_threshold, self.turned = leaning, False
 
     def probabilities(self, crops: Sequence[Frame]) -> np.ndarray:
         return self.rows[: len(crops)]
@@ -201,3 +202,32 @@ def test_annotation_draws_what_was_left_out_in_grey() -> None:
     frame = np.zeros((120, 200, 3), np.uint8)
     drawn = annotate(frame, FrameReading(200, 120, (), not_dice=(Box(20, 20, 60, 60),)))
     assert tuple(drawn[20, 40]) == NOT_A_DIE and not drawn[40, 40].any()  # the outline only
+
+
+def test_paired_faces_flag_a_die_the_model_thinks_may_be_cocked() -> None:
+    from vision.pipeline import MODELS, PairedFaces
+
+    faces = PairedFaces(MODELS / "faces")
+    rows = [probabilities(f5=0.78, cocked=0.2), probabilities(f5=0.78, cocked=0.1)]
+    faces.classifier = faces.pair.classifier = Probabilities(rows, None, leaning=0.15)
+    crops = [np.full((40, 40, 3), 128, np.uint8)] * 2
+    first, second = faces.read_dice(crops)
+    assert any("quizá montado (0.20 ≥ 0.15)" in r for r in first.reasons)
+    assert not any("montado" in r for r in second.reasons)
+    faces.classifier.cocked_threshold = None  # a model with no calibrated cocked flag
+    assert not any("montado" in r for v in faces.read_dice(crops) for r in v.reasons)
+
+
+def test_cocked_flag_is_the_lowest_that_flags_few_accepted_flat_dice_on_each_source() -> None:
+    flat = [probabilities(f2=0.9, cocked=c) for c in (0.01, 0.01, 0.01, 0.06)]  # one flat die in four leans
+    fooled = [probabilities(f4=0.8, cocked=0.12)]  # a cocked die both readers take for a 4
+    probs = np.array(flat + fooled)
+    labels = np.array([2, 2, 2, 2, UNREADABLE])
+    cocked = np.array([False] * 4 + [True])
+    pips = np.array([2, 2, 2, 2, 4])
+    threshold, curves = cocked_threshold(probs, labels, cocked, pips, 0.7, ["s"] * 5, budget=0.25)
+    assert threshold == 0.02  # flags 1 of 4 accepted flat dice: within the budget
+    assert cocked_threshold(probs, labels, cocked, pips, 0.7, ["s"] * 5, budget=0.0)[0] == 0.07
+    point = next(c for c in curves["s"] if c["threshold"] == 0.1)
+    assert point == {"threshold": 0.1, "flat_flagged": 0.0, "cocked_caught": 1.0, "cocked_accepted": 1}
+    assert cocked_threshold(probs[:, :7], labels, cocked, pips, 0.7, ["s"] * 5) == (None, {})

@@ -131,6 +131,11 @@ class FaceClassifier:
         # p(no die) at or above which a detection is dropped: calibrated so that no die was; None = never
         absent = meta.get("absent_threshold")
         self.absent_threshold = float(absent) if absent is not None and len(meta.get("classes", ())) > COCKED else None
+        # p(cocked) at or above which a die is flagged as maybe cocked, calibrated (None: no such flag)
+        leaning = meta.get("cocked_threshold")
+        self.cocked_threshold = (
+            float(leaning) if leaning is not None and len(meta.get("classes", ())) > COCKED else None
+        )
         # trained on crops turned so the way out from the frame's centre points up (crops.outward_turn)
         self.turned = bool(meta.get("turned", False))
         self.meta = meta

@@ -208,6 +208,48 @@ def absent_threshold(
     return max(t for t in needed if t is not None), curves
 
 
+COCKED_THRESHOLDS = (0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5)
+
+
+def cocked_threshold(
+    probs: np.ndarray,
+    labels: np.ndarray,
+    cocked: np.ndarray,
+    pip_faces: np.ndarray,
+    threshold: float,
+    sources: list[str],
+    budget: float = 0.01,
+) -> tuple[float | None, dict[str, list[dict[str, float]]]]:
+    """The lowest p(cocked) at which the reader flags a die it would accept as maybe cocked, such that on every
+    source alone at most `budget` of the flat dice it accepts get flagged so. None for a model with no cocked
+    class. Also each source's curve: flat accepted dice flagged, and cocked dice accepted that it catches."""
+    if probs.shape[1] <= COCKED:
+        return None, {}
+    pred = np.argmax(probs[:, 1:7], axis=1) + 1
+    conf = probs[np.arange(len(probs)), pred]
+    accepted = (pip_faces == pred) & (conf >= threshold) & (conf >= no_face_probability(probs))
+    source_of = np.array(sources)
+    curves: dict[str, list[dict[str, float]]] = {}
+    needed = []
+    for source in sorted(set(sources)):
+        mine = source_of == source
+        flat = mine & accepted & (labels != UNREADABLE)
+        fooled = mine & accepted & cocked
+        p7 = probs[:, COCKED]
+        curve = [
+            {
+                "threshold": t,
+                "flat_flagged": float((p7[flat] >= t).mean()) if flat.any() else 0.0,
+                "cocked_caught": float((p7[fooled] >= t).mean()) if fooled.any() else 0.0,
+                "cocked_accepted": int(fooled.sum()),
+            }
+            for t in COCKED_THRESHOLDS
+        ]
+        curves[source] = curve
+        needed.append(next((c["threshold"] for c in curve if c["flat_flagged"] <= budget), COCKED_THRESHOLDS[-1]))
+    return max(needed, default=None), curves
+
+
 def update_metrics(path: Path, section: str, figures: dict[str, Any]) -> None:
     """Write `figures` under `section` of metrics.json, keeping the other sections."""
     data: dict[str, Any] = {}
@@ -255,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         "--turn",
         action="store_true",
         help="entrenar con los dados girados hacia afuera (fotos desde arriba), como los ve el lector de la mesa",
+    )
+    parser.add_argument(
+        "--cocked-budget",
+        type=float,
+        default=0.01,
+        help="parte de los dados planos aceptados que la duda de dado montado puede marcar",
     )
     parser.add_argument(
         "--max-drop", type=float, default=0.0, help="dados de calibración que el umbral de descarte puede perder"
@@ -372,12 +420,17 @@ def main(argv: list[str] | None = None) -> int:
     _, model_curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error)
     is_die = np.array([s.face != UNREADABLE or s.cocked for s in calib])
     absent, absent_curves = absent_threshold(probs, is_die, calib_source, args.max_drop)
+    cocked = np.array([s.cocked for s in calib])
+    leaning, cocked_curves = cocked_threshold(
+        probs, calib_labels, cocked, pip_faces, threshold, calib_source, args.cocked_budget
+    )
     meta = {
         "input_size": args.input_size,
         "widths": list(WIDTHS),
         "classes": class_names,
         "threshold": threshold,
         "absent_threshold": absent,
+        "cocked_threshold": leaning,
         "turned": turned,
         "seed": args.seed,
     }
@@ -401,6 +454,10 @@ def main(argv: list[str] | None = None) -> int:
         "absent_threshold": absent,
         "absent_rule": "drop a detection when p(no die) >= absent_threshold: no calibration die reached it",
         "absent_curves": absent_curves,
+        "cocked_threshold": leaning,
+        "cocked_rule": "flag a die as maybe cocked when p(cocked) >= cocked_threshold: it flags at most "
+        f"{args.cocked_budget:.0%} of the flat dice the pair accepts, on each calibration source",
+        "cocked_curves": cocked_curves,
         "onnx_sha256_16": digest,
     }
     if args.recalibrate:  # the training's figures stay; the threshold and its curves are new
@@ -413,6 +470,9 @@ def main(argv: list[str] | None = None) -> int:
             "absent_threshold",
             "absent_rule",
             "absent_curves",
+            "cocked_threshold",
+            "cocked_rule",
+            "cocked_curves",
             "onnx_sha256_16",
         )
         figures = {**trained, **{k: figures[k] for k in renewed}}
