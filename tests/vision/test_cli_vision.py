@@ -198,6 +198,6 @@ def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-
             accepted += 1
             assert die.face == t["face"], f"silent wrong face at {t['box']}"
     assert found == 25
-    # A quarter of its 24 flat dice (6 with the shipped models): the pair's calibrated threshold and the pip
-    # counter's abstentions on dice seen off axis send the rest to the coordinator, flagged.
-    assert accepted >= 5
+    # Half of its 24 flat dice (14 with the shipped models; 6 with the classifier before r6): the pip counter's
+    # abstentions on dice seen off axis send the rest to the coordinator, flagged.
+    assert accepted >= 12
