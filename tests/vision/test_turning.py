@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +11,8 @@ import pytest
 from vision.faces.crops import Augment, DieSample, augment, outward_turn, turned_crop
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
 from vision.types import Box, Detection, Frame
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
 
 
 @pytest.mark.parametrize(
@@ -89,3 +92,34 @@ def test_the_reader_cuts_turned_crops_only_for_a_classifier_that_wants_them_from
     plain = Recorder(False)
     DiceReader(OneDie(), plain).read(frame)
     assert plain.turned == [None]
+
+
+def test_face_evaluation_gives_a_turned_classifier_turned_crops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`python -m vision.faces.evaluate --from-above`: the committed (turned) classifier reads turned crops;
+    the figures print and, with --no-write, nothing is written."""
+    from tests.vision.test_faces import tiny_yolo
+    from vision.faces.classifier import FaceClassifier
+    from vision.faces.crops import eval_crops
+    from vision.faces.evaluate import main, measure
+
+    folder = tiny_yolo(tmp_path / "mesa")
+    assert FaceClassifier().turned
+    assert main(["--real", str(folder), "--split", "train", "--no-write", "--from-above"]) == 0
+    assert "2 dados en 1 fotos" in capsys.readouterr().out
+    plain = [c for c, _, _ in eval_crops(folder, "train")]
+    turned = [c for c, _, _ in eval_crops(folder, "train", turned=True)]
+    assert any(a.shape != b.shape or (a != b).any() for a, b in zip(plain, turned, strict=True))
+    seen: list[list[Frame]] = []
+    original = FaceClassifier.probabilities
+
+    def recording(self: FaceClassifier, crops: list[Frame], batch_size: int = 64) -> np.ndarray:
+        seen.append(list(crops))
+        return original(self, crops, batch_size)
+
+    monkeypatch.setattr(FaceClassifier, "probabilities", recording)
+    assert measure(plain, [2, 5], ["x", "x"], MODEL_DIR, turned)["dice"] == 2
+    assert measure(plain, [2, 5], ["x", "x"], MODEL_DIR)["dice"] == 2
+    assert all(a is b for a, b in zip(seen[0], turned, strict=True))  # the turned crops, as given
+    assert all(a is b for a, b in zip(seen[1], plain, strict=True))
