@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
 from vision.types import Frame
 
@@ -23,24 +24,15 @@ class PairedFaces:
     def __init__(self, model_dir: Path, processes: bool = False, count_doubtful: bool = False) -> None:
         """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter);
         `count_doubtful`: count pips also on dice the model already doubts (they are flagged either way)."""
-        from vision.faces.classifier import COCKED, NO_DIE, FaceClassifier, guess_from_probabilities
+        from vision.faces.classifier import FaceClassifier
         from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
-        self._guess = guess_from_probabilities
-        self._no_die, self._cocked = NO_DIE, COCKED
         pips = PipCounter(processes=processes)
         self.pair = FaceReaderPair(
             self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
         )
-
-    def _cocked_reason(self, row: np.ndarray, leaning: float | None) -> tuple[str, ...]:
-        """Why the model thinks the die may be cocked (its calibrated cocked_threshold), or nothing."""
-        p = float(row[self._cocked]) if len(row) > self._cocked else 0.0
-        if leaning is None or p < leaning:
-            return ()
-        return (f"el modelo ve un dado quizá montado ({p:.2f} ≥ {leaning:.2f})",)
 
     @property
     def wants_turned(self) -> bool:
@@ -54,18 +46,24 @@ class PairedFaces:
         # the classifier runs once: its guesses for the pair, its probabilities for a face no reader names
         seen = turned if turned is not None and self.classifier.turned else crops
         probabilities = self.classifier.probabilities(seen)
-        verdicts = self.pair.verdicts(crops, [self._guess(row) for row in probabilities])
+        verdicts = self.pair.verdicts(crops, [guess_from_probabilities(row) for row in probabilities])
+        # both thresholds are None for a model with no cocked class: it never drops a die nor flags one so
         absent, leaning = self.classifier.absent_threshold, self.classifier.cocked_threshold
         return [
             FaceVerdict(
-                v.face if v.face is not None else int(np.argmax(probabilities[i][1:7])) + 1,
+                v.face if v.face is not None else int(np.argmax(row[1:7])) + 1,
                 v.confidence,
-                v.reasons + self._cocked_reason(probabilities[i], leaning),
+                (v.reasons + _cocked_reason(float(row[COCKED]), leaning)) if leaning is not None else v.reasons,
                 v.guesses,
-                absent is not None and float(probabilities[i][self._no_die]) >= absent,
+                absent is not None and float(row[NO_DIE]) >= absent,
             )
-            for i, v in enumerate(verdicts)
+            for v, row in zip(verdicts, probabilities, strict=True)
         ]
+
+
+def _cocked_reason(p: float, leaning: float) -> tuple[str, ...]:
+    """Why the model thinks the die may be cocked (p(cocked) at its calibrated threshold or over), or nothing."""
+    return (f"el modelo ve un dado quizá montado ({p:.2f} ≥ {leaning:.2f})",) if p >= leaning else ()
 
 
 def build_reader(

@@ -57,8 +57,9 @@ def _reader(models: Path | None, lean_check: bool = True, from_above: bool = Tru
     from vision.pipeline import ModelsMissing, build_reader
     from vision.reader import ReaderSettings
 
-    settings = ReaderSettings(from_above=from_above)
-    if not lean_check:
+    if lean_check:
+        settings = ReaderSettings(from_above=from_above)
+    else:
         settings = ReaderSettings(lean_sideways=None, lean_inward=None, from_above=from_above)
     try:
         return build_reader(models, settings, processes=True)

@@ -128,14 +128,12 @@ class FaceClassifier:
             raise FileNotFoundError(f"no hay modelo de caras en {model_dir} (falta {ONNX_NAME} o {TORCH_NAME})")
         self.input_size = int(meta.get("input_size", INPUT_SIZE))
         self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
-        # p(no die) at or above which a detection is dropped: calibrated so that no die was; None = never
-        absent = meta.get("absent_threshold")
-        self.absent_threshold = float(absent) if absent is not None and len(meta.get("classes", ())) > COCKED else None
-        # p(cocked) at or above which a die is flagged as maybe cocked, calibrated (None: no such flag)
-        leaning = meta.get("cocked_threshold")
-        self.cocked_threshold = (
-            float(leaning) if leaning is not None and len(meta.get("classes", ())) > COCKED else None
-        )
+        # Calibrated, and only for a model with the cocked class (None: never): p(no die) at or above which a
+        # detection is dropped (no calibration die was), and p(cocked) at or above which a die is flagged.
+        eight = len(meta.get("classes", ())) > COCKED
+        absent, leaning = meta.get("absent_threshold"), meta.get("cocked_threshold")
+        self.absent_threshold = float(absent) if eight and absent is not None else None
+        self.cocked_threshold = float(leaning) if eight and leaning is not None else None
         # trained on crops turned so the way out from the frame's centre points up (crops.outward_turn)
         self.turned = bool(meta.get("turned", False))
         self.meta = meta

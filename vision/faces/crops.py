@@ -225,9 +225,8 @@ def rendered_distractors(image_path: Path, kinds: tuple[str, ...] = ("coin", "ca
     return [Box(*item["box"]) for item in meta.get("distractors", []) if item.get("kind") in kinds]
 
 
-def eval_crops(folder: Path, split: str | None = None, turned: bool = False) -> Iterator[tuple[Frame, int, str]]:
-    """(full-resolution crop, face, image name) of every die with a face label: what the readers see
-    (`turned`: turned outward-up, as a classifier trained turned sees a frame taken from above)."""
+def labelled_dice(folder: Path, split: str | None = None) -> Iterator[tuple[Frame, Box, int, str]]:
+    """(frame, box, face, image name) of every die with a face label, each photo loaded once."""
     for image_path, label_path in yolo_pairs(folder, split):
         frame = load_image(image_path)
         height, width = frame.shape[:2]
@@ -235,8 +234,21 @@ def eval_crops(folder: Path, split: str | None = None, turned: bool = False) -> 
             face = face_of_class(cls)
             if face is None or face == UNREADABLE or box.width < 4 or box.height < 4:
                 continue
-            crop = turned_crop(frame, box, outward_turn(box, width, height)) if turned else crop_die(frame, box)
-            yield crop, face, image_path.name
+            yield frame, box, face, image_path.name
+
+
+def reader_crop(frame: Frame, box: Box, turned: bool = False) -> Frame:
+    """The crop a reader gets: as cut, or turned outward-up (crops.outward_turn) for a classifier trained so."""
+    if not turned:
+        return crop_die(frame, box)
+    return turned_crop(frame, box, outward_turn(box, frame.shape[1], frame.shape[0]))
+
+
+def eval_crops(folder: Path, split: str | None = None, turned: bool = False) -> Iterator[tuple[Frame, int, str]]:
+    """(full-resolution crop, face, image name) of every die with a face label: what the readers see
+    (`turned`: turned outward-up, as a classifier trained turned sees a frame taken from above)."""
+    for frame, box, face, image in labelled_dice(folder, split):
+        yield reader_crop(frame, box, turned), face, image
 
 
 @dataclass(frozen=True, slots=True)

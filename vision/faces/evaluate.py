@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probabilities
-from vision.faces.crops import eval_crops
+from vision.faces.crops import labelled_dice, reader_crop
 from vision.faces.pips import PipCounter
 from vision.faces.reader import FaceVerdict, combine
 from vision.faces.train import METRICS_NAME, VAL_SPLIT, update_metrics
@@ -155,19 +155,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     crops: list[Frame] = []
+    turned: list[Frame] | None = [] if args.from_above else None
     faces: list[int] = []
     images: list[str] = []
     split = args.split or None
     trained_on = split not in (None, VAL_SPLIT)  # a real train split: only the pip counter's figures count
-    for crop, face, image in eval_crops(args.real, split):
+    for frame, box, face, image in labelled_dice(args.real, split):
         if not image.startswith(args.prefix):
             continue
-        crops.append(crop)
+        crops.append(reader_crop(frame, box))
+        if turned is not None:
+            turned.append(reader_crop(frame, box, turned=True))
         faces.append(face)
         images.append(image)
-    turned = None
-    if args.from_above:
-        turned = [crop for crop, _, image in eval_crops(args.real, split, turned=True) if image.startswith(args.prefix)]
     figures = measure(crops, faces, images, args.model_dir, turned)
     figures["data"] = f"{args.real} ({args.split or 'todo'}{', ' + args.prefix + '*' if args.prefix else ''})"
     cls, pips, comb, caught = (

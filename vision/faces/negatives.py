@@ -93,15 +93,21 @@ def mine(
     return out
 
 
+def read_negatives(path: Path) -> tuple[str, dict[str, list[Box]]]:
+    """(the folder they were mined on, as written; its boxes by image name) of one negatives file."""
+    data = json.loads(path.read_text())
+    if not isinstance(data, dict) or not isinstance(data.get("images"), dict):
+        raise ValueError(f"{path}: no es un archivo de negativos (falta 'images')")
+    boxes = {name: [Box(*map(float, b)) for b in found] for name, found in data["images"].items()}
+    return str(data.get("folder", "")), boxes
+
+
 def load_negatives(paths: Sequence[Path]) -> dict[str, list[Box]]:
     """Mined boxes of several files, by image name."""
     out: dict[str, list[Box]] = {}
     for path in paths:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict) or not isinstance(data.get("images"), dict):
-            raise ValueError(f"{path}: no es un archivo de negativos (falta 'images')")
-        for name, boxes in data["images"].items():
-            out.setdefault(name, []).extend(Box(*map(float, b)) for b in boxes)
+        for name, boxes in read_negatives(path)[1].items():
+            out.setdefault(name, []).extend(boxes)
     return out
 
 
@@ -133,8 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     looks_like = looks_like_a_die(FaceClassifier(args.faces), PipCounter())
     images = mine(YoloFinder(weights), args.folder, split, looks_like, unlabelled)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    record = {"finder": str(weights), "faces": str(args.faces), "folder": str(args.folder), "split": split}
-    record["images"] = images
+    record = {
+        "finder": str(weights),
+        "faces": str(args.faces),
+        "folder": str(args.folder),
+        "split": split,
+        "images": images,
+    }
     args.out.write_text(json.dumps(record, indent=1) + "\n")
     print(f"{sum(len(b) for b in images.values())} negativos en {len(images)} fotos -> {args.out}")
     return 0

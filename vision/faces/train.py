@@ -33,7 +33,7 @@ from vision.faces.classifier import (
     softmax,
 )
 from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, photo_id, rendered_distractors
-from vision.faces.negatives import load_negatives
+from vision.faces.negatives import read_negatives
 from vision.faces.pips import PipCounter
 from vision.types import Box
 
@@ -228,6 +228,7 @@ def cocked_threshold(
     pred = np.argmax(probs[:, 1:7], axis=1) + 1
     conf = probs[np.arange(len(probs)), pred]
     accepted = (pip_faces == pred) & (conf >= threshold) & (conf >= no_face_probability(probs))
+    p7 = probs[:, COCKED]
     source_of = np.array(sources)
     curves: dict[str, list[dict[str, float]]] = {}
     needed = []
@@ -235,7 +236,6 @@ def cocked_threshold(
         mine = source_of == source
         flat = mine & accepted & (labels != UNREADABLE)
         fooled = mine & accepted & cocked
-        p7 = probs[:, COCKED]
         curve = [
             {
                 "threshold": t,
@@ -313,9 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     mined: dict[Path, dict[str, list[Box]]] = {}
     for path in args.negatives:
         try:
-            folder = Path(json.loads(path.read_text())["folder"]).resolve()
-            mined.setdefault(folder, {}).update(load_negatives([path]))
-        except (OSError, ValueError, KeyError, TypeError) as err:
+            folder, boxes = read_negatives(path)
+            mined.setdefault(Path(folder).resolve(), {}).update(boxes)
+        except (OSError, ValueError, TypeError) as err:
             parser.error(f"--negatives {path}: {err}")
 
     import torch
