@@ -6,6 +6,7 @@ import json
 import math
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -473,7 +474,9 @@ def test_photo_id_groups_roboflow_copies() -> None:
     assert photo_id("byler_IMG_20191208_111228.jpg") == "byler_IMG_20191208_111228"
 
 
-def test_training_end_to_end_calibrates_the_pair_and_recalibrates(tmp_path: Path) -> None:
+def test_training_end_to_end_calibrates_the_pair_and_recalibrates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`python -m vision.faces.train` on a tiny folder of drawn dice: a model, its ONNX, and the pair's threshold
     (with the model's own curves beside it); --recalibrate keeps the training's figures."""
     from vision.faces.negatives import load_negatives
@@ -516,5 +519,23 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(tmp_path: Path
     turned = tmp_path / "girado"  # trained on dice turned outward-up, and recalibrated so
     assert train_main([*args[:3], str(turned), *args[4:], "--calib-share", "0.3", "--turn"]) == 0
     assert FaceClassifier(turned).turned
+    import vision.faces.train as training
+
+    asked: list[bool] = []
+    original = training.load_real
+
+    def recording(*given: Any) -> Any:
+        asked.append(given[4])  # whether the real dice are loaded turned
+        return original(*given)
+
+    monkeypatch.setattr(training, "load_real", recording)
     assert train_main([*args[:3], str(turned), *args[4:], "--calib-share", "0.3", "--recalibrate"]) == 0
     assert FaceClassifier(turned).turned
+    assert asked == [True]  # recalibrated without --turn, its calibration dice are still turned as it reads them
+    # a negatives file mined on a folder this training does not use would be ignored: refused instead
+    elsewhere = tmp_path / "otros.json"
+    elsewhere.write_text(json.dumps({"folder": str(tmp_path / "otra"), "images": images}))
+    with pytest.raises(SystemExit) as stop:
+        train_main([*args[:3], str(tmp_path / "nada"), *args[4:], "--negatives", str(elsewhere)])
+    assert stop.value.code == 2 and "no es --real ni --synth" in capsys.readouterr().err
+    assert not (tmp_path / "nada").exists()

@@ -311,12 +311,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.recalibrate and not (args.out / TORCH_NAME).is_file():
         parser.error(f"--recalibrate: no hay modelo entrenado en {args.out / TORCH_NAME}")
     mined: dict[Path, dict[str, list[Box]]] = {}
+    folders = {f.resolve() for f in (args.real, *args.synth)}
     for path in args.negatives:
         try:
             folder, boxes = read_negatives(path)
-            mined.setdefault(Path(folder).resolve(), {}).update(boxes)
         except (OSError, ValueError, TypeError) as err:
             parser.error(f"--negatives {path}: {err}")
+        # the file names the folder it was mined on: one that is not trained on would be ignored silently
+        if not folder or Path(folder).resolve() not in folders:
+            parser.error(f"--negatives {path}: se minó en {folder or '(sin carpeta)'}, que no es --real ni --synth")
+        mined.setdefault(Path(folder).resolve(), {}).update(boxes)
 
     import torch
     from torch import nn
@@ -328,7 +332,11 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(10)
     started = time.time()
 
-    fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()), args.turn)
+    saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True) if args.recalibrate else None
+    # a model recalibrated keeps its own way of seeing dice, whatever --turn says (one trained before turning
+    # sees them as cut), so its calibration crops are cut as it reads them
+    turned = bool(saved["meta"].get("turned", False)) if saved is not None else args.turn
+    fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()), turned)
     sources = {"real_fit": len(fit), "real_calibration": len(calib)}
     calib_source = ["real"] * len(calib)  # the threshold must hold on each source alone
     for folder in args.synth:
@@ -338,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             split_of(folder),
             background_per_image=1,
             not_dice=partial(not_dice_of, mined.get(folder.resolve(), {})),
-            turn=args.turn,
+            turn=turned,
             seed=args.seed,
         )
         if len(synth) > args.synth_max:
@@ -353,7 +361,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
     weights = class_weights(fit, args.unreadable_share, args.cocked_share)
 
-    saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True) if args.recalibrate else None
     # a model recalibrated keeps its own classes (one trained before the cocked class has 7)
     class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
     model = build_model(classes=len(class_names))
@@ -364,8 +371,6 @@ def main(argv: list[str] | None = None) -> int:
         optimiser, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.15
     )
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    # a model recalibrated keeps its own way of seeing dice (one trained before turning sees them as cut)
-    turned = bool(saved["meta"].get("turned", False)) if saved is not None else args.turn
     calib_crops = [s.crop() for s in calib]  # as the pip counter reads them
     calib_seen = [s.crop(turned=turned) for s in calib] if turned else calib_crops  # as the classifier does
     calib_labels = np.array([s.face for s in calib])

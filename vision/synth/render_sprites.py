@@ -988,6 +988,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cocked-rounds", type=int, default=1, help="batches of cocked dice: every style, N times")
     parser.add_argument("--reuse", action="store_true", help="keep sprites already in --out, render the rest")
     args = parser.parse_args(argv)
+    if args.cocked_rounds < 0:
+        parser.error(f"--cocked-rounds {args.cocked_rounds}: debe ser 0 o más")
     rng = random.Random(args.seed)
     batches = die_batches(rng, cocked_rounds=args.cocked_rounds, seed=args.seed)
     props = [] if args.no_props else prop_jobs(rng)
