@@ -469,6 +469,18 @@ def test_recalibrate_without_a_trained_model_is_a_clear_error(
     assert not (tmp_path / "vacío").exists()  # nothing written
 
 
+@pytest.mark.parametrize("option", ["--max-error", "--max-drop", "--cocked-budget"])
+def test_calibration_shares_out_of_range_are_refused(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.faces.train import main as train_main
+
+    with pytest.raises(SystemExit) as stop:
+        train_main(["--real", str(tmp_path), "--out", str(tmp_path / "modelo"), option, "1.5"])
+    assert stop.value.code == 2 and f"{option} 1.5" in capsys.readouterr().err
+    assert not (tmp_path / "modelo").exists()
+
+
 def test_photo_id_groups_roboflow_copies() -> None:
     assert photo_id("epanemu_dice_101_jpg.rf.9e69503db4a1230f.jpg") == "epanemu_dice_101_jpg"
     assert photo_id("byler_IMG_20191208_111228.jpg") == "byler_IMG_20191208_111228"

@@ -308,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
         "--max-drop", type=float, default=0.0, help="dados de calibración que el umbral de descarte puede perder"
     )
     args = parser.parse_args(argv)
+    for name in ("max_error", "max_drop", "cocked_budget"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: debe estar entre 0 y 1")
     if args.recalibrate and not (args.out / TORCH_NAME).is_file():
         parser.error(f"--recalibrate: no hay modelo entrenado en {args.out / TORCH_NAME}")
     mined: dict[Path, dict[str, list[Box]]] = {}
