@@ -14,6 +14,6 @@ stamp=.venv/.cacho-installed
 want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     # (the local mirror config makes pip warn about absent extra index folders: noise, filtered)
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[dev]" 2> >(grep -v "is ignored: it is neither" >&2)
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-cache-dir -e ".[dev]" 2> >(grep -v "is ignored: it is neither" >&2)
     echo "$want" > "$stamp"
 fi
