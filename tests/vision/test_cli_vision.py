@@ -201,3 +201,18 @@ def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-
     # Half of its 24 flat dice (14 with the shipped models; 6 with the classifier before r6): the pip counter's
     # abstentions on dice seen off axis send the rest to the coordinator, flagged.
     assert accepted >= 12
+
+
+def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
+    """After its first frame the ONNX finder's session no longer spin-waits (the pip counter needs the cores);
+    the rebuilt session is the same model: the same boxes as before."""
+    from vision.finder import YoloFinder
+    from vision.pipeline import MODELS
+
+    finder = YoloFinder(MODELS / "dice" / "finder.onnx")
+    frame = cv2.imread(str(FIXTURES / "images" / sorted(p.name for p in (FIXTURES / "images").iterdir())[0]))
+    first = finder.detect(frame)
+    session = finder.model.predictor.model.backend.session
+    options = session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert finder.detect(frame) == first and first

@@ -26,7 +26,7 @@ from vision.faces.crops import (
     read_yolo_labels,
     rendered_distractors,
 )
-from vision.faces.pips import LAYOUTS, PipCounter
+from vision.faces.pips import LAYOUTS, PipCounter, disc_dilate, disc_erode
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
 from vision.faces.train import choose_threshold, class_weights, strictest_threshold
 from vision.types import Box, FaceGuess, Frame
@@ -108,6 +108,18 @@ def test_pip_counter_abstains_on_seven_spots() -> None:
     c = crop.shape[0] // 2
     cv2.circle(crop, (c, c), 6, (20, 20, 20), -1)  # a seventh pip in the middle: no die face looks like that
     assert PipCounter().read(crop).face is None
+
+
+@pytest.mark.parametrize("k", [3, 5, 27, 29, 41])
+def test_disc_morphology_is_opencvs_ellipse_bit_for_bit(k: int) -> None:
+    """The counter's fast dilation and erosion give exactly what cv2 gives with the ellipse kernel, on grey and
+    3-channel images, edges included (so the counts are those the slower morphology gave)."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    rng = np.random.default_rng(k)
+    die = cv2.resize(draw_die(5, "rojo", 90), (128, 128))
+    for img in (rng.integers(0, 256, (128, 128), np.uint8), rng.integers(0, 256, (61, 97, 3), np.uint8), die):
+        np.testing.assert_array_equal(disc_dilate(img, k), cv2.dilate(img, kernel))
+        np.testing.assert_array_equal(disc_erode(img, k), cv2.erode(img, kernel))
 
 
 # --- the combine rule ----------------------------------------------------------------------------------

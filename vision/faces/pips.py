@@ -12,6 +12,7 @@ brightest face is tried alone.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import math
@@ -91,19 +92,83 @@ def _scaled(crop: Frame) -> Frame:
     return np.asarray(cv2.GaussianBlur(img, (0, 0), 1.0), np.uint8)
 
 
-def _face_mask(lab: Floats, body: Floats) -> npt.NDArray[np.uint8]:
-    """The top face: pixels nearer the body's colour than the table's, connected to the centre, as a hull."""
-    weights = np.array([1.0, 2.0, 2.0])
-    border = np.concatenate(
-        [lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3), lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)]
+@functools.cache
+def _disc_steps(k: int) -> tuple[tuple[int, int], ...]:
+    """OpenCV's k x k ellipse kernel as nested rectangles (half-width, half-height), widest last; their union
+    is the kernel, checked here (the ellipse is symmetric about its centre for every k the counter uses)."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    c = k // 2
+    tallest: dict[int, int] = {}
+    for dy in range(k):
+        xs = np.nonzero(kernel[dy])[0]
+        if xs.size:
+            if int(xs.min()) + int(xs.max()) != 2 * c:
+                raise ValueError(f"el núcleo elíptico de {k} px no es simétrico")
+            half = c - int(xs.min())
+            tallest[half] = max(tallest.get(half, 0), abs(dy - c))
+    steps = tuple(
+        (h, v) for h, v in sorted(tallest.items()) if not any(h2 > h and v2 >= v for h2, v2 in tallest.items())
     )
-    table = np.median(border, axis=0)
-    # squared distances compare as the distances do
-    to_body = ((lab - body) ** 2 * weights).sum(axis=2)
-    to_table = ((lab - table) ** 2 * weights).sum(axis=2)
-    near = (to_body < to_table).astype(np.uint8)
+    union = np.zeros_like(kernel)
+    for h, v in steps:
+        union[c - v : c + v + 1, c - h : c + h + 1] = 1
+    if not np.array_equal(union, kernel):
+        raise ValueError(f"el núcleo elíptico de {k} px no es una unión de rectángulos centrados")
+    return steps
+
+
+@functools.cache
+def _line(width: int, height: int) -> npt.NDArray[np.uint8]:
+    """A row (height 1) or column (width 1) segment as a structuring element."""
+    return np.ones((height, width), np.uint8)
+
+
+def disc_dilate(img: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.uint8]:
+    """cv2.dilate with the k x k ellipse kernel, bit for bit, several times faster: the ellipse is a union of
+    centred rectangles, each a row then a column segment, and a dilation by a longer segment is one by a
+    shorter segment after the difference, so the rectangles share their passes (nested, Horner-like)."""
+    steps = _disc_steps(k)
+    grown: npt.NDArray[np.uint8] = img  # the image dilated by the current step's row segment
+    out: npt.NDArray[np.uint8] | None = None
+    last_h, last_v = 0, 0
+    for h, v in steps:
+        if h > last_h:
+            grown = np.asarray(cv2.dilate(grown, _line(2 * (h - last_h) + 1, 1)), np.uint8)
+        if out is None:
+            out = grown.copy()
+        else:
+            if last_v > v:  # the earlier rectangles are taller: grow them by the difference first
+                out = np.asarray(cv2.dilate(out, _line(1, 2 * (last_v - v) + 1)), np.uint8)
+            np.maximum(out, grown, out=out)
+        last_h, last_v = h, v
+    assert out is not None
+    return np.asarray(cv2.dilate(out, _line(1, 2 * last_v + 1))) if last_v else out
+
+
+def disc_erode(img: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.uint8]:
+    """cv2.erode with the k x k ellipse kernel, bit for bit (the dilation of the complement, complemented)."""
+    return np.asarray(255 - disc_dilate(255 - img, k), np.uint8)
+
+
+def _face_mask(channels: Sequence[Floats], body: Floats) -> npt.NDArray[np.uint8]:
+    """The top face: pixels nearer the body's colour than the table's, connected to the centre, as a hull.
+
+    `channels`: the crop's L, a and b planes. Lab values and their medians are multiples of 1/2, so these
+    squared distances are exact in float32 whatever the order of the sums."""
+    lum, a, b = channels
+    border = np.concatenate(
+        [np.concatenate([c[:4].ravel(), c[-4:].ravel(), c[:, :4].ravel(), c[:, -4:].ravel()]) for c in channels]
+    ).reshape(3, -1)
+    table = np.median(border, axis=1)
+
+    def distance(to: Floats) -> Floats:  # squared; hue counts twice as much as lightness
+        dl, da, db = lum - to[0], a - to[1], b - to[2]
+        out: Floats = dl * dl + 2 * (da * da + db * db)
+        return out
+
+    near = (distance(body) < distance(table)).astype(np.uint8)
     k = max(3, int(SIDE * 0.28)) | 1
-    near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    near = disc_erode(disc_dilate(near, k), k)  # a closing: pips and gaps between them join the face
     _, labels, _, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
     c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
     mid = labels[c0:c1, c0:c1].ravel()
@@ -125,23 +190,31 @@ MapSet = list[tuple[str, Floats, Floats]]
 def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     """(name, spot response, difference from the body) for dark, light, coloured pips; die mask; luminance."""
     lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float32)
+    channels = [c.astype(np.float32) for c in cv2.split(lab8)]
+    lum, a, b = channels
     c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
-    body = np.median(lab[c0:c1, c0:c1].reshape(-1, 3), axis=0)
-    mask = _face_mask(lab, body)
+    body = np.array([np.median(c[c0:c1, c0:c1]) for c in channels], np.float32)
+    mask = _face_mask(channels, body)
     k = max(3, int(SIDE * 0.42)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    # morphology on 8-bit images: several times faster than on floats
-    lum = np.ascontiguousarray(lab8[:, :, 0])
-    chroma = np.sqrt(((lab[:, :, 1:] - body[1:]) ** 2).sum(axis=2))
+    da, db = a - body[1], b - body[2]
+    chroma = np.sqrt(da * da + db * db)
+    # morphology on 8-bit images (several times faster than on floats), the three maps as one image's
+    # channels: dark pips by a closing of L, light ones by an opening of L, coloured ones by an opening of
+    # the chroma; an erosion is the dilation of the complement, so both passes are dilations.
+    lum8 = cv2.split(lab8)[0]
     chroma8 = np.clip(chroma, 0, 255).astype(np.uint8)
-    darker = body[0] - lab[:, :, 0]
+    first = disc_dilate(
+        np.asarray(cv2.merge([lum8, 255 - lum8, 255 - chroma8]), np.uint8), k
+    )  # dilated L, eroded L and chroma, the
+    second = disc_dilate(255 - first, k)  # last two complemented; then closed L complemented, opened L, chroma
+    closed, opened, opened_chroma = cv2.split(second)
+    darker = body[0] - lum
     maps = [
-        ("oscuros", cv2.morphologyEx(lum, cv2.MORPH_BLACKHAT, kernel).astype(np.float32), darker),
-        ("claros", cv2.morphologyEx(lum, cv2.MORPH_TOPHAT, kernel).astype(np.float32), -darker),
-        ("color", cv2.morphologyEx(chroma8, cv2.MORPH_TOPHAT, kernel).astype(np.float32), chroma),
+        ("oscuros", ((255 - closed) - lum8).astype(np.float32), darker),  # black-hat: closing minus L
+        ("claros", (lum8 - opened).astype(np.float32), -darker),  # top-hat: L minus its opening
+        ("color", (chroma8 - opened_chroma).astype(np.float32), chroma),
     ]
-    return maps, mask, lab[:, :, 0]
+    return maps, mask, lum
 
 
 def _bright_face(lum: Floats, inside: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_] | None:
@@ -151,9 +224,9 @@ def _bright_face(lum: Floats, inside: npt.NDArray[np.bool_]) -> npt.NDArray[np.b
     above, the top is the brightest. Pips are wiped out (closing, then opening) before splitting.
     """
     k = max(3, int(SIDE * 0.3)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     lum8 = np.clip(lum, 0, 255).astype(np.uint8)
-    shading = cv2.morphologyEx(cv2.morphologyEx(lum8, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel)
+    # a closing (dilate, erode) then an opening (erode, dilate)
+    shading = disc_dilate(disc_erode(disc_erode(disc_dilate(lum8, k), k), k), k)
     shading = shading.astype(np.float64)
     values = shading[inside]
     if values.size < 50:
