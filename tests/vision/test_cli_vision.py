@@ -204,7 +204,8 @@ def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-
 
 
 def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
-    """After its first frame the ONNX finder's session no longer spin-waits (the pip counter needs the cores);
+    """After its first frame the ONNX finder's session stops spin-waiting after each run (the pip counter needs
+    the cores);
     the rebuilt session is the same model: the same boxes as before."""
     from vision.finder import YoloFinder
     from vision.pipeline import MODELS
@@ -214,5 +215,5 @@ def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
     first = finder.detect(frame)
     session = finder.model.predictor.model.backend.session
     options = session.get_session_options()
-    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert options.get_session_config_entry("session.force_spinning_stop") == "1"
     assert finder.detect(frame) == first and first
