@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,15 @@ class YoloFinder:
 
     def detect(self, frame: Frame) -> list[Detection]:
         """Every die found, most confident first."""
-        small, scale = reduce(frame, self.long_side, self.max_enlarge)
+        # ultralytics turns OpenCV's threads off when imported (for its training loaders); the reduced copy of
+        # a 12 MP still takes half the time on two cores (the same pixels), and they are turned off again
+        # after, as OpenCV's idle threads slowed the inference and the pip counter (models/dice)
+        threads = cv2.getNumThreads()
+        cv2.setNumThreads(os.cpu_count() or 1)
+        try:
+            small, scale = reduce(frame, self.long_side, self.max_enlarge)
+        finally:
+            cv2.setNumThreads(threads)
         # the reduced frame as it is, padded to the stride: a square input (NCNN's default) costs twice the time
         imgsz = [int(np.ceil(side / 32) * 32) for side in small.shape[:2]]
         result = self.model.predict(small, imgsz=imgsz, conf=self.confidence, iou=self.iou, verbose=False)[0]

@@ -212,7 +212,9 @@ def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
 
     finder = YoloFinder(MODELS / "dice" / "finder.onnx")
     frame = cv2.imread(str(FIXTURES / "images" / sorted(p.name for p in (FIXTURES / "images").iterdir())[0]))
+    threads = cv2.getNumThreads()
     first = finder.detect(frame)
+    assert cv2.getNumThreads() == threads  # OpenCV's threads back as they were after the reduced copy
     session = finder.model.predictor.model.backend.session
     options = session.get_session_options()
     assert options.get_session_config_entry("session.force_spinning_stop") == "1"

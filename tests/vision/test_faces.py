@@ -26,7 +26,7 @@ from vision.faces.crops import (
     read_yolo_labels,
     rendered_distractors,
 )
-from vision.faces.pips import LAYOUTS, PipCounter, disc_dilate, disc_erode
+from vision.faces.pips import LAYOUTS, PipCounter, disc_dilate, disc_erode, percentile
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
 from vision.faces.train import choose_threshold, class_weights, strictest_threshold
 from vision.types import Box, FaceGuess, Frame
@@ -120,6 +120,23 @@ def test_disc_morphology_is_opencvs_ellipse_bit_for_bit(k: int) -> None:
     for img in (rng.integers(0, 256, (128, 128), np.uint8), rng.integers(0, 256, (61, 97, 3), np.uint8), die):
         np.testing.assert_array_equal(disc_dilate(img, k), cv2.dilate(img, kernel))
         np.testing.assert_array_equal(disc_erode(img, k), cv2.erode(img, kernel))
+
+
+def test_percentile_is_numpys_to_the_last_bit() -> None:
+    """The counter's percentile gives the float np.percentile gives (linear), for any length and precision."""
+    import vision.faces.pips as pips_module
+
+    rng = np.random.default_rng(7)
+    for trial in range(600):
+        n = int(rng.integers(1, 3000))
+        values = rng.integers(0, 256, n) if trial % 2 else rng.normal(0, 100, n)
+        for dtype in (np.float32, np.float64):
+            for q in (0.0, 50.0, 99.5, 100.0, float(rng.uniform(0, 100))):
+                x = values.astype(dtype)
+                assert percentile(x, q) == float(np.percentile(x, q)), (n, dtype, q)
+    for n in range(1, 8):  # and the median of a few pips' sizes, as np.median gives it
+        sizes = [float(v) for v in rng.uniform(0, 20, n)]
+        assert pips_module._median(sizes) == float(np.median(sizes))
 
 
 # --- the combine rule ----------------------------------------------------------------------------------

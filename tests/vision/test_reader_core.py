@@ -248,6 +248,23 @@ def test_reduce_shrinks_a_still_like_one_area_step_and_never_enlarges_by_default
     assert enlarged.shape == (1280, 1280, 3) and twice == 2.0
 
 
+def test_reduce_gives_the_same_pixels_on_any_number_of_threads() -> None:
+    """The finder reduces on every core (ultralytics turns OpenCV's threads off): not one pixel changes."""
+    from vision.finder import reduce
+
+    rng = np.random.default_rng(4)
+    still = cv2.GaussianBlur(rng.integers(0, 256, (2592, 4608, 3), dtype=np.uint8), (0, 0), 2)
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(1)
+        one = reduce(still, 1280)[0]
+        cv2.setNumThreads(4)
+        many = reduce(still, 1280)[0]
+    finally:
+        cv2.setNumThreads(before)
+    np.testing.assert_array_equal(one, many)
+
+
 class CentredFaces:
     """Reads every die as a sure 4, with the pips' centre at a given place of the crop (fractions x, y)."""
 
