@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,8 +109,11 @@ class FaceClassifier:
             import onnxruntime as ort
 
             options = ort.SessionOptions()
-            options.intra_op_num_threads = 1
+            # every core for the batch (the same probabilities as on one: checked on 1517 crops), and no
+            # spin-waiting once it is done: the pip counter comes next (models/dice, Speed)
+            options.intra_op_num_threads = os.cpu_count() or 1
             options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.force_spinning_stop", "1")
             self._session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
             custom = self._session.get_modelmeta().custom_metadata_map
             meta = json.loads(custom.get("cacho", "{}"))

@@ -487,7 +487,9 @@ _POOLS_LOCK = threading.Lock()
 
 
 def _leave_with(owner: int) -> None:
-    """In a worker: exit as soon as the process that started the pool is gone (even killed with SIGKILL)."""
+    """In a worker: exit as soon as the process that started the pool is gone (even killed with SIGKILL); and
+    count on one core, as the processes are the parallelism (OpenCV's own threads only got in their way)."""
+    cv2.setNumThreads(1)
 
     def watch() -> None:
         while True:
