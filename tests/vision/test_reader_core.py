@@ -43,6 +43,10 @@ class FakeFaces:
         return out
 
 
+# These small test frames hold dice far bigger than a camera above the table sees them: no size-for-the-frame check.
+SMALL_FRAME = ReaderSettings(max_die_share=None)
+
+
 def frame_with_patches(patches: dict[tuple[int, int, int, int], int], size: tuple[int, int] = (400, 600)) -> Frame:
     frame = np.zeros((*size, 3), np.uint8)
     for (x1, y1, x2, y2), value in patches.items():
@@ -113,7 +117,7 @@ def test_reader_crops_at_full_resolution_and_keeps_original_pixels() -> None:
     frame = frame_with_patches({(100, 100, 160, 160): 130, (300, 200, 360, 260): 210})
     faces = FakeFaces()
     finder = FakeFinder([Detection(Box(100, 100, 160, 160), 0.9), Detection(Box(300, 200, 360, 260), 0.95)])
-    reading = DiceReader(finder, faces, ReaderSettings(margin=0.0)).read(frame)
+    reading = DiceReader(finder, faces, ReaderSettings(margin=0.0, max_die_share=None)).read(frame)
     assert [d.face for d in reading.dice] == [4, 6]  # sorted top to bottom
     assert reading.dice[0].box == Box(100, 100, 160, 160)
     assert faces.sizes == [(60, 60), (60, 60)]
@@ -153,9 +157,39 @@ def test_unsafe_dice_are_uncertain_with_a_reason(box: Box, confidence: float, re
 def test_disagreeing_face_readers_make_the_die_uncertain() -> None:
     frame = frame_with_patches({(100, 100, 160, 160): 130, (300, 200, 360, 260): 210})
     finder = FakeFinder([Detection(Box(100, 100, 160, 160), 0.9), Detection(Box(300, 200, 360, 260), 0.95)])
-    reading = DiceReader(finder, FakeFaces(disagree_on=6), ReaderSettings(margin=0.0)).read(frame)
+    reading = DiceReader(finder, FakeFaces(disagree_on=6), ReaderSettings(margin=0.0, max_die_share=None)).read(frame)
     assert [d.uncertain for d in reading.dice] == [False, True]
     assert reading.dice[1].to_dict()["reasons"] == ["los dos lectores no coinciden"]
+
+
+def test_a_die_far_bigger_or_smaller_than_the_others_is_doubtful() -> None:
+    """Dice of one game are one size: a card's ace among 40 px dice, or a 10 px speck, is flagged."""
+    frame = np.full((1200, 1600, 3), 130, np.uint8)
+    dice = [Box(100 + 80 * i, 100, 140 + 80 * i, 140) for i in range(4)]
+    odd = [Box(600, 500, 760, 700), Box(1000, 900, 1014, 914)]  # 4.5 and 0.35 times the median die
+    finder = FakeFinder([Detection(b, 0.9) for b in dice + odd])
+    reading = DiceReader(finder, FakeFaces(), ReaderSettings(min_side_px=8)).read(frame)
+    flagged = {d.box for d in reading.dice if any("otro tamaño" in r for r in d.reasons)}
+    assert flagged == set(odd)
+    alone = DiceReader(
+        FakeFinder([Detection(odd[0], 0.9)] + [Detection(b, 0.9) for b in dice[:1]]), FakeFaces(), SMALL_FRAME
+    )
+    assert not any(d.uncertain for d in alone.read(frame).dice)  # two dice: no median to compare with
+    off = DiceReader(finder, FakeFaces(), ReaderSettings(min_side_px=8, size_spread=None, max_die_share=None)).read(
+        frame
+    )
+    assert not any(d.uncertain for d in off.dice)
+
+
+def test_a_die_too_big_for_a_camera_above_the_table_is_doubtful_even_alone() -> None:
+    """From above a die spans at most about 3 % of the frame's long side: a 10 % "die" alone on the table
+    (a card's ace) is flagged; an upright photo at a slant is not checked so."""
+    frame = np.full((900, 1600, 3), 130, np.uint8)
+    card = FakeFinder([Detection(Box(600, 300, 760, 480), 0.9)])
+    die = DiceReader(card, FakeFaces()).read(frame).dice[0]
+    assert die.uncertain and any("demasiado grande" in r for r in die.reasons)
+    upright = DiceReader(card, FakeFaces(), ReaderSettings(from_above=False)).read(frame).dice[0]
+    assert not upright.uncertain
 
 
 def test_reader_refuses_a_bad_frame() -> None:
@@ -300,13 +334,13 @@ def test_a_face_off_where_the_camera_puts_it_is_flagged_as_maybe_cocked(
     centre: tuple[float, float], flagged: bool
 ) -> None:
     frame = frame_with_patches({(500, 150, 540, 190): 200})
-    reader = DiceReader(FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)]), CentredFaces(centre))
+    reader = DiceReader(FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)]), CentredFaces(centre), SMALL_FRAME)
     [die] = reader.read(frame).dice
     assert die.uncertain == flagged
     assert any("montado" in r for r in die.reasons) == flagged
     off = DiceReader(
         FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)]),
         CentredFaces(centre),
-        ReaderSettings(lean_sideways=None, lean_inward=None),
+        ReaderSettings(lean_sideways=None, lean_inward=None, max_die_share=None),
     )
     assert not off.read(frame).dice[0].uncertain  # the check can be turned off (photos not from above)
