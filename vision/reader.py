@@ -54,10 +54,10 @@ class ReaderSettings:
     lean_inward: float | None = 0.03
     # The dice of one game are all one size: a "die" this many times bigger or smaller than the median of
     # the frame's dice (three or more read) is something else (a playing card's ace read as a 1: both
-    # readers agreed on one, session 6). Labelled real photos mix sizes up to 2.1x; rendered tables 1.3x.
+    # readers agreed on one: models/dice). Labelled real photos mix sizes up to 2.1x; rendered tables 1.3x.
     size_spread: float | None = 2.5
     # From above (60-100 cm, Camera Module 3), a die's box side is at most 3.2 % of the frame's long side on
-    # every rendered table; twice that is no die, even alone on the table (a card's ace, session 6).
+    # every rendered table; twice that is no die, even alone on the table (a card's ace: models/dice).
     max_die_share: float | None = 0.06
 
 
