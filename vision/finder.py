@@ -91,9 +91,7 @@ class YoloFinder:
         self._quiet = True
         backend = getattr(getattr(self.model.predictor, "model", None), "backend", None)
         session = getattr(backend, "session", None)
-        if backend is None or session is None or not hasattr(session, "get_session_options"):
-            return
-        if self.weights.suffix != ".onnx":
+        if self.weights.suffix != ".onnx" or backend is None or session is None:
             return
         import onnxruntime as ort
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
-from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities
+from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, likeliest_face
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
 from vision.types import Frame
 
@@ -51,7 +49,7 @@ class PairedFaces:
         absent, leaning = self.classifier.absent_threshold, self.classifier.cocked_threshold
         return [
             FaceVerdict(
-                v.face if v.face is not None else int(np.argmax(row[1:7])) + 1,
+                v.face if v.face is not None else int(likeliest_face(row)),
                 v.confidence,
                 (v.reasons + _cocked_reason(float(row[COCKED]), leaning)) if leaning is not None else v.reasons,
                 v.guesses,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -84,7 +83,7 @@ def lean_offsets(
     x1, y1, x2, y2 = bounds
     face = np.array([x1 + centre[0] * (x2 - x1), y1 + centre[1] * (y2 - y1)])
     middle = np.array(box.center)
-    offset = (face - middle) / math.sqrt(max(box.width * box.height, 1e-6))
+    offset = (face - middle) / max(box.side, 1e-3)
     radial = middle - np.array([width / 2, height / 2])
     length = float(np.hypot(*radial))
     if length < 1e-6:  # at the frame's centre no side shows: any offset is sideways
@@ -131,10 +130,9 @@ class DiceReader:
             reasons.append("cortado por el borde de la imagen")
         if min(box.width, box.height) < s.min_side_px:
             reasons.append(f"muy chico para ver los puntos ({min(box.width, box.height):.0f} px)")
-        side = math.sqrt(box.width * box.height)
-        if s.from_above and s.max_die_share is not None and side > s.max_die_share * max(width, height):
+        if s.from_above and s.max_die_share is not None and box.side > s.max_die_share * max(width, height):
             reasons.append(
-                f"demasiado grande para un dado ({side / max(width, height):.0%} de la imagen): ¿es un dado?"
+                f"demasiado grande para un dado ({box.side / max(width, height):.0%} de la imagen): ¿es un dado?"
             )
         reasons.extend(verdict.reasons)
         lean = self._lean_reason(box, bounds, verdict, width, height)
@@ -155,7 +153,7 @@ class DiceReader:
         spread = self.settings.size_spread
         if spread is None or len(dice) < 3:
             return dice
-        sizes = [math.sqrt(d.box.width * d.box.height) for d in dice]
+        sizes = [d.box.side for d in dice]
         median = float(np.median(sizes))
         out = []
         for die, size in zip(dice, sizes, strict=True):

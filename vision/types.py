@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -30,6 +31,11 @@ class Box:
     def height(self) -> float:
         """Height in pixels."""
         return self.y2 - self.y1
+
+    @property
+    def side(self) -> float:
+        """The side of the square of the same area: a die's size, whatever its box's shape."""
+        return math.sqrt(max(self.width * self.height, 0.0))
 
     @property
     def center(self) -> tuple[float, float]:

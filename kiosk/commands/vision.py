@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +58,9 @@ def _reader(models: Path | None, lean_check: bool = True, from_above: bool = Tru
     from vision.pipeline import ModelsMissing, build_reader
     from vision.reader import ReaderSettings
 
-    if lean_check:
-        settings = ReaderSettings(from_above=from_above)
-    else:
-        settings = ReaderSettings(lean_sideways=None, lean_inward=None, from_above=from_above)
+    settings = ReaderSettings(from_above=from_above)
+    if not lean_check:
+        settings = replace(settings, lean_sideways=None, lean_inward=None)
     try:
         return build_reader(models, settings, processes=True)
     except ModelsMissing as error:

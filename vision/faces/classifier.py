@@ -86,9 +86,15 @@ def no_face_probability(probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float3
     return out
 
 
+def likeliest_face(probs: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Per row (or for one row): the face 1-6 with the highest probability, whatever the other classes say."""
+    out: npt.NDArray[np.intp] = np.argmax(probs[..., 1:7], axis=-1) + 1
+    return out
+
+
 def guess_from_probabilities(probs: npt.NDArray[np.float32]) -> FaceGuess:
     """The classifier's guess from one row of probabilities: None when "no readable face" beats every face."""
-    best = int(np.argmax(probs[1:7])) + 1
+    best = int(likeliest_face(probs))
     none = float(no_face_probability(probs))
     if none > float(probs[best]):
         return FaceGuess(None, none, METHOD)

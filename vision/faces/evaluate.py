@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probabilities
+from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probabilities, likeliest_face
 from vision.faces.crops import labelled_dice, reader_crop
 from vision.faces.pips import PipCounter
 from vision.faces.reader import FaceVerdict, combine
@@ -43,7 +43,7 @@ def measure(
     cnn_guesses = [guess_from_probabilities(row) for row in probs]
     verdicts = [combine(m, p, classifier.threshold) for m, p in zip(cnn_guesses, pip_guesses, strict=True)]
     n = len(faces)
-    best = [int(np.argmax(row[1:7])) + 1 for row in probs]
+    best = [int(face) for face in likeliest_face(probs)]
     cnn_right = [b == f for b, f in zip(best, faces, strict=True)]
     pip_answered = [g.face is not None for g in pip_guesses]
     pip_right = [g.face == f for g, f in zip(pip_guesses, faces, strict=True)]

@@ -226,8 +226,8 @@ MapSet = list[tuple[str, Floats, Floats]]
 
 def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     """(name, spot response, difference from the body) for dark, light, coloured pips; die mask; luminance."""
-    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    channels = [c.astype(np.float32) for c in cv2.split(lab8)]
+    planes = cv2.split(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
+    channels = [c.astype(np.float32) for c in planes]
     lum, a, b = channels
     c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
     body = np.array([np.median(c[c0:c1, c0:c1]) for c in channels], np.float32)
@@ -238,12 +238,11 @@ def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     # morphology on 8-bit images (several times faster than on floats), the three maps as one image's
     # channels: dark pips by a closing of L, light ones by an opening of L, coloured ones by an opening of
     # the chroma; an erosion is the dilation of the complement, so both passes are dilations.
-    lum8 = cv2.split(lab8)[0]
+    lum8 = planes[0]
     chroma8 = np.clip(chroma, 0, 255).astype(np.uint8)
-    first = disc_dilate(
-        np.asarray(cv2.merge([lum8, 255 - lum8, 255 - chroma8]), np.uint8), k
-    )  # dilated L, eroded L and chroma, the
-    second = disc_dilate(255 - first, k)  # last two complemented; then closed L complemented, opened L, chroma
+    # first pass: L dilated, L and chroma eroded (complemented); second: L closed (complemented), both opened
+    first = disc_dilate(np.asarray(cv2.merge([lum8, 255 - lum8, 255 - chroma8]), np.uint8), k)
+    second = disc_dilate(255 - first, k)
     closed, opened, opened_chroma = cv2.split(second)
     darker = body[0] - lum
     maps = [

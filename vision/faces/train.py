@@ -28,6 +28,7 @@ from vision.faces.classifier import (
     TORCH_NAME,
     WIDTHS,
     build_model,
+    likeliest_face,
     no_face_probability,
     preprocess,
     softmax,
@@ -137,7 +138,7 @@ def choose_threshold(
     """
     faces = labels != UNREADABLE if pip_faces is None else np.ones(len(labels), bool)
     p, y = probs[faces], labels[faces]
-    pred = np.argmax(p[:, 1:7], axis=1) + 1
+    pred = likeliest_face(p)
     conf = p[np.arange(len(p)), pred]
     readable = conf >= no_face_probability(p)
     if pip_faces is not None:
@@ -225,7 +226,7 @@ def cocked_threshold(
     class. Also each source's curve: flat accepted dice flagged, and cocked dice accepted that it catches."""
     if probs.shape[1] <= COCKED:
         return None, {}
-    pred = np.argmax(probs[:, 1:7], axis=1) + 1
+    pred = likeliest_face(probs)
     conf = probs[np.arange(len(probs)), pred]
     accepted = (pip_faces == pred) & (conf >= threshold) & (conf >= no_face_probability(probs))
     p7 = probs[:, COCKED]
@@ -411,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
             total += len(idx)
         probs = calib_probs()
         faces = calib_labels != UNREADABLE
-        calib_acc = float((np.argmax(probs[faces, 1:7], 1) + 1 == calib_labels[faces]).mean())
+        calib_acc = float((likeliest_face(probs[faces]) == calib_labels[faces]).mean())
         history.append({"epoch": epoch, "loss": loss_sum / total, "train_acc": correct / total, "calib_acc": calib_acc})
         print(
             f"época {epoch}/{args.epochs}: pérdida {loss_sum / total:.3f}, acierto aumentado {correct / total:.3f}, "
