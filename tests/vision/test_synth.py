@@ -14,12 +14,14 @@ from vision.synth import generate as cli
 from vision.synth.camera import Camera
 from vision.synth.compose import (
     ASSETS,
+    BARE_TABLES,
     Placed,
     compose_table,
     draw,
     extra_cocked,
     held_out,
     load_manifest,
+    sprite_pixels,
     sprite_set,
     tiles,
     yolo_lines,
@@ -284,6 +286,44 @@ def test_a_table_of_held_out_sprites_uses_only_them() -> None:
     assert names and all(held_out(by_file[n]) for n in names)
     # the default is unchanged: every sprite, so earlier seeds give the same tables
     assert compose_table(40, *SMALL).dice == compose_table(40, *SMALL, sprites="all").dice
+
+
+def test_bare_tables_keep_the_dice_and_change_only_the_surface() -> None:
+    """A bare café table: the same dice as the felt table of its seed, on another surface, named in the meta."""
+    kinds = set()
+    for seed in range(40, 46):
+        felt, bare = compose_table(seed, *SMALL), compose_table(seed, *SMALL, surface="bare")
+        assert felt.meta["surface"] == "felt" and bare.meta["surface"] in BARE_TABLES
+        assert [d["box"] for d in bare.dice] == [d["box"] for d in felt.dice]
+        assert not np.array_equal(bare.image, felt.image)
+        kinds.add(bare.meta["surface"])
+        assert np.array_equal(compose_table(seed, *SMALL, surface="bare").image, bare.image)  # still a seed's table
+    assert len(kinds) >= 3
+    mixed = {compose_table(seed, *SMALL, surface="mixed").meta["surface"] == "felt" for seed in range(40, 52)}
+    assert mixed == {True, False}
+    with pytest.raises(ValueError, match="surface"):
+        compose_table(40, *SMALL, surface="glass")
+
+
+def test_a_light_table_shows_no_square_round_a_die() -> None:
+    """A sprite's baked shadow is cut at its edge; on a bare table it fades out, and the die is untouched."""
+    sprite = next(s for s in load_manifest() if s.kind == "die" and not s.cocked)
+    _, plain = sprite_pixels(sprite)
+    _, feathered = sprite_pixels(sprite, feather=True)
+    edge = np.concatenate([feathered[0], feathered[-1], feathered[:, 0], feathered[:, -1]])
+    assert np.concatenate([plain[0], plain[-1], plain[:, 0], plain[:, -1]]).max() > 0.05
+    assert edge.max() < 0.01
+    cx, cy = (int(v) for v in np.array(sprite.hull).mean(axis=0))
+    assert feathered[cy, cx] == plain[cy, cx]
+
+
+def test_cli_bare_surface(tmp_path: Path) -> None:
+    args = ["--out", str(tmp_path), "--count", "1", "--seed", "44", "--size", "960x540", "--workers", "1"]
+    assert cli.main([*args, "--surface", "bare"]) == 0
+    meta = json.loads(next((tmp_path / "meta").glob("*.json")).read_text())
+    assert meta["surface"] in BARE_TABLES and meta["surface_option"] == "bare"
+    with pytest.raises(SystemExit):
+        cli.main([*args, "--surface", "glass"])
 
 
 # ------------------------------------------------------------------------------------------ tiles

@@ -38,6 +38,17 @@ FELTS: dict[str, tuple[int, int, int]] = {  # sRGB
     "brown": (92, 62, 40),
     "grey": (84, 86, 88),
 }
+# Bare café tables (no felt): surface name -> sRGB base colour. Each is drawn with its own texture (bare_table).
+BARE_TABLES: dict[str, tuple[int, int, int]] = {
+    "white_laminate": (226, 226, 222),
+    "cream_laminate": (228, 216, 192),
+    "light_wood": (186, 146, 102),
+    "dark_wood": (96, 62, 38),
+    "granite": (128, 122, 116),
+    "marble": (222, 220, 216),
+    "black": (30, 30, 32),
+}
+SURFACES = ("felt", "bare", "mixed")  # compose_table's `surface`: mixed = bare on half the tables
 LIGHT_WEIGHTS = {"lamp": 0.4, "fluorescent": 0.25, "side": 0.2, "flash": 0.15}
 TINTS = {  # colour of the light (linear multipliers): warm café bulb, cold tube, neutral flash / daylight
     "lamp": (1.18, 1.0, 0.72),
@@ -152,18 +163,29 @@ def _hull_centre(hull: tuple[tuple[float, float], ...]) -> tuple[float, float]:
     return float(pts[:, 0].mean()), float(pts[:, 1].mean())
 
 
-_SPRITE_CACHE: dict[tuple[str, str], tuple[F32, F32]] = {}
+_SPRITE_CACHE: dict[tuple[str, str, bool], tuple[F32, F32]] = {}
 
 
-def sprite_pixels(sprite: Sprite, assets: Path = ASSETS) -> tuple[F32, F32]:
-    """(linear RGB premultiplied by alpha, alpha) of a sprite as float32 arrays, cached per process."""
-    key = (str(assets), sprite.file)
+def sprite_pixels(sprite: Sprite, assets: Path = ASSETS, feather: bool = False) -> tuple[F32, F32]:
+    """(linear RGB premultiplied by alpha, alpha) of a sprite as float32 arrays, cached per process; `feather`
+    fades the baked shadow to nothing at the sprite's edge (its cut shows as a square on a light table)."""
+    key = (str(assets), sprite.file, feather)
     if key not in _SPRITE_CACHE:
         img = cv2.imread(str(assets / sprite.file), cv2.IMREAD_UNCHANGED)
         if img is None or img.ndim != 3 or img.shape[2] != 4:
             raise FileNotFoundError(f"sprite {sprite.file} missing or not RGBA")
         alpha = img[:, :, 3].astype(np.float32) / 255.0
         rgb = SRGB_TO_LIN[img[:, :, :3]]
+        if feather:
+            h, w = alpha.shape
+            keep = np.zeros((h, w), dtype=np.uint8)
+            cv2.fillConvexPoly(keep, np.round(np.array(sprite.hull)).astype(np.int32), 1)
+            keep = cv2.dilate(keep, np.ones((5, 5), np.uint8)).astype(bool)  # the object itself stays whole
+            ramp = max(3.0, 0.2 * min(h, w))
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            edge = np.minimum(np.minimum(xx + 0.5, w - 0.5 - xx), np.minimum(yy + 0.5, h - 0.5 - yy))
+            fade = np.clip(edge / ramp, 0.0, 1.0) ** 2
+            alpha = np.where(keep, alpha, alpha * fade).astype(np.float32)
         _SPRITE_CACHE[key] = (rgb * alpha[:, :, None], alpha)
         if len(_SPRITE_CACHE) > 4000:
             _SPRITE_CACHE.clear()
@@ -403,6 +425,44 @@ def felt_and_table(rng: np.random.Generator, scene: Scene) -> tuple[F32, npt.NDA
             ch *= seam
     felt_mask = inside > 0.02
     return img, felt_mask
+
+
+def bare_table(rng: np.random.Generator, scene: Scene, kind: str) -> F32:
+    """Linear BGR of a bare table filling the frame: laminate, wood grain, granite speckle, marble veins."""
+    cam = scene.cam
+    w, h = cam.width, cam.height_px
+    ppm = cam.focal / cam.height
+    base = SRGB_TO_LIN[np.array(BARE_TABLES[kind], dtype=np.uint8)[::-1]].astype(np.float32) * rng.uniform(0.9, 1.1, 3)
+    shade = 1.0 + 0.03 * noise_field(rng, h, w, max(8, int(0.1 * ppm)))  # wear and uneven gloss
+    img = shade[:, :, None] * base[None, None, :].astype(np.float32)
+    if kind.endswith("wood"):  # grain: stretched noise along one direction, darker late-wood bands
+        a = rng.uniform(0, 180)
+        hh, hw = (h + 3) // 4, (w + 3) // 4
+        k = max(3, int(0.03 * ppm / 4) | 1)
+        streak = cv2.filter2D(rng.standard_normal((hh, hw), dtype=np.float32), -1, _line_kernel(k, a))
+        streak = cv2.resize(streak, (w, h), interpolation=cv2.INTER_LINEAR)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        across = -xx * math.sin(math.radians(a)) + yy * math.cos(math.radians(a))
+        wobble = noise_field(rng, h, w, max(8, int(0.05 * ppm)))
+        bands = np.sin(across / (rng.uniform(0.003, 0.008) * ppm) + 2.0 * wobble)
+        img *= (1.0 + 0.08 * streak + 0.12 * bands)[:, :, None]
+    elif kind == "granite":  # crystals of 1-5 mm: dark mica, light quartz, pink or brown feldspar
+        grains = [(0.02, 0.35), (0.015, 1.9), (0.012, 1.4)]
+        for share, gain in grains:
+            cell = max(2, int(rng.uniform(0.001, 0.003) * ppm))
+            field = noise_field(rng, h, w, cell)
+            spots = (field > np.quantile(field[::7, ::7], 1 - share * 8)).astype(np.float32)
+            spots = cv2.GaussianBlur(spots, (0, 0), max(0.5, cell / 3))
+            tint = np.array([gain, gain, gain], dtype=np.float32)
+            if gain == 1.4:
+                tint = np.array(rng.choice([(1.0, 1.15, 1.6), (0.8, 1.0, 1.25)]), dtype=np.float32)
+            img *= 1.0 + spots[:, :, None] * (tint[None, None, :] - 1.0)
+        img *= (1.0 + 0.15 * rng.standard_normal((h, w), dtype=np.float32).clip(-2, 2))[:, :, None]
+    elif kind == "marble":  # soft grey veins: thin ridges of turbulent noise
+        turb = noise_field(rng, h, w, max(8, int(0.3 * ppm))) + 0.3 * noise_field(rng, h, w, max(8, int(0.03 * ppm)))
+        veins = np.exp(-((np.sin(turb * rng.uniform(0.8, 1.5)) / 0.06) ** 2)).astype(np.float32)
+        img *= (1.0 - rng.uniform(0.15, 0.35) * veins)[:, :, None]
+    return img.astype(np.float32)
 
 
 def _line_kernel(k: int, angle: float) -> F32:
@@ -722,9 +782,10 @@ def _place_cocked(
 # ------------------------------------------------------------------------------------------ drawing
 
 
-def draw(img: F32, pl: Placed, assets: Path = ASSETS) -> None:
-    """Composite one placed sprite onto the linear image (premultiplied 'over'), in place."""
-    rgb, alpha = sprite_pixels(pl.sprite, assets)
+def draw(img: F32, pl: Placed, assets: Path = ASSETS, feather: bool = False) -> None:
+    """Composite one placed sprite onto the linear image (premultiplied 'over'), in place (`feather`: see
+    sprite_pixels)."""
+    rgb, alpha = sprite_pixels(pl.sprite, assets, feather)
     m = pl.affine.copy()
     scale = math.sqrt(abs(np.linalg.det(m[:, :2])))
     if scale < 0.7:  # shrink with area averaging first; warpAffine alone would alias
@@ -808,17 +869,27 @@ def compose_table(
     sprites: str = "all",
     cocked_rate: float = COCKED_RATE,
     more_cocked: bool = False,
+    surface: str = "felt",
 ) -> Table:
     """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors;
-    `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites."""
+    `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites;
+    `surface` (SURFACES): felt tables, bare café tables, or half and half."""
+    if surface not in SURFACES:
+        raise ValueError(f"surface must be one of {', '.join(SURFACES)}, got {surface!r}")
     rng = np.random.default_rng(seed)
     chosen = sprite_set(load_manifest(assets), sprites, more_cocked)
     scene = random_scene(rng, width, height)
     img: F32
     img, felt_mask = felt_and_table(rng, scene)
+    bare = None
+    if surface != "felt":  # a stream of its own, so a felt table's seed still makes the table it made before
+        side = np.random.default_rng([seed, 1])
+        if surface == "bare" or side.random() < 0.5:
+            bare = str(side.choice(list(BARE_TABLES)))
+            img = bare_table(side, scene, bare)
     dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate)
     for pl in sorted(dice + items, key=lambda p: -p.order):
-        draw(img, pl, assets)
+        draw(img, pl, assets, feather=bare is not None)  # felt tables unchanged: their seeds make the same images
     ppm = scene.cam.focal / scene.cam.height
     light = illumination(rng, scene)
     if rng.random() < 0.3:
@@ -876,6 +947,7 @@ def compose_table(
         others.append({"kind": pl.sprite.kind, "sprite": pl.sprite.file, "box": box})
     meta = {
         **scene_meta(scene),
+        "surface": bare or "felt",
         "blur_sigma_px": round(float(sigma), 3),
         "motion_blur": motion,
     }

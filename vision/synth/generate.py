@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.synth.compose import ASSETS, COCKED_RATE, SPRITE_SETS, compose_table, tiles, yolo_lines
+from vision.synth.compose import ASSETS, COCKED_RATE, SPRITE_SETS, SURFACES, compose_table, tiles, yolo_lines
 from vision.synth.dice_model import CLASS_NAMES
 
 
@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also use the later cocked dice sprites (c005 on); without it a seed makes the table it made before",
     )
+    p.add_argument(
+        "--surface",
+        choices=SURFACES,
+        default="felt",
+        help="felt tables (default), bare café tables (laminate, wood, granite, marble, black) or half and half",
+    )
     p.add_argument("--assets", type=Path, default=ASSETS, help=argparse.SUPPRESS)
     return p
 
@@ -66,7 +72,9 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     """Compose table `seed`, write its files, return a summary (dice and tiles written)."""
     seed, args = task
     width, height = args.size
-    table = compose_table(seed, width, height, args.assets, args.sprites, args.cocked_rate, args.more_cocked)
+    table = compose_table(
+        seed, width, height, args.assets, args.sprites, args.cocked_rate, args.more_cocked, args.surface
+    )
     stem = f"{args.split}_{seed:08d}"
     ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, table.jpeg_quality])
     if not ok:
@@ -81,6 +89,7 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         "sprite_set": args.sprites,
         "cocked_rate": args.cocked_rate,
         "more_cocked": args.more_cocked,
+        "surface_option": args.surface,
         **table.meta,
         "dice": table.dice,
         "distractors": table.distractors,
