@@ -15,19 +15,21 @@ from vision.synth.compose import ASSETS, U8, compose_table, load_manifest
 from vision.synth.dice_model import CLASS_NAMES
 
 DEFAULT_SEEDS = (35, 11, 23, 47, 58)
+BARE_SEEDS = (2003, 2010)  # bare café tables (`--surface bare`), from the finder-bare seeds
 
 
-def table_samples(out: Path, seeds: tuple[int, ...], width: int = 1600) -> list[Path]:
+def table_samples(out: Path, seeds: tuple[int, ...], width: int = 1600, surface: str = "felt") -> list[Path]:
     """Compose each seed at 4608x2592 and write a downscaled JPEG and a full-resolution crop of a seat;
-    the first seed also with its labels drawn (box and class of every die)."""
+    the first seed also with its labels drawn (box and class of every die); `surface`: see compose_table."""
     written = []
+    prefix = "table" if surface == "felt" else f"table_{surface}"
     for n, seed in enumerate(seeds):
-        table = compose_table(seed)
+        table = compose_table(seed, surface=surface)
         img = table.image
         h, w = img.shape[:2]
         f = width / w
         small = cv2.resize(img, (width, round(h * f)), interpolation=cv2.INTER_AREA)
-        path = out / f"table_{seed}.jpg"
+        path = out / f"{prefix}_{seed}.jpg"
         cv2.imwrite(str(path), small, [cv2.IMWRITE_JPEG_QUALITY, 80])
         written.append(path)
         if n == 0:
@@ -38,7 +40,7 @@ def table_samples(out: Path, seeds: tuple[int, ...], width: int = 1600) -> list[
                 cv2.rectangle(drawn, (x1, y1), (x2, y2), colour, 1)
                 label = CLASS_NAMES[d["class"]]
                 cv2.putText(drawn, label, (x1, y1 - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1, cv2.LINE_AA)
-            path = out / f"table_{seed}_labels.jpg"
+            path = out / f"{prefix}_{seed}_labels.jpg"
             cv2.imwrite(str(path), drawn, [cv2.IMWRITE_JPEG_QUALITY, 80])
             written.append(path)
         if table.dice:
@@ -48,7 +50,7 @@ def table_samples(out: Path, seeds: tuple[int, ...], width: int = 1600) -> list[
             x0 = int(np.clip(cx - 400, 0, w - 800))
             y0 = int(np.clip(cy - 250, 0, h - 500))
             crop = img[y0 : y0 + 500, x0 : x0 + 800]
-            path = out / f"table_{seed}_crop.jpg"
+            path = out / f"{prefix}_{seed}_crop.jpg"
             cv2.imwrite(str(path), crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
             written.append(path)
     return written
@@ -105,9 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("models/dice/samples"))
     parser.add_argument("--seeds", type=int, nargs="*", default=list(DEFAULT_SEEDS))
+    parser.add_argument("--bare-seeds", type=int, nargs="*", default=list(BARE_SEEDS), help="bare café tables")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     paths = table_samples(args.out, tuple(args.seeds))
+    paths += table_samples(args.out, tuple(args.bare_seeds), surface="bare")
     paths.append(contact_sheet(args.out))
     for p in paths:
         print(f"{p}  {p.stat().st_size // 1024} KB")
