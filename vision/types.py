@@ -42,13 +42,22 @@ class Box:
         """Centre (x, y)."""
         return (self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2
 
-    def iou(self, other: Box) -> float:
-        """Intersection over union with another box."""
+    def intersection(self, other: Box) -> float:
+        """Area shared with another box."""
         ix = max(0.0, min(self.x2, other.x2) - max(self.x1, other.x1))
         iy = max(0.0, min(self.y2, other.y2) - max(self.y1, other.y1))
-        inter = ix * iy
+        return ix * iy
+
+    def iou(self, other: Box) -> float:
+        """Intersection over union with another box."""
+        inter = self.intersection(other)
         union = self.width * self.height + other.width * other.height - inter
         return inter / union if union > 0 else 0.0
+
+    def overlap_share(self, other: Box) -> float:
+        """The share of this box's area that another box covers."""
+        area = self.width * self.height
+        return self.intersection(other) / area if area > 0 else 0.0
 
     def to_list(self) -> list[float]:
         """[x1, y1, x2, y2] rounded to a tenth of a pixel."""

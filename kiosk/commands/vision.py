@@ -44,7 +44,8 @@ def _lean_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-lean-check",
         action="store_true",
-        help="fotos no tomadas desde arriba: no marcar como montado un dado con la cara corrida en su caja",
+        help="fotos no tomadas desde arriba: no marcar como montado un dado con la cara corrida en su caja, "
+        "ni uno apoyado en otro con los puntos poco claros",
     )
     parser.add_argument(
         "--upright",
@@ -60,7 +61,7 @@ def _reader(models: Path | None, lean_check: bool = True, from_above: bool = Tru
 
     settings = ReaderSettings(from_above=from_above)
     if not lean_check:
-        settings = replace(settings, lean_sideways=None, lean_inward=None)
+        settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None)
     try:
         return build_reader(models, settings, processes=True)
     except ModelsMissing as error:

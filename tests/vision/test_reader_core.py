@@ -344,3 +344,48 @@ def test_a_face_off_where_the_camera_puts_it_is_flagged_as_maybe_cocked(
         ReaderSettings(lean_sideways=None, lean_inward=None, max_die_share=None),
     )
     assert not off.read(frame).dice[0].uncertain  # the check can be turned off (photos not from above)
+
+
+class WeakCountFaces:
+    """Reads every die as a sure 5 whose pip count agrees with a given confidence."""
+
+    def __init__(self, pips: float) -> None:
+        self.pips = pips
+
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+        guesses = (FaceGuess(5, 0.99, "cnn"), FaceGuess(5, self.pips, "pips", (0.5, 0.5)))
+        return [FaceVerdict(5, 0.97, (), guesses) for _ in crops]
+
+
+@pytest.mark.parametrize(
+    ("pips", "second", "flagged"),
+    [
+        (0.5, Box(530, 150, 570, 190), True),  # leans on a neighbour (25 % of its box covered), weak count
+        (0.8, Box(530, 150, 570, 190), False),  # the same overlap, a clear count: touching flat dice
+        (0.5, Box(536, 150, 576, 190), False),  # 10 % covered: dice side by side
+        (0.5, Box(300, 150, 340, 190), False),  # alone
+    ],
+)
+def test_a_die_leaning_on_a_neighbour_with_a_weak_count_is_flagged(pips: float, second: Box, flagged: bool) -> None:
+    frame = frame_with_patches({(500, 150, 540, 190): 200, (530, 150, 570, 190): 200})
+    first = Box(500, 150, 540, 190)
+    finder = FakeFinder([Detection(first, 0.9), Detection(second, 0.9)])
+    reading = DiceReader(finder, WeakCountFaces(pips), ReaderSettings(max_die_share=None, lean_sideways=None)).read(
+        frame
+    )
+    die = next(d for d in reading.dice if d.box == first)
+    assert die.uncertain == flagged
+    assert any("apoyado en otro dado" in r for r in die.reasons) == flagged
+    for settings in (
+        ReaderSettings(max_die_share=None, lean_sideways=None, neighbour_overlap=None),
+        ReaderSettings(max_die_share=None, from_above=False),
+    ):
+        assert not any(d.uncertain for d in DiceReader(finder, WeakCountFaces(pips), settings).read(frame).dice)
+
+
+def test_box_overlap_share() -> None:
+    a = Box(0, 0, 10, 10)
+    assert a.overlap_share(Box(5, 0, 15, 10)) == pytest.approx(0.5)
+    assert Box(0, 0, 10, 20).overlap_share(a) == pytest.approx(0.5)
+    assert a.overlap_share(Box(20, 20, 30, 30)) == 0.0
+    assert Box(0, 0, 0, 10).overlap_share(a) == 0.0
