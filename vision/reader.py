@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from vision.faces.crops import outward_turn, turned_crop
+from vision.faces.pips import METHOD as PIP_COUNT
 from vision.frames import check_frame
 from vision.types import Box, Detector, DieReading, FaceGuess, Frame, FrameReading
 
@@ -162,12 +163,13 @@ class DiceReader:
             return dice
         out = []
         for i, die in enumerate(dice):
-            counts = [g.confidence for g in die.guesses if g.method.startswith("pips") and g.face == die.face]
+            counts = [g.confidence for g in die.guesses if g.method == PIP_COUNT and g.face == die.face]
             if counts and counts[0] < s.neighbour_pips:
                 overlap = max((die.box.overlap_share(o.box) for j, o in enumerate(dice) if j != i), default=0.0)
                 if overlap > s.neighbour_overlap:
-                    reason = f"apoyado en otro dado ({overlap:.0%}) con los puntos poco claros: ¿dado montado?"
-                    die = replace(die, uncertain=True, reasons=(*die.reasons, reason))
+                    die = die.flagged(
+                        f"apoyado en otro dado ({overlap:.0%}) con los puntos poco claros: ¿dado montado?"
+                    )
             out.append(die)
         return out
 
@@ -182,8 +184,7 @@ class DiceReader:
         for die, size in zip(dice, sizes, strict=True):
             ratio = size / median if median > 0 else 1.0
             if ratio > spread or ratio < 1 / spread:
-                reason = f"de otro tamaño que los demás dados ({ratio:.1f} veces): ¿es un dado?"
-                die = replace(die, uncertain=True, reasons=(*die.reasons, reason))
+                die = die.flagged(f"de otro tamaño que los demás dados ({ratio:.1f} veces): ¿es un dado?")
             out.append(die)
         return out
 

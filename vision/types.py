@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -98,6 +98,10 @@ class DieReading:
     uncertain: bool
     reasons: tuple[str, ...] = ()
     guesses: tuple[FaceGuess, ...] = field(default=(), compare=False)
+
+    def flagged(self, reason: str) -> DieReading:
+        """The same die, uncertain for one more reason."""
+        return replace(self, uncertain=True, reasons=(*self.reasons, reason))
 
     def to_dict(self) -> dict[str, object]:
         """The contract's die object: face, confidence, box, uncertain (and why)."""

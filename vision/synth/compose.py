@@ -447,15 +447,13 @@ def bare_table(rng: np.random.Generator, scene: Scene, kind: str) -> F32:
         bands = np.sin(across / (rng.uniform(0.003, 0.008) * ppm) + 2.0 * wobble)
         img *= (1.0 + 0.08 * streak + 0.12 * bands)[:, :, None]
     elif kind == "granite":  # crystals of 1-5 mm: dark mica, light quartz, pink or brown feldspar
-        grains = [(0.02, 0.35), (0.015, 1.9), (0.012, 1.4)]
-        for share, gain in grains:
+        feldspar = [(1.0, 1.15, 1.6), (0.8, 1.0, 1.25)]  # BGR gains: pink or brown, one per table
+        for share, tints in [(0.02, [(0.35,) * 3]), (0.015, [(1.9,) * 3]), (0.012, feldspar)]:
             cell = max(2, int(rng.uniform(0.001, 0.003) * ppm))
             field = noise_field(rng, h, w, cell)
             spots = (field > np.quantile(field[::7, ::7], 1 - share * 8)).astype(np.float32)
             spots = cv2.GaussianBlur(spots, (0, 0), max(0.5, cell / 3))
-            tint = np.array([gain, gain, gain], dtype=np.float32)
-            if gain == 1.4:
-                tint = np.array(rng.choice([(1.0, 1.15, 1.6), (0.8, 1.0, 1.25)]), dtype=np.float32)
+            tint = np.array(tints[0] if len(tints) == 1 else rng.choice(tints), dtype=np.float32)
             img *= 1.0 + spots[:, :, None] * (tint[None, None, :] - 1.0)
         img *= (1.0 + 0.15 * rng.standard_normal((h, w), dtype=np.float32).clip(-2, 2))[:, :, None]
     elif kind == "marble":  # soft grey veins: thin ridges of turbulent noise
