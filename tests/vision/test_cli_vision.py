@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "real"
 CACHO = Path(sys.executable).with_name("cacho")
 # The demo tables' first photos: the lean check flags a die on at least one of them (which one depends on the finder).
 DEMO_PHOTOS = sorted((Path(__file__).parents[2] / "kiosk" / "demo" / "fotos").glob("*/000.jpg"))
-BENCH_SEED = 424207  # models/dice/bench_table.jpg is vision.synth.compose.compose_table(BENCH_SEED)
+BENCH_SEED = 424207  # models/dice/bench_table.jpg is compose_table(BENCH_SEED, flat_dice="billboard")
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +183,7 @@ def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-
     from vision.pipeline import MODELS
     from vision.synth.compose import compose_table
 
-    truth = compose_table(BENCH_SEED).dice
+    truth = compose_table(BENCH_SEED, flat_dice="billboard").dice
     frame = cv2.imread(str(MODELS / "dice" / BENCH_TABLE))
     dice = reader.read(frame).dice
     assert len(truth) == 25 and sum(t["cocked"] for t in truth) == 1

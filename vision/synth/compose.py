@@ -127,6 +127,9 @@ COCKED_RATE = 0.12  # each seat's chance of a cocked die: about one table in thr
 # The first round of cocked batches (c000-c004). Later rounds (c005-...) came after the data sets of the
 # model cards were made: a table uses them only when asked, so that every earlier seed makes the same table.
 FIRST_COCKED_BATCHES = 5
+# How a die lying flat is laid on the table: "exact" maps its top face as the camera sees it (session 8);
+# "billboard" maps the sprite's view plane, as every data set made before did (see affine_for_top).
+FLAT_DICE = ("exact", "billboard")
 
 
 def _render_batch(sprite: Sprite) -> tuple[str, int] | None:
@@ -245,6 +248,39 @@ def affine_for(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: float)
     img = cam.project(world)
     cx, cy = sprite.centre
     src = np.array([[cx, cy], [cx + step / k, cy], [cx, cy - step / k]], dtype=np.float64)
+    m = cv2.getAffineTransform(src.astype(np.float32), img.astype(np.float32)).astype(np.float64)
+    return m
+
+
+def affine_for_top(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: float) -> F64:
+    """Sprite px -> image px for a die lying flat, exact on its top face: the face is a horizontal square, so
+    the camera, looking down, sees it square however far off its axis the die lies.
+
+    `affine_for` maps the sprite's view plane instead, so where the sprite's view tilt differs from the
+    camera's angle to the die the top face came out squashed (to 0.8 at 12-20 degrees apart): a shape no
+    camera looking down shows a flat die, and the one a cocked die's top face has. The sprite's top face is
+    first unsquashed (its camera saw it at `view_tilt`) and then made square: a flat sprite's die rests up to
+    3.5 degrees off level, which a steep sprite view magnifies.
+    """
+    t = math.radians(sprite.view_tilt)
+    g = math.radians(gamma_deg)
+    rz = np.array([[math.cos(g), -math.sin(g), 0], [math.sin(g), math.cos(g), 0], [0, 0, 1]])
+    k = 1.0 / sprite.px_per_m
+    # sprite px offsets -> metres on the level top face, in the sprite's frame (x right, y away from its camera;
+    # image y points down, and the sprite's camera saw that direction squashed by cos t)
+    unsquash = np.array([[k, 0.0], [0.0, -k / math.cos(t)]])
+    poly = np.asarray(sprite.top_face, dtype=np.float64)
+    edges = np.column_stack([poly[1] - poly[0], poly[3] - poly[0]])
+    seen = unsquash @ edges
+    u, sizes, vt = np.linalg.svd(seen)
+    square = float(sizes.mean()) * (u @ vt)  # the nearest square to the face the sprite shows
+    to_level = square @ np.linalg.inv(edges)
+    centre = poly.mean(axis=0)
+    offsets = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) * (0.01 / k)  # a centimetre, in sprite px
+    top = np.asarray(centre_world, dtype=np.float64) + np.array([0.0, 0.0, SIDE / 2])
+    world = np.array([top + rz[:, :2] @ (to_level @ d) for d in offsets])
+    img = cam.project(world)
+    src = centre + offsets
     m = cv2.getAffineTransform(src.astype(np.float32), img.astype(np.float32)).astype(np.float64)
     return m
 
@@ -570,9 +606,11 @@ def place_table(
     felt_mask: npt.NDArray[np.bool_],
     sprites: tuple[Sprite, ...],
     cocked_rate: float = COCKED_RATE,
+    flat_dice: str = "exact",
 ) -> tuple[list[Placed], list[Placed]]:
     """Seats with clusters of dice (touching, some cocked: a seat's chance is `cocked_rate`), cups, coins, caps
-    and cards; (dice, props)."""
+    and cards; (dice, props). `flat_dice` (FLAT_DICE): how a lying die's sprite is laid on the table."""
+    lay = affine_for_top if flat_dice == "exact" else affine_for
     cam = scene.cam
     w, h = cam.width, cam.height_px
     dice_by_key: dict[tuple[str, int, bool], list[Sprite]] = {}
@@ -656,7 +694,7 @@ def place_table(
                 if not pool:
                     break
                 s, gamma = pick_sprite(rng, pool, scene, p)
-                pl = Placed(s, affine_for(cam, s, p, gamma), order=0.0, seat=seat, recolour=_recolour(st, recolour))
+                pl = Placed(s, lay(cam, s, p, gamma), order=0.0, seat=seat, recolour=_recolour(st, recolour))
                 top = _shrink(pl.map(s.top_face), 0.97)
                 hull = pl.hull
                 if hull[:, 0].min() < 0 or hull[:, 1].min() < 0 or hull[:, 0].max() > w or hull[:, 1].max() > h:
@@ -868,12 +906,16 @@ def compose_table(
     cocked_rate: float = COCKED_RATE,
     more_cocked: bool = False,
     surface: str = "felt",
+    flat_dice: str = "exact",
 ) -> Table:
     """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors;
     `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites;
-    `surface` (SURFACES): felt tables, bare café tables, or half and half."""
+    `surface` (SURFACES): felt tables, bare café tables, or half and half; `flat_dice` (FLAT_DICE): a lying
+    die's top face as the camera sees it ("exact") or as sets made before session 8 had it ("billboard")."""
     if surface not in SURFACES:
         raise ValueError(f"surface must be one of {', '.join(SURFACES)}, got {surface!r}")
+    if flat_dice not in FLAT_DICE:
+        raise ValueError(f"flat_dice must be one of {', '.join(FLAT_DICE)}, got {flat_dice!r}")
     rng = np.random.default_rng(seed)
     chosen = sprite_set(load_manifest(assets), sprites, more_cocked)
     scene = random_scene(rng, width, height)
@@ -885,7 +927,7 @@ def compose_table(
         if surface == "bare" or side.random() < 0.5:
             bare = str(side.choice(list(BARE_TABLES)))
             img = bare_table(side, scene, bare)
-    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate)
+    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, flat_dice)
     for pl in sorted(dice + items, key=lambda p: -p.order):
         draw(img, pl, assets, feather=bare is not None)  # felt tables unchanged: their seeds make the same images
     ppm = scene.cam.focal / scene.cam.height
@@ -946,6 +988,7 @@ def compose_table(
     meta = {
         **scene_meta(scene),
         "surface": bare or "felt",
+        "flat_dice": flat_dice,
         "blur_sigma_px": round(float(sigma), 3),
         "motion_blur": motion,
     }

@@ -13,7 +13,16 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.synth.compose import ASSETS, COCKED_RATE, SPRITE_SETS, SURFACES, compose_table, tiles, yolo_lines
+from vision.synth.compose import (
+    ASSETS,
+    COCKED_RATE,
+    FLAT_DICE,
+    SPRITE_SETS,
+    SURFACES,
+    compose_table,
+    tiles,
+    yolo_lines,
+)
 from vision.synth.dice_model import CLASS_NAMES
 
 
@@ -64,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="felt",
         help="felt tables (default), bare café tables (laminate, wood, granite, marble, black) or half and half",
     )
+    p.add_argument(
+        "--flat-dice",
+        choices=FLAT_DICE,
+        default="exact",
+        help="a lying die's top face as the camera sees it (default), or as data sets made before session 8 had it",
+    )
     p.add_argument("--assets", type=Path, default=ASSETS, help=argparse.SUPPRESS)
     return p
 
@@ -73,7 +88,15 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     seed, args = task
     width, height = args.size
     table = compose_table(
-        seed, width, height, args.assets, args.sprites, args.cocked_rate, args.more_cocked, args.surface
+        seed,
+        width,
+        height,
+        args.assets,
+        args.sprites,
+        args.cocked_rate,
+        args.more_cocked,
+        args.surface,
+        args.flat_dice,
     )
     stem = f"{args.split}_{seed:08d}"
     ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, table.jpeg_quality])
