@@ -86,6 +86,8 @@ class FaceGuess:
     method: str
     # where the method saw the face's centre, as fractions (x, y) of the crop; None when it does not say
     centre: tuple[float, float] | None = None
+    # how square the face it read looks: 1 seen square-on, cos(angle) seen at a slant; None when it does not say
+    squash: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

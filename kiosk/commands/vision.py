@@ -45,7 +45,7 @@ def _lean_option(parser: argparse.ArgumentParser) -> None:
         "--no-lean-check",
         action="store_true",
         help="fotos no tomadas desde arriba: no marcar como montado un dado con la cara corrida en su caja, "
-        "ni uno apoyado en otro con los puntos poco claros",
+        "ni uno apoyado en otro con los puntos poco claros, ni uno con la cara vista de costado",
     )
     parser.add_argument(
         "--upright",
@@ -61,7 +61,7 @@ def _reader(models: Path | None, lean_check: bool = True, from_above: bool = Tru
 
     settings = ReaderSettings(from_above=from_above)
     if not lean_check:
-        settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None)
+        settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None, tilt_squash=None)
     try:
         return build_reader(models, settings, processes=True)
     except ModelsMissing as error:

@@ -92,6 +92,22 @@ def test_pip_counter_reads_drawn_dice(face: int, scheme: str) -> None:
         assert abs(guess.centre[0] - 0.5) < 0.05 and abs(guess.centre[1] - 0.5) < 0.05, guess.centre
 
 
+@pytest.mark.parametrize("face", range(1, 7))
+def test_pip_counter_says_how_squashed_the_face_looks(face: int) -> None:
+    """Square-on a face looks square, whatever the crop's shape; squashed to 3/4 (a face at 41 degrees) it
+    looks so: the pips' shapes, and for 4-6 their rectangle, say it (pips.face_squash)."""
+    counter = PipCounter()
+    die = draw_die(face, "blanco", 80, 20.0, seed=face)
+    height, width = die.shape[:2]
+    squashed = cv2.resize(die, (width, round(height * 0.75)), interpolation=cv2.INTER_AREA)
+    wider_crop = cv2.copyMakeBorder(die, 0, 0, 20, 20, cv2.BORDER_REPLICATE)  # stretched back to square inside
+    square_on, slanted, padded = counter.read(die), counter.read(squashed), counter.read(wider_crop)
+    assert square_on.face == slanted.face == padded.face == face
+    assert square_on.squash is not None and square_on.squash > 0.95
+    assert padded.squash is not None and padded.squash > 0.93
+    assert slanted.squash is not None and 0.6 < slanted.squash < 0.8
+
+
 def test_pip_counter_abstains_without_pips() -> None:
     counter = PipCounter()
     felt = np.full((80, 80, 3), (60, 110, 40), np.uint8)

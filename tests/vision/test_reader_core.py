@@ -389,3 +389,32 @@ def test_box_overlap_share() -> None:
     assert Box(0, 0, 10, 20).overlap_share(a) == pytest.approx(0.5)
     assert a.overlap_share(Box(20, 20, 30, 30)) == 0.0
     assert Box(0, 0, 0, 10).overlap_share(a) == 0.0
+
+
+class SquashedFaces:
+    """Reads every die as a sure 4 whose pip count agrees and whose pips look squashed to a given degree."""
+
+    def __init__(self, squash: float | None) -> None:
+        self.squash = squash
+
+    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+        guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash))
+        return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
+
+
+@pytest.mark.parametrize(
+    ("squash", "flagged"),
+    [(0.7, True), (0.83, True), (0.84, False), (0.97, False), (None, False)],
+)
+def test_a_face_seen_at_a_slant_is_flagged_as_maybe_cocked(squash: float | None, flagged: bool) -> None:
+    frame = frame_with_patches({(500, 150, 540, 190): 200})
+    finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
+    settings = ReaderSettings(max_die_share=None, lean_sideways=None, tilt_squash=0.84)
+    [die] = DiceReader(finder, SquashedFaces(squash), settings).read(frame).dice
+    assert die.uncertain == flagged
+    assert any("se ve inclinada" in r for r in die.reasons) == flagged
+    for off in (
+        ReaderSettings(max_die_share=None, lean_sideways=None, tilt_squash=None),
+        ReaderSettings(max_die_share=None, from_above=False, tilt_squash=0.84),
+    ):
+        assert not DiceReader(finder, SquashedFaces(squash), off).read(frame).dice[0].uncertain

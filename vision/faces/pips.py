@@ -106,6 +106,8 @@ class Blob:
     y: float
     area: float
     roundness: float  # minor/major axis of the fitted ellipse, 1 for a circle
+    # second moments of the spot (xx, xy, yy), in scaled-crop pixels squared: its shape and which way it is squashed
+    moments: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +313,9 @@ def _blobs(binary: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], versus_bo
             continue
         if versus_body[int(y), int(x)] < MIN_BODY_CONTRAST:  # a gap between pips is no pip
             continue
-        out.append(Blob(float(x), float(y), area, roundness))
+        m = cv2.moments(contour)
+        second = (m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]) if m["m00"] > 0 else (0.0, 0.0, 0.0)
+        out.append(Blob(float(x), float(y), area, roundness, second))
     return out
 
 
@@ -339,6 +343,27 @@ def layout_fit(pips: Sequence[Blob], centre: tuple[float, float] = (WORK / 2, WO
     span = float(distances.max()) / SIDE
     spread = _band(max(SPAN_MIN - span, span - SPAN_MAX, 0.0), 0.0, 0.1)
     return centring * likeness * shape * spread
+
+
+def face_squash(pips: Sequence[Blob], scale: tuple[float, float] = (1.0, 1.0)) -> float:
+    """How square a face's pips look, 0-1: 1 when seen square-on; cos(angle) for a face turned by that angle
+    from the view (a cocked die seen from above). `scale`: crop pixels per scaled-crop pixel in x and y (the
+    crop is stretched to WORK x WORK). The lesser of two measures: the pips' shapes pooled (round pips look
+    alike squashed one way) and, for 4-6 pips, the smallest rectangle round their centres (a square)."""
+    sx, sy = scale
+    pooled = np.zeros((2, 2))
+    for pip in pips:
+        xx, xy, yy = pip.moments
+        shape = np.array([[sx * sx * xx, sx * sy * xy], [sx * sy * xy, sy * sy * yy]])
+        if np.trace(shape) > 0:
+            pooled += shape / np.trace(shape)
+    small, large = np.linalg.eigvalsh(pooled)
+    squash = math.sqrt(max(float(small), 0.0) / float(large)) if large > 0 else 1.0
+    if len(pips) >= 4:
+        centres = np.array([(p.x * sx, p.y * sy) for p in pips], np.float32)
+        _, (a, b), _ = cv2.minAreaRect(centres)
+        squash = min(squash, min(a, b) / max(a, b, 1e-6))
+    return squash
 
 
 def _rot(d: Floats) -> Floats:
@@ -562,7 +587,9 @@ class PipCounter:
             if confidence < self.min_confidence or (best.face == 1 and confidence < self.min_confidence_one):
                 return FaceGuess(None, 0.0, METHOD)
             centre = (float(np.mean([p.x for p in best.pips])) / WORK, float(np.mean([p.y for p in best.pips])) / WORK)
-            return FaceGuess(best.face, confidence, METHOD, centre)
+            height, width = crop.shape[:2]
+            squash = round(face_squash(best.pips, (width / WORK, height / WORK)), 4)
+            return FaceGuess(best.face, confidence, METHOD, centre, squash)
         return FaceGuess(None, 0.0, METHOD)
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
