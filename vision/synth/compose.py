@@ -228,6 +228,19 @@ class Placed:
         return float(h[:, 0].min()), float(h[:, 1].min()), float(h[:, 0].max()), float(h[:, 1].max())
 
 
+def _turn_about_vertical(gamma_deg: float) -> F64:
+    """Rotation matrix turning world vectors by gamma degrees about the vertical (counter-clockwise from above)."""
+    g = math.radians(gamma_deg)
+    return np.array([[math.cos(g), -math.sin(g), 0], [math.sin(g), math.cos(g), 0], [0, 0, 1]])
+
+
+def _affine_seen_by(cam: Camera, sprite_points: F64, world_points: F64) -> F64:
+    """The affine map taking three sprite points to where `cam` sees the three world points they stand for."""
+    img = cam.project(world_points)
+    m: F64 = cv2.getAffineTransform(sprite_points.astype(np.float32), img.astype(np.float32)).astype(np.float64)
+    return m
+
+
 def affine_for(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: float) -> F64:
     """Sprite px -> image px: the sprite's view plane, turned by gamma about the vertical, seen by `cam`.
 
@@ -238,18 +251,15 @@ def affine_for(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: float)
     first-order accurate over the die (it spans ~2 % of the distance to the camera).
     """
     t = math.radians(sprite.view_tilt)
-    g = math.radians(gamma_deg)
-    rz = np.array([[math.cos(g), -math.sin(g), 0], [math.sin(g), math.cos(g), 0], [0, 0, 1]])
+    rz = _turn_about_vertical(gamma_deg)
     right = rz @ np.array([1.0, 0.0, 0.0])
     up = rz @ np.array([0.0, math.cos(t), math.sin(t)])
     k = 1.0 / sprite.px_per_m
     step = 0.01  # metres
     world = np.array([centre_world, centre_world + right * step, centre_world + up * step])
-    img = cam.project(world)
     cx, cy = sprite.centre
     src = np.array([[cx, cy], [cx + step / k, cy], [cx, cy - step / k]], dtype=np.float64)
-    m = cv2.getAffineTransform(src.astype(np.float32), img.astype(np.float32)).astype(np.float64)
-    return m
+    return _affine_seen_by(cam, src, world)
 
 
 def affine_for_top(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: float) -> F64:
@@ -263,8 +273,7 @@ def affine_for_top(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: fl
     3.5 degrees off level, which a steep sprite view magnifies.
     """
     t = math.radians(sprite.view_tilt)
-    g = math.radians(gamma_deg)
-    rz = np.array([[math.cos(g), -math.sin(g), 0], [math.sin(g), math.cos(g), 0], [0, 0, 1]])
+    rz = _turn_about_vertical(gamma_deg)
     k = 1.0 / sprite.px_per_m
     # sprite px offsets -> metres on the level top face, in the sprite's frame (x right, y away from its camera;
     # image y points down, and the sprite's camera saw that direction squashed by cos t)
@@ -279,10 +288,7 @@ def affine_for_top(cam: Camera, sprite: Sprite, centre_world: F64, gamma_deg: fl
     offsets = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) * (0.01 / k)  # a centimetre, in sprite px
     top = np.asarray(centre_world, dtype=np.float64) + np.array([0.0, 0.0, SIDE / 2])
     world = np.array([top + rz[:, :2] @ (to_level @ d) for d in offsets])
-    img = cam.project(world)
-    src = centre + offsets
-    m = cv2.getAffineTransform(src.astype(np.float32), img.astype(np.float32)).astype(np.float64)
-    return m
+    return _affine_seen_by(cam, centre + offsets, world)
 
 
 def bearing(v: F64) -> float:

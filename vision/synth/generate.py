@@ -92,11 +92,11 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         width,
         height,
         args.assets,
-        args.sprites,
-        args.cocked_rate,
-        args.more_cocked,
-        args.surface,
-        args.flat_dice,
+        sprites=args.sprites,
+        cocked_rate=args.cocked_rate,
+        more_cocked=args.more_cocked,
+        surface=args.surface,
+        flat_dice=args.flat_dice,
     )
     stem = f"{args.split}_{seed:08d}"
     ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, table.jpeg_quality])
