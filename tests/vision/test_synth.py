@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from vision.synth import generate as cli
@@ -15,7 +16,9 @@ from vision.synth.camera import Camera
 from vision.synth.compose import (
     ASSETS,
     BARE_TABLES,
+    CLOTH_TABLES,
     Placed,
+    Table,
     compose_table,
     draw,
     extra_cocked,
@@ -305,6 +308,29 @@ def test_bare_tables_keep_the_dice_and_change_only_the_surface() -> None:
         compose_table(40, *SMALL, surface="glass")
 
 
+def test_cloth_tables_keep_the_dice_and_draw_each_pattern() -> None:
+    """A patterned cloth or board: the felt table's dice on a busy surface, every pattern drawn, one per seed."""
+    kinds: dict[str, tuple[int, Table]] = {}
+    for seed in range(40, 60):
+        cloth = compose_table(seed, *SMALL, surface="cloth")
+        assert cloth.meta["surface"] in CLOTH_TABLES
+        kinds.setdefault(cloth.meta["surface"], (seed, cloth))
+    assert set(kinds) == set(CLOTH_TABLES)
+    for seed, cloth in kinds.values():
+        felt = compose_table(seed, *SMALL)
+        assert [d["box"] for d in cloth.dice] == [d["box"] for d in felt.dice]
+        assert np.array_equal(compose_table(seed, *SMALL, surface="cloth").image, cloth.image)
+        assert _texture(cloth.image) > 2 * _texture(felt.image)  # a pattern: colour changing within a few mm
+
+
+def _texture(image: npt.NDArray[np.uint8]) -> float:
+    """How much the colour changes within 15 px windows (CIELAB standard deviation, upper quartile of pixels)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    mean = cv2.blur(lab, (15, 15))
+    std = np.sqrt(np.maximum(cv2.blur(lab * lab, (15, 15)) - mean * mean, 0)).max(axis=2)
+    return float(np.percentile(std, 75))
+
+
 def test_a_light_table_shows_no_square_round_a_die() -> None:
     """A sprite's baked shadow is cut at its edge; on a bare table it fades out, and the die is untouched."""
     sprite = next(s for s in load_manifest() if s.kind == "die" and not s.cocked)
@@ -322,6 +348,8 @@ def test_cli_bare_surface(tmp_path: Path) -> None:
     assert cli.main([*args, "--surface", "bare"]) == 0
     meta = json.loads(next((tmp_path / "meta").glob("*.json")).read_text())
     assert meta["surface"] in BARE_TABLES and meta["surface_option"] == "bare"
+    assert cli.main([*args, "--surface", "cloth", "--out", str(tmp_path / "cloth")]) == 0
+    assert json.loads(next((tmp_path / "cloth" / "meta").glob("*.json")).read_text())["surface"] in CLOTH_TABLES
     with pytest.raises(SystemExit):
         cli.main([*args, "--surface", "glass"])
 

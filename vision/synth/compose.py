@@ -48,7 +48,21 @@ BARE_TABLES: dict[str, tuple[int, int, int]] = {
     "marble": (222, 220, 216),
     "black": (30, 30, 32),
 }
-SURFACES = ("felt", "bare", "mixed")  # compose_table's `surface`: mixed = bare on half the tables
+# Patterned cloths and printed boards: a café table under a check or striped cloth, or dice rolled on a game
+# board (the real photos' Catan board: busy print round small dice, where the finder missed most).
+CLOTH_TABLES = ("gingham", "stripes", "print", "board")
+CLOTH_COLOURS = (  # sRGB: red, mustard, blue, green, orange, purple (the print's colours), then cream and ink
+    (190, 44, 42),
+    (222, 180, 56),
+    (46, 98, 170),
+    (58, 132, 66),
+    (226, 122, 40),
+    (124, 62, 130),
+    (236, 230, 214),
+    (40, 38, 44),
+)
+# compose_table's `surface`: mixed = bare on half the tables; cloth = a patterned cloth or board on every table
+SURFACES = ("felt", "bare", "mixed", "cloth")
 LIGHT_WEIGHTS = {"lamp": 0.4, "fluorescent": 0.25, "side": 0.2, "flash": 0.15}
 TINTS = {  # colour of the light (linear multipliers): warm café bulb, cold tube, neutral flash / daylight
     "lamp": (1.18, 1.0, 0.72),
@@ -505,6 +519,68 @@ def bare_table(rng: np.random.Generator, scene: Scene, kind: str) -> F32:
     return img.astype(np.float32)
 
 
+def cloth_table(rng: np.random.Generator, scene: Scene, kind: str) -> F32:
+    """Linear BGR of a patterned table filling the frame: gingham checks, stripes, a busy print of blots in four
+    to six colours, or a board of coloured hexagonal tiles with light borders."""
+    cam = scene.cam
+    w, h = cam.width, cam.height_px
+    ppm = cam.focal / cam.height
+    palette = SRGB_TO_LIN[np.array(CLOTH_COLOURS, dtype=np.uint8)[:, ::-1]].astype(np.float32)
+    palette *= rng.uniform(0.85, 1.1, (len(palette), 1)).astype(np.float32)
+    cream, ink = len(CLOTH_COLOURS) - 2, len(CLOTH_COLOURS) - 1
+    # The pattern is drawn on a grid four times coarser (its features are millimetres wide), then enlarged.
+    step = 4
+    hh, hw = (h + step - 1) // step, (w + step - 1) // step
+    yy, xx = np.mgrid[0:hh, 0:hw].astype(np.float32) * step
+    a = rng.uniform(0, math.pi)
+    u = xx * math.cos(a) + yy * math.sin(a)
+    v = -xx * math.sin(a) + yy * math.cos(a)
+    colour = int(rng.integers(0, cream))
+    if kind == "gingham":  # woven checks: the colour where both threads have it, half where one has it
+        period = rng.uniform(0.008, 0.025) * ppm
+        share = ((np.floor(u / period) % 2 == 0).astype(np.float32) + (np.floor(v / period) % 2 == 0)) / 2
+        small = palette[cream] + share[:, :, None] * (palette[colour] - palette[cream])
+    elif kind == "stripes":
+        picks = rng.choice(len(CLOTH_COLOURS), size=int(rng.integers(2, 4)), replace=False)
+        widths = rng.uniform(0.004, 0.04, len(picks)) * ppm
+        index = np.searchsorted(np.cumsum(widths), np.mod(u, widths.sum()), side="right")
+        small = palette[picks][np.minimum(index, len(picks) - 1)]
+    elif kind == "print":  # blots of smooth noise cut into colour bands, inked where the colour changes
+        picks = rng.choice(len(CLOTH_COLOURS), size=int(rng.integers(4, 7)), replace=False)
+        field = noise_field(rng, hh, hw, max(4, int(rng.uniform(0.01, 0.04) * ppm / step)))
+        cuts = np.quantile(field[::5, ::5], np.linspace(0, 1, len(picks) + 1)[1:-1])
+        index = np.searchsorted(cuts, field)
+        small = palette[picks][index]
+        edge = cv2.morphologyEx(index.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)) > 0
+        if rng.random() < 0.6:
+            small[edge] = palette[ink]
+    elif kind == "board":  # pointy hexagons (axial coordinates rounded to the nearest centre), light borders
+        size = rng.uniform(0.03, 0.07) * ppm
+        q = (math.sqrt(3) / 3 * u - v / 3) / size
+        r = 2 / 3 * v / size
+        cx, cz = np.round(q), np.round(r)
+        cy = np.round(-q - r)
+        dx, dy, dz = np.abs(cx - q), np.abs(cy + q + r), np.abs(cz - r)
+        fix_x = (dx > dy) & (dx > dz)
+        fix_z = ~fix_x & (dz >= dy)
+        cx = np.where(fix_x, -cy - cz, cx)
+        cz = np.where(fix_z, -cx - cy, cz)
+        tile = (cx.astype(np.int64) * 7919 + cz.astype(np.int64) * 104729 + int(rng.integers(0, 1 << 20))) % cream
+        small = palette[tile]
+        # cube offsets from the tile's centre: their largest pairwise difference is 1 on the tile's edges
+        ox, oz = q - cx, r - cz
+        oy = -ox - oz
+        edge = np.maximum(np.maximum(np.abs(ox - oy), np.abs(oy - oz)), np.abs(oz - ox))
+        small[edge > rng.uniform(0.9, 0.95)] = palette[cream]
+    else:
+        raise ValueError(f"cloth must be one of {', '.join(CLOTH_TABLES)}, got {kind!r}")
+    img: F32 = cv2.resize(np.ascontiguousarray(small, dtype=np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    weave = 1.0 + 0.06 * rng.standard_normal((h, w), dtype=np.float32).clip(-2, 2)
+    shade = 1.0 + 0.04 * noise_field(rng, h, w, max(8, int(0.1 * ppm)))  # folds and uneven light on the cloth
+    img *= (weave * shade)[:, :, None]
+    return img
+
+
 def _line_kernel(k: int, angle: float) -> F32:
     ker = np.zeros((k, k), dtype=np.float32)
     c = k // 2
@@ -916,8 +992,9 @@ def compose_table(
 ) -> Table:
     """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors;
     `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites;
-    `surface` (SURFACES): felt tables, bare café tables, or half and half; `flat_dice` (FLAT_DICE): a lying
-    die's top face as the camera sees it ("exact") or as sets made before session 8 had it ("billboard")."""
+    `surface` (SURFACES): felt tables, bare café tables, half and half, or patterned cloths and boards;
+    `flat_dice` (FLAT_DICE): a lying die's top face as the camera sees it ("exact") or as sets made before
+    session 8 had it ("billboard")."""
     if surface not in SURFACES:
         raise ValueError(f"surface must be one of {', '.join(SURFACES)}, got {surface!r}")
     if flat_dice not in FLAT_DICE:
@@ -928,7 +1005,11 @@ def compose_table(
     img: F32
     img, felt_mask = felt_and_table(rng, scene)
     bare = None
-    if surface != "felt":  # a stream of its own, so a felt table's seed still makes the table it made before
+    if surface == "cloth":  # a stream of its own, as for bare tables
+        cloth = np.random.default_rng([seed, 2])
+        bare = str(cloth.choice(CLOTH_TABLES))
+        img = cloth_table(cloth, scene, bare)
+    elif surface != "felt":  # a stream of its own, so a felt table's seed still makes the table it made before
         side = np.random.default_rng([seed, 1])
         if surface == "bare" or side.random() < 0.5:
             bare = str(side.choice(list(BARE_TABLES)))

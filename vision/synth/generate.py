@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--surface",
         choices=SURFACES,
         default="felt",
-        help="felt tables (default), bare café tables (laminate, wood, granite, marble, black) or half and half",
+        help="felt tables (default), bare café tables (laminate, wood, granite, marble, black), half and half, "
+        "or patterned cloths and printed boards (gingham, stripes, a busy print, hexagonal tiles)",
     )
     p.add_argument(
         "--flat-dice",

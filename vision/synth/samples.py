@@ -16,6 +16,7 @@ from vision.synth.dice_model import CLASS_NAMES
 
 DEFAULT_SEEDS = (35, 11, 23, 47, 58)
 BARE_SEEDS = (2003, 2010)  # bare café tables (`--surface bare`), from the finder-bare seeds
+CLOTH_SEEDS = (54, 47)  # a board of hexagonal tiles and a busy print (`--surface cloth`)
 
 
 def table_samples(out: Path, seeds: tuple[int, ...], width: int = 1600, surface: str = "felt") -> list[Path]:
@@ -108,10 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("models/dice/samples"))
     parser.add_argument("--seeds", type=int, nargs="*", default=list(DEFAULT_SEEDS))
     parser.add_argument("--bare-seeds", type=int, nargs="*", default=list(BARE_SEEDS), help="bare café tables")
+    parser.add_argument("--cloth-seeds", type=int, nargs="*", default=list(CLOTH_SEEDS), help="cloths and boards")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     paths = table_samples(args.out, tuple(args.seeds))
     paths += table_samples(args.out, tuple(args.bare_seeds), surface="bare")
+    paths += table_samples(args.out, tuple(args.cloth_seeds), surface="cloth")
     paths.append(contact_sheet(args.out))
     for p in paths:
         print(f"{p}  {p.stat().st_size // 1024} KB")
