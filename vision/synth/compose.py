@@ -1004,19 +1004,19 @@ def compose_table(
     scene = random_scene(rng, width, height)
     img: F32
     img, felt_mask = felt_and_table(rng, scene)
-    bare = None
+    not_felt: str | None = None
     if surface == "cloth":  # a stream of its own, as for bare tables
         cloth = np.random.default_rng([seed, 2])
-        bare = str(cloth.choice(CLOTH_TABLES))
-        img = cloth_table(cloth, scene, bare)
+        not_felt = str(cloth.choice(CLOTH_TABLES))
+        img = cloth_table(cloth, scene, not_felt)
     elif surface != "felt":  # a stream of its own, so a felt table's seed still makes the table it made before
         side = np.random.default_rng([seed, 1])
         if surface == "bare" or side.random() < 0.5:
-            bare = str(side.choice(list(BARE_TABLES)))
-            img = bare_table(side, scene, bare)
+            not_felt = str(side.choice(list(BARE_TABLES)))
+            img = bare_table(side, scene, not_felt)
     dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, flat_dice)
     for pl in sorted(dice + items, key=lambda p: -p.order):
-        draw(img, pl, assets, feather=bare is not None)  # felt tables unchanged: their seeds make the same images
+        draw(img, pl, assets, feather=not_felt is not None)  # felt tables unchanged: their seeds make the same images
     ppm = scene.cam.focal / scene.cam.height
     light = illumination(rng, scene)
     if rng.random() < 0.3:
@@ -1074,7 +1074,7 @@ def compose_table(
         others.append({"kind": pl.sprite.kind, "sprite": pl.sprite.file, "box": box})
     meta = {
         **scene_meta(scene),
-        "surface": bare or "felt",
+        "surface": not_felt or "felt",
         "flat_dice": flat_dice,
         "blur_sigma_px": round(float(sigma), 3),
         "motion_blur": motion,
