@@ -535,7 +535,7 @@ def cloth_table(rng: np.random.Generator, scene: Scene, kind: str) -> F32:
     a = rng.uniform(0, math.pi)
     u = xx * math.cos(a) + yy * math.sin(a)
     v = -xx * math.sin(a) + yy * math.cos(a)
-    colour = int(rng.integers(0, cream))
+    colour = int(rng.integers(0, cream))  # gingham's colour; drawn for every pattern, as the samples were made
     if kind == "gingham":  # woven checks: the colour where both threads have it, half where one has it
         period = rng.uniform(0.008, 0.025) * ppm
         share = ((np.floor(u / period) % 2 == 0).astype(np.float32) + (np.floor(v / period) % 2 == 0)) / 2
