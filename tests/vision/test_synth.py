@@ -471,9 +471,35 @@ def test_cocked_rate_sets_how_often_a_seat_has_a_cocked_die() -> None:
     assert never == 0 and often >= 12
 
 
+def _touching_share(touching: float) -> float:
+    """The share of dice whose nearest die of the same seat lies within 1.5 die widths, centre to centre."""
+    near = total = 0
+    for seed in range(12):
+        dice = [d for d in compose_table(seed, *SMALL, cocked_rate=0.0, touching=touching).dice]
+        for d in dice:
+            x1, y1, x2, y2 = d["box"]
+            mates = [e["box"] for e in dice if e is not d and e["seat"] == d["seat"]]
+            if not mates:
+                continue
+            total += 1
+            gap = min(math.hypot((m[0] + m[2] - x1 - x2) / 2, (m[1] + m[3] - y1 - y2) / 2) for m in mates)
+            near += gap < 1.5 * max(x2 - x1, y2 - y1)
+    return near / total
+
+
+def test_touching_sets_how_often_a_die_lies_against_another() -> None:
+    """Dice laid against their seat's dice when `touching` is 1; scattered round the seat when it is 0."""
+    assert _touching_share(1.0) > 0.9
+    assert _touching_share(0.0) < _touching_share(1.0) - 0.3
+    with pytest.raises(ValueError, match="touching"):
+        compose_table(0, *SMALL, touching=1.5)
+
+
 def test_cli_refuses_a_cocked_rate_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--out", "/tmp/x", "--count", "1", "--cocked-rate", "1.5"]) == 2
     assert "--cocked-rate" in capsys.readouterr().err
+    assert cli.main(["--out", "/tmp/x", "--count", "1", "--touching", "-0.1"]) == 2
+    assert "--touching" in capsys.readouterr().err
 
 
 def test_cli_refuses_bad_sizes() -> None:

@@ -138,6 +138,7 @@ HELD_OUT_EVERY = 6  # dice sprites of every sixth render batch (b001, b007, ...,
 
 
 COCKED_RATE = 0.12  # each seat's chance of a cocked die: about one table in three
+TOUCHING = 0.45  # a seat's next die's chance to be laid against one of the seat's dice already down
 # The first round of cocked batches (c000-c004). Later rounds (c005-...) came after the data sets of the
 # model cards were made: a table uses them only when asked, so that every earlier seed makes the same table.
 FIRST_COCKED_BATCHES = 5
@@ -689,9 +690,11 @@ def place_table(
     sprites: tuple[Sprite, ...],
     cocked_rate: float = COCKED_RATE,
     flat_dice: str = "exact",
+    touching: float = TOUCHING,
 ) -> tuple[list[Placed], list[Placed]]:
     """Seats with clusters of dice (touching, some cocked: a seat's chance is `cocked_rate`), cups, coins, caps
-    and cards; (dice, props). `flat_dice` (FLAT_DICE): how a lying die's sprite is laid on the table."""
+    and cards; (dice, props). `flat_dice` (FLAT_DICE): how a lying die's sprite is laid on the table;
+    `touching`: a die's chance to be laid against one of its seat's dice already down."""
     lay = affine_for_top if flat_dice == "exact" else affine_for
     cam = scene.cam
     w, h = cam.width, cam.height_px
@@ -761,7 +764,7 @@ def place_table(
             st = styles[int(rng.integers(len(styles)))] if mixed else style
             face = int(rng.integers(1, 7))
             for _try in range(30):
-                if len(placed) > seat_first and rng.random() < 0.45:
+                if len(placed) > seat_first and rng.random() < touching:
                     # Touching: next to a die of this seat, face to face or nearly so.
                     other = placed[int(rng.integers(seat_first, len(placed)))]
                     base = other.world
@@ -989,16 +992,19 @@ def compose_table(
     more_cocked: bool = False,
     surface: str = "felt",
     flat_dice: str = "exact",
+    touching: float = TOUCHING,
 ) -> Table:
     """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors;
     `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites;
     `surface` (SURFACES): felt tables, bare café tables, half and half, or patterned cloths and boards;
     `flat_dice` (FLAT_DICE): a lying die's top face as the camera sees it ("exact") or as sets made before
-    session 8 had it ("billboard")."""
+    session 8 had it ("billboard"); `touching`: a die's chance to be laid against another of its seat."""
     if surface not in SURFACES:
         raise ValueError(f"surface must be one of {', '.join(SURFACES)}, got {surface!r}")
     if flat_dice not in FLAT_DICE:
         raise ValueError(f"flat_dice must be one of {', '.join(FLAT_DICE)}, got {flat_dice!r}")
+    if not 0.0 <= touching <= 1.0:
+        raise ValueError(f"touching must be a chance from 0 to 1, got {touching}")
     rng = np.random.default_rng(seed)
     chosen = sprite_set(load_manifest(assets), sprites, more_cocked)
     scene = random_scene(rng, width, height)
@@ -1014,7 +1020,7 @@ def compose_table(
         if surface == "bare" or side.random() < 0.5:
             not_felt = str(side.choice(list(BARE_TABLES)))
             img = bare_table(side, scene, not_felt)
-    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, flat_dice)
+    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, flat_dice, touching)
     for pl in sorted(dice + items, key=lambda p: -p.order):
         draw(img, pl, assets, feather=not_felt is not None)  # felt tables unchanged: their seeds make the same images
     ppm = scene.cam.focal / scene.cam.height

@@ -19,6 +19,7 @@ from vision.synth.compose import (
     FLAT_DICE,
     SPRITE_SETS,
     SURFACES,
+    TOUCHING,
     compose_table,
     tiles,
     yolo_lines,
@@ -80,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="exact",
         help="a lying die's top face as the camera sees it (default), or as data sets made before session 8 had it",
     )
+    p.add_argument(
+        "--touching",
+        type=float,
+        default=TOUCHING,
+        help=f"a die's chance to be laid against another die of its seat (default {TOUCHING}; "
+        "with it a seed makes the table it made before)",
+    )
     p.add_argument("--assets", type=Path, default=ASSETS, help=argparse.SUPPRESS)
     return p
 
@@ -98,6 +106,7 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         more_cocked=args.more_cocked,
         surface=args.surface,
         flat_dice=args.flat_dice,
+        touching=args.touching,
     )
     stem = f"{args.split}_{seed:08d}"
     ok, jpeg = cv2.imencode(".jpg", table.image, [cv2.IMWRITE_JPEG_QUALITY, table.jpeg_quality])
@@ -114,6 +123,7 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         "cocked_rate": args.cocked_rate,
         "more_cocked": args.more_cocked,
         "surface_option": args.surface,
+        "touching": args.touching,
         **table.meta,
         "dice": table.dice,
         "distractors": table.distractors,
@@ -155,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not 0.0 <= args.cocked_rate <= 1.0:
         print(f"--cocked-rate must be between 0 and 1, got {args.cocked_rate}", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.touching <= 1.0:
+        print(f"--touching must be between 0 and 1, got {args.touching}", file=sys.stderr)
         return 2
     if not (args.assets / "manifest.json").exists():
         print(f"no sprites in {args.assets}: run scripts/render-venv.sh first", file=sys.stderr)
