@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, likeliest_face
+from vision.faces.pips import TopShare
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
 from vision.types import Frame
 
@@ -37,14 +38,17 @@ class PairedFaces:
         """Whether the classifier reads dice turned outward-up (DiceReader then cuts them so)."""
         return self.classifier.turned
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain; a
         crop the model is sure holds no die (its calibrated `absent_threshold`) is marked absent. `turned`: the
-        crops turned outward-up, for a classifier trained so (the pip counter reads the crops as they are)."""
+        crops turned outward-up, for a classifier trained so (the pip counter reads the crops as they are);
+        `tops`: where each top face is in its crop, for the pip counter."""
         # the classifier runs once: its guesses for the pair, its probabilities for a face no reader names
         seen = turned if turned is not None and self.classifier.turned else crops
         probabilities = self.classifier.probabilities(seen)
-        verdicts = self.pair.verdicts(crops, [guess_from_probabilities(row) for row in probabilities])
+        verdicts = self.pair.verdicts(crops, [guess_from_probabilities(row) for row in probabilities], tops)
         # both thresholds are None for a model with no cocked class: it never drops a die nor flags one so
         absent, leaning = self.classifier.absent_threshold, self.classifier.cocked_threshold
         return [

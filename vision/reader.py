@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.faces.crops import outward_turn, turned_crop
 from vision.faces.pips import METHOD as PIP_COUNT
+from vision.faces.pips import TopShare
 from vision.frames import check_frame
 from vision.types import Box, Detector, DieReading, FaceGuess, Frame, FrameReading
 
@@ -28,8 +29,11 @@ class FaceVerdict:
 class DieFaceReader(Protocol):
     """Reads dice faces from their full-resolution crops by two independent methods and combines them."""
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
-        """One verdict per crop; `turned`: the same crops turned outward-up (frames taken from above)."""
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
+        """One verdict per crop; `turned`: the same crops turned outward-up, and `tops`: where each die's top
+        face is in its crop (frames taken from above)."""
         ...
 
 
@@ -71,6 +75,12 @@ class ReaderSettings:
     # most 3 % of the flat dice the reader accepts (2.6 %); it flags 14 of the 40 cocked dice whose face the
     # pip counter reads there (models/dice/rules-session8.md). None turns it off (photos not from above).
     tilt_squash: float | None = 0.84
+    # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), it
+    # counts within the top face's box: the die's box less its sides, which a camera looking down sees swept
+    # toward the frame's centre by about this share of the die's distance from it (side / (height - side):
+    # 0.016-0.027 for a 16 mm die 60-100 cm below). Chosen on rendered training tables (faces-train-x):
+    # models/dice/rules-session10.md, rule I. None turns it off (photos not from above).
+    top_sweep: float | None = 0.015
 
 
 def crop_bounds(frame: Frame, box: Box, margin: float) -> tuple[int, int, int, int]:
@@ -80,6 +90,25 @@ def crop_bounds(frame: Frame, box: Box, margin: float) -> tuple[int, int, int, i
     x1, y1 = max(0, int(box.x1 - mx)), max(0, int(box.y1 - my))
     x2, y2 = min(width, int(np.ceil(box.x2 + mx))), min(height, int(np.ceil(box.y2 + my)))
     return x1, y1, x2, y2
+
+
+def top_face_share(box: Box, bounds: tuple[int, int, int, int], width: int, height: int, sweep: float) -> TopShare:
+    """The top face's box in the crop `bounds`, as shares of it: the die's box cut on the side toward the frame's
+    centre by the sweep of its sides (`sweep` times the die's distance from the centre), seen from above."""
+    x1, y1, x2, y2 = box.x1, box.y1, box.x2, box.y2
+    cx, cy = box.center
+    vx, vy = sweep * (cx - width / 2), sweep * (cy - height / 2)
+    if vx > 0:
+        x1 = min(x2 - 1, x1 + vx)
+    else:
+        x2 = max(x1 + 1, x2 + vx)
+    if vy > 0:
+        y1 = min(y2 - 1, y1 + vy)
+    else:
+        y2 = max(y1 + 1, y2 + vy)
+    bx1, by1, bx2, by2 = bounds
+    w, h = bx2 - bx1, by2 - by1
+    return ((x1 - bx1) / w, (y1 - by1) / h, (x2 - bx1) / w, (y2 - by1) / h)
 
 
 def crop_box(frame: Frame, box: Box, margin: float) -> Frame:
@@ -124,7 +153,11 @@ class DiceReader:
             turned = [
                 turned_crop(frame, d.box, outward_turn(d.box, width, height), self.settings.margin) for d in detections
             ]
-        verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned)
+        tops = None
+        if self.settings.from_above and self.settings.top_sweep is not None:
+            sweep = self.settings.top_sweep
+            tops = [top_face_share(d.box, b, width, height, sweep) for d, b in zip(detections, bounds, strict=True)]
+        verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned, tops)
         found = list(zip(detections, verdicts, bounds, strict=True))
         dice = [self._read_one(frame, d.box, d.confidence, v, b) for d, v, b in found if not v.absent]
         dice = self._leaning(self._odd_sizes(dice))

@@ -13,6 +13,7 @@ from tests.vision.test_faces import tiny_yolo
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, no_face_probability
 from vision.faces.crops import UNREADABLE, DieSample
 from vision.faces.negatives import far_from_dice, load_negatives, main, mine, read_unlabelled
+from vision.faces.pips import TopShare
 from vision.faces.train import absent_threshold, cocked_threshold, not_dice_of, training_label
 from vision.reader import DiceReader, FaceVerdict
 from vision.types import Box, Detection, FaceGuess, Frame
@@ -153,7 +154,9 @@ class Verdicts:
     def __init__(self, verdicts: Sequence[FaceVerdict]) -> None:
         self.verdicts = list(verdicts)
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
         return self.verdicts[: len(crops)]
 
 

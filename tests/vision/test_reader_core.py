@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from vision.evaluate import TruthDie, average_precision, evaluate, match, read_labels, yolo_samples
+from vision.faces.pips import TopShare
 from vision.frames import FrameError, check_frame, load_image
-from vision.reader import DiceReader, FaceVerdict, ReaderSettings, crop_box
+from vision.reader import DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
 from vision.types import Box, Detection, DieReading, FaceGuess, Frame
 
 
@@ -31,9 +32,13 @@ class FakeFaces:
     def __init__(self, disagree_on: int | None = None) -> None:
         self.sizes: list[tuple[int, int]] = []
         self.disagree_on = disagree_on
+        self.tops: list[Sequence[TopShare] | None] = []
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
         out = []
+        self.tops.append(tops)
         for crop in crops:
             self.sizes.append(crop.shape[:2])
             face = int(crop.mean() // 40) + 1
@@ -128,6 +133,28 @@ def test_reader_crops_at_full_resolution_and_keeps_original_pixels() -> None:
         "box": [100, 100, 160, 160],
         "uncertain": False,
     }
+
+
+def test_the_top_face_is_the_box_less_the_sides_toward_the_frames_centre() -> None:
+    """Seen from above, a die shows the sides facing the frame's centre: its top face's box is its box cut on
+    that side by the sweep (`top_sweep` times the die's distance from the centre), as shares of the crop."""
+    # 600 x 400 frame, centre (300, 200); a die 100 px right of and 50 px below it, crop = box + 10 px
+    share = top_face_share(Box(370, 220, 430, 280), (360, 210, 440, 290), 600, 400, 0.1)
+    assert share == pytest.approx((20 / 80, 15 / 80, 70 / 80, 70 / 80))  # cut 10 px on the left, 5 px on top
+    left_above = top_face_share(Box(170, 120, 230, 180), (170, 120, 230, 180), 600, 400, 0.1)
+    assert left_above == pytest.approx((0, 0, 50 / 60, 55 / 60))  # 100 px left, 50 px above: cut right and bottom
+    assert top_face_share(Box(270, 170, 330, 230), (270, 170, 330, 230), 600, 400, 0.1) == (0, 0, 1, 1)
+
+
+def test_the_reader_says_where_the_top_faces_are_only_from_above() -> None:
+    frame = frame_with_patches({(370, 220, 430, 280): 130})
+    finder = FakeFinder([Detection(Box(370, 220, 430, 280), 0.9)])
+    above, slanted, off = FakeFaces(), FakeFaces(), FakeFaces()
+    DiceReader(finder, above, ReaderSettings(margin=0.0, top_sweep=0.1)).read(frame)
+    DiceReader(finder, slanted, ReaderSettings(margin=0.0, from_above=False)).read(frame)
+    DiceReader(finder, off, ReaderSettings(margin=0.0, top_sweep=None)).read(frame)
+    assert above.tops == [[pytest.approx((10 / 60, 5 / 60, 1, 1))]]
+    assert slanted.tops == off.tops == [None]
 
 
 def test_crop_margin_is_clipped_to_the_frame() -> None:
@@ -305,7 +332,9 @@ class CentredFaces:
     def __init__(self, centre: tuple[float, float]) -> None:
         self.centre = centre
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
         guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", self.centre))
         return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
 
@@ -352,7 +381,9 @@ class WeakCountFaces:
     def __init__(self, pips: float) -> None:
         self.pips = pips
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
         guesses = (FaceGuess(5, 0.99, "cnn"), FaceGuess(5, self.pips, "pips", (0.5, 0.5)))
         return [FaceVerdict(5, 0.97, (), guesses) for _ in crops]
 
@@ -397,7 +428,9 @@ class SquashedFaces:
     def __init__(self, squash: float | None) -> None:
         self.squash = squash
 
-    def read_dice(self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None) -> list[FaceVerdict]:
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+    ) -> list[FaceVerdict]:
         guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash))
         return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
 

@@ -440,6 +440,8 @@ def grid_fit(pips: Sequence[Blob], response: Floats) -> float:
 
 LEVELS = (96, 128, 168)  # fixed thresholds of a contrast map scaled to 0-255, beside its Otsu level
 REGIONS = ("dado", "cara clara")  # the whole die first; its brighter face when the whole die gives no face
+TOP_REGION = "cara de arriba"  # last, where the reader says where the top face is (seen from above)
+TopShare = tuple[float, float, float, float]  # a box as shares of the crop's width and height: x1, y1, x2, y2
 
 
 class _Prepared:
@@ -468,9 +470,15 @@ class _Prepared:
                     self._spots.append((name, level, _blobs(binary, self.mask, versus_body), response))
         return self._spots
 
-    def tier(self, region_name: str) -> list[PipCount]:
-        """Every binarisation's reading of one region (REGIONS), best fit first; empty if it has none."""
-        region = self.inside if region_name == REGIONS[0] else _bright_face(self.lum, self.inside)
+    def tier(self, region_name: str, top: TopShare | None = None) -> list[PipCount]:
+        """Every binarisation's reading of one region (REGIONS, or TOP_REGION within the box `top`), best fit
+        first; empty if it has none."""
+        if region_name == REGIONS[0]:
+            region: npt.NDArray[np.bool_] | None = self.inside
+        elif region_name == TOP_REGION:
+            region = _top_region(self.inside, top) if top is not None else None
+        else:
+            region = _bright_face(self.lum, self.inside)
         if not self.usable or region is None:
             return []
         ys, xs = np.nonzero(region)
@@ -485,6 +493,26 @@ class _Prepared:
         return out
 
 
+def _top_crop(crop: Frame, top: TopShare) -> tuple[Frame, tuple[int, int], TopShare]:
+    """The top face's box (shares of `crop`) with the readers' margin, cut from the crop: (sub-crop, its origin in
+    the crop, the top face's box as shares of the sub-crop)."""
+    height, width = crop.shape[:2]
+    x1, y1, x2, y2 = top[0] * width, top[1] * height, top[2] * width, top[3] * height
+    mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
+    sx1, sy1 = max(0, math.floor(x1 - mx)), max(0, math.floor(y1 - my))
+    sx2, sy2 = min(width, max(sx1 + 1, math.ceil(x2 + mx))), min(height, max(sy1 + 1, math.ceil(y2 + my)))
+    w, h = sx2 - sx1, sy2 - sy1
+    return crop[sy1:sy2, sx1:sx2], (sx1, sy1), ((x1 - sx1) / w, (y1 - sy1) / h, (x2 - sx1) / w, (y2 - sy1) / h)
+
+
+def _top_region(inside: npt.NDArray[np.bool_], top: TopShare) -> npt.NDArray[np.bool_] | None:
+    """The die's mask within the top face's box (shares of the crop); None when too little of it is left."""
+    x1, y1, x2, y2 = (min(WORK, max(0, round(v * WORK))) for v in top)
+    region = np.zeros_like(inside)
+    region[y1:y2, x1:x2] = inside[y1:y2, x1:x2]
+    return region if region.sum() >= (SIDE * 0.3) ** 2 else None
+
+
 def count_candidates(crop: Frame) -> list[PipCount]:
     """Every binarisation's reading of the crop, for each region (pips kept, layout fit), best fit first."""
     prepared = _Prepared(crop)
@@ -497,13 +525,19 @@ log = logging.getLogger(__name__)
 # On training crops (real and rendered alike) counts under 0.3 were wrong one time in three, 0.3-0.4 one in
 # four, over 0.6 3 %: too weak under 0.4 to confirm the model's face, so none is given (models/faces).
 MIN_CONFIDENCE = 0.4
+# The top face alone is counted on the premise that the die lies flat under a camera looking down, so that
+# its top face looks square: one that looks more squashed than this may be a cocked die's (models/dice,
+# rules-session10.md).
+MIN_TOP_SQUASH = 0.9
 PROCESS_MIN = 6  # with fewer crops than this, a process pool costs more than it saves
 
 
-def _count_chunk(settings: tuple[float, float, float], crops: list[Frame]) -> list[FaceGuess]:
+def _count_chunk(
+    settings: tuple[float, float, float, float], crops: list[Frame], tops: list[TopShare | None]
+) -> list[FaceGuess]:
     """Count a share of the crops in a worker process (the counter is pure Python and OpenCV: no state)."""
     counter = PipCounter(*settings, workers=1)
-    return [counter.read(crop) for crop in crops]
+    return [counter.read(crop, top) for crop, top in zip(crops, tops, strict=True)]
 
 
 _PROCESS_POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -555,66 +589,93 @@ class PipCounter:
         min_fit: float = 0.35,
         min_confidence_one: float = 0.4,
         min_confidence: float = MIN_CONFIDENCE,
+        min_top_squash: float = MIN_TOP_SQUASH,
         workers: int | None = None,
         processes: bool = False,
     ) -> None:
-        """The least layout fit to give a count, the least confidence to call a lone pip a 1 and any face, how many
-        crops are counted at once (default: one per core), and whether on processes (the counter is mostly
-        Python, which threads run one at a time) or on threads. Processes are for programs started from a
-        guarded entry point (the `cacho` commands, the kiosk): a worker process imports the main module again."""
+        """The least layout fit to give a count, the least confidence to call a lone pip a 1 and any face, the
+        least squash of a top face counted alone, how many crops are counted at once (default: one per core),
+        and whether on processes (the counter is mostly Python, which threads run one at a time) or on threads.
+        Processes are for programs started from a guarded entry point (the `cacho` commands, the kiosk): a
+        worker process imports the main module again."""
         # A faint second pip missed turns a 2 into a 1: the error most likely to fool both readers alike.
         self.min_fit = min_fit
         self.min_confidence_one = min_confidence_one
         self.min_confidence = min_confidence
+        self.min_top_squash = min_top_squash
         self.workers = workers or os.cpu_count() or 1
         self.processes = processes
         self._pool: ThreadPoolExecutor | None = None
 
-    def read(self, crop: Frame) -> FaceGuess:
-        """The face by counting pips, or None with low confidence when the evidence is poor or contradictory."""
+    def read(self, crop: Frame, top: TopShare | None = None) -> FaceGuess:
+        """The face by counting pips, or None with low confidence when the evidence is poor or contradictory;
+        `top`: where the top face is in the crop (a box as shares of it), when the reader knows."""
         prepared = _Prepared(crop)
         # the whole die first; its brighter face only when the whole die shows no clear face (slanted view)
+        guess = FaceGuess(None, 0.0, METHOD)
         for region in REGIONS:
             tier = prepared.tier(region)
-            good = [c for c in tier if c.fit >= self.min_fit]
-            if not good:
-                continue
-            best = good[0]
-            if any(c.face != best.face and c.fit >= best.fit * 0.8 for c in good):
-                return FaceGuess(None, 0.0, METHOD)
-            agree = sum(1 for c in good if c.face == best.face) / len(tier)
-            confidence = round(min(1.0, best.fit * (0.5 + 0.5 * agree)), 4)
-            if confidence < self.min_confidence or (best.face == 1 and confidence < self.min_confidence_one):
-                return FaceGuess(None, 0.0, METHOD)
-            centre = (float(np.mean([p.x for p in best.pips])) / WORK, float(np.mean([p.y for p in best.pips])) / WORK)
-            height, width = crop.shape[:2]
-            squash = round(face_squash(best.pips, (width / WORK, height / WORK)), 4)
-            return FaceGuess(best.face, confidence, METHOD, centre, squash)
-        return FaceGuess(None, 0.0, METHOD)
+            if any(c.fit >= self.min_fit for c in tier):
+                guess = self._decide(tier, crop.shape[:2])
+                break
+        if guess.face is not None or top is None:
+            return guess
+        # last, where they give no count, the top face alone: its box (the sides the reader cut off) with a
+        # margin, as a crop of its own, so that the face fills it as a die seen square-on fills its crop
+        sub, (x0, y0), sub_top = _top_crop(crop, top)
+        tier = _Prepared(sub).tier(TOP_REGION, sub_top)
+        if not any(c.fit >= self.min_fit for c in tier):
+            return FaceGuess(None, 0.0, METHOD)
+        guess = self._decide(tier, sub.shape[:2])
+        if guess.centre is None or guess.squash is None or guess.squash < self.min_top_squash:
+            return FaceGuess(None, 0.0, METHOD)
+        height, width = crop.shape[:2]
+        sub_h, sub_w = sub.shape[:2]
+        centre = ((x0 + guess.centre[0] * sub_w) / width, (y0 + guess.centre[1] * sub_h) / height)
+        return FaceGuess(guess.face, guess.confidence, METHOD, centre, guess.squash)
 
-    def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
-        """One guess per crop, counted in parallel: the same guesses as one at a time."""
+    def _decide(self, tier: list[PipCount], shape: tuple[int, ...]) -> FaceGuess:
+        """The count of one region's readings (best first, one at least fitting): a face, or None when a rival
+        count fits nearly as well or the confidence is too low. Centre in shares of the crop of `shape`."""
+        good = [c for c in tier if c.fit >= self.min_fit]
+        best = good[0]
+        if any(c.face != best.face and c.fit >= best.fit * 0.8 for c in good):
+            return FaceGuess(None, 0.0, METHOD)
+        agree = sum(1 for c in good if c.face == best.face) / len(tier)
+        confidence = round(min(1.0, best.fit * (0.5 + 0.5 * agree)), 4)
+        if confidence < self.min_confidence or (best.face == 1 and confidence < self.min_confidence_one):
+            return FaceGuess(None, 0.0, METHOD)
+        centre = (float(np.mean([p.x for p in best.pips])) / WORK, float(np.mean([p.y for p in best.pips])) / WORK)
+        height, width = shape[:2]
+        squash = round(face_squash(best.pips, (width / WORK, height / WORK)), 4)
+        return FaceGuess(best.face, confidence, METHOD, centre, squash)
+
+    def read_faces(self, crops: Sequence[Frame], tops: Sequence[TopShare | None] | None = None) -> list[FaceGuess]:
+        """One guess per crop, counted in parallel: the same guesses as one at a time (`tops`: see `read`)."""
+        boxes: list[TopShare | None] = list(tops) if tops is not None else [None] * len(crops)
+        if len(boxes) != len(crops):
+            raise ValueError(f"{len(crops)} recortes y {len(boxes)} caras de arriba")
         if len(crops) < 2 or self.workers < 2:
-            return [self.read(crop) for crop in crops]
+            return [self.read(crop, top) for crop, top in zip(crops, boxes, strict=True)]
         if self.processes and len(crops) >= PROCESS_MIN:
             try:
-                return self._read_on_processes(crops)
+                return self._read_on_processes(crops, boxes)
             except (BrokenProcessPool, OSError) as error:  # a worker died or none could start: go on with threads
                 log.warning("contador de puntos sin procesos (%s): sigo con hilos", error)
                 _drop_pool(self.workers - 1)
                 self.processes = False
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="pips")
-        return list(self._pool.map(self.read, crops))
+        return list(self._pool.map(self.read, crops, boxes))
 
-    def _read_on_processes(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+    def _read_on_processes(self, crops: Sequence[Frame], tops: list[TopShare | None]) -> list[FaceGuess]:
         """Deal the crops round-robin to the worker processes and to this one, which counts its share itself."""
         n = self.workers
-        shares = [list(crops[i::n]) for i in range(n)]
+        shares = [(list(crops[i::n]), tops[i::n]) for i in range(n)]
         pool = _process_pool(n - 1)
-        settings = (self.min_fit, self.min_confidence_one, self.min_confidence)
-        futures = [pool.submit(_count_chunk, settings, share) for share in shares[1:]]
-        counted = [_count_chunk(settings, shares[0])] + [future.result() for future in futures]
+        settings = (self.min_fit, self.min_confidence_one, self.min_confidence, self.min_top_squash)
+        futures = [pool.submit(_count_chunk, settings, *share) for share in shares[1:]]
+        counted = [_count_chunk(settings, *shares[0])] + [future.result() for future in futures]
         out: list[FaceGuess] = [FaceGuess(None, 0.0, METHOD)] * len(crops)
         for i, share in enumerate(counted):
             out[i::n] = share

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vision.faces.classifier import MODEL_DIR, FaceClassifier
-from vision.faces.pips import PipCounter
+from vision.faces.pips import PipCounter, TopShare
 from vision.types import FaceGuess, FaceReader, Frame
 
 PAIR_METHOD = "cnn+pips"
@@ -68,24 +68,38 @@ class FaceReaderPair:
         return self.read_all([crop])[0]
 
     def read_all(
-        self, crops: Sequence[Frame], model: Sequence[FaceGuess] | None = None
+        self,
+        crops: Sequence[Frame],
+        model: Sequence[FaceGuess] | None = None,
+        tops: Sequence[TopShare] | None = None,
     ) -> list[tuple[FaceGuess, FaceGuess]]:
         """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch, unless its
-        guesses are given in `model`)."""
+        guesses are given in `model`; `tops`: where each top face is, for a PipCounter)."""
         if model is None:
             model = self.classifier.read_faces(crops)
-        if self.count_doubtful:
-            return list(zip(model, self.pips.read_faces(crops), strict=True))
-        # a pip count cannot make a doubtful die safe: count only where the model is sure
-        sure = [i for i, g in enumerate(model) if g.face is not None and g.confidence >= self.threshold]
+        chosen: Sequence[int] = range(len(crops))
+        if not self.count_doubtful:
+            # a pip count cannot make a doubtful die safe: count only where the model is sure
+            chosen = [i for i, g in enumerate(model) if g.face is not None and g.confidence >= self.threshold]
+        mine = [crops[i] for i in chosen]
+        if tops is not None and isinstance(self.pips, PipCounter):
+            counted = self.pips.read_faces(mine, [tops[i] for i in chosen])
+        else:
+            counted = self.pips.read_faces(mine)
         pips = [FaceGuess(None, 0.0, NOT_COUNTED)] * len(crops)
-        for i, guess in zip(sure, self.pips.read_faces([crops[i] for i in sure]), strict=True):
+        for i, guess in zip(chosen, counted, strict=True):
             pips[i] = guess
         return list(zip(model, pips, strict=True))
 
-    def verdicts(self, crops: Sequence[Frame], model: Sequence[FaceGuess] | None = None) -> list[FaceVerdict]:
-        """The combined verdict for each crop (`model`: the classifier's guesses, when already made)."""
-        return [combine(m, pips, self.threshold) for m, pips in self.read_all(crops, model)]
+    def verdicts(
+        self,
+        crops: Sequence[Frame],
+        model: Sequence[FaceGuess] | None = None,
+        tops: Sequence[TopShare] | None = None,
+    ) -> list[FaceVerdict]:
+        """The combined verdict for each crop (`model`: the classifier's guesses, when already made; `tops`:
+        where each top face is in its crop, when the frame was taken from above)."""
+        return [combine(m, pips, self.threshold) for m, pips in self.read_all(crops, model, tops)]
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
         """One combined guess per crop: the face when both readings agree and are sure, else None."""
