@@ -75,12 +75,13 @@ class ReaderSettings:
     # most 3 % of the flat dice the reader accepts (2.6 %); it flags 14 of the 40 cocked dice whose face the
     # pip counter reads there (models/dice/rules-session8.md). None turns it off (photos not from above).
     tilt_squash: float | None = 0.84
-    # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), it
-    # counts within the top face's box: the die's box less its sides, which a camera looking down sees swept
+    # Off by default. Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's
+    # layout), count the top face alone: the die's box less its sides, which a camera looking down sees swept
     # toward the frame's centre by about this share of the die's distance from it (side / (height - side):
-    # 0.016-0.027 for a 16 mm die 60-100 cm below). Chosen on rendered training tables (faces-train-x):
-    # models/dice/rules-session10.md, rule I. None turns it off (photos not from above).
-    top_sweep: float | None = 0.015
+    # 0.016-0.027 for a 16 mm die 60-100 cm below; 0.015 was chosen on training tables). It takes 10-14 points
+    # off the coordinator's load on rendered tables, but on a blind set it let through a cocked die seen
+    # face-on that only the missing count had flagged (models/dice/rules-session10.md, rule K): not on.
+    top_sweep: float | None = None
 
 
 def crop_bounds(frame: Frame, box: Box, margin: float) -> tuple[int, int, int, int]:
