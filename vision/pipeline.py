@@ -39,7 +39,10 @@ class PairedFaces:
         return self.classifier.turned
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self,
+        crops: Sequence[Frame],
+        turned: Sequence[Frame] | None = None,
+        tops: Sequence[TopShare | None] | None = None,
     ) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain; a
         crop the model is sure holds no die (its calibrated `absent_threshold`) is marked absent. `turned`: the

@@ -30,7 +30,10 @@ class DieFaceReader(Protocol):
     """Reads dice faces from their full-resolution crops by two independent methods and combines them."""
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self,
+        crops: Sequence[Frame],
+        turned: Sequence[Frame] | None = None,
+        tops: Sequence[TopShare | None] | None = None,
     ) -> list[FaceVerdict]:
         """One verdict per crop; `turned`: the same crops turned outward-up, and `tops`: where each die's top
         face is in its crop (frames taken from above)."""
@@ -82,6 +85,7 @@ class ReaderSettings:
     # off the coordinator's load on rendered tables, but on a blind set it let through a cocked die seen
     # face-on that only the missing count had flagged (models/dice/rules-session10.md, rule K): not on.
     top_sweep: float | None = None
+    top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
 
 
 def crop_bounds(frame: Frame, box: Box, margin: float) -> tuple[int, int, int, int]:
@@ -154,10 +158,16 @@ class DiceReader:
             turned = [
                 turned_crop(frame, d.box, outward_turn(d.box, width, height), self.settings.margin) for d in detections
             ]
-        tops = None
+        tops: list[TopShare | None] | None = None
         if self.settings.from_above and self.settings.top_sweep is not None:
             sweep = self.settings.top_sweep
-            tops = [top_face_share(d.box, b, width, height, sweep) for d, b in zip(detections, bounds, strict=True)]
+            # not for a die leaning on a neighbour: its top face can look square too
+            tops = [
+                None
+                if any(d.box.overlap_share(o.box) > self.settings.top_overlap for o in detections if o is not d)
+                else top_face_share(d.box, b, width, height, sweep)
+                for d, b in zip(detections, bounds, strict=True)
+            ]
         verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned, tops)
         found = list(zip(detections, verdicts, bounds, strict=True))
         dice = [self._read_one(frame, d.box, d.confidence, v, b) for d, v, b in found if not v.absent]

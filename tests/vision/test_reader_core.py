@@ -157,6 +157,20 @@ def test_the_reader_says_where_the_top_faces_are_only_from_above() -> None:
     assert slanted.tops == off.tops == [None]
 
 
+def test_the_top_face_is_not_read_alone_for_a_die_leaning_on_a_neighbour() -> None:
+    """A die another box covers by more than `top_overlap` may lean on it: its top face could look square too."""
+    boxes = [Box(100, 100, 160, 160), Box(150, 100, 210, 160), Box(400, 250, 460, 310)]  # 1 and 2 overlap by 1/6
+    frame = frame_with_patches(dict.fromkeys(((100, 100, 210, 160), (400, 250, 460, 310)), 130))
+    finder = FakeFinder([Detection(b, 0.9) for b in boxes])
+    strict, loose = FakeFaces(), FakeFaces()
+    DiceReader(finder, strict, ReaderSettings(margin=0.0, top_sweep=0.1, max_die_share=None)).read(frame)
+    DiceReader(finder, loose, ReaderSettings(margin=0.0, top_sweep=0.1, top_overlap=0.2, max_die_share=None)).read(
+        frame
+    )
+    assert [top is None for top in strict.tops[0] or []] == [True, True, False]
+    assert [top is None for top in loose.tops[0] or []] == [False, False, False]
+
+
 def test_crop_margin_is_clipped_to_the_frame() -> None:
     frame = np.zeros((100, 100, 3), np.uint8)
     assert crop_box(frame, Box(0, 0, 40, 40), 0.25).shape[:2] == (50, 50)
