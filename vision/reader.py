@@ -82,8 +82,8 @@ class ReaderSettings:
     # layout), count the top face alone: the die's box less its sides, which a camera looking down sees swept
     # toward the frame's centre by about this share of the die's distance from it (side / (height - side):
     # 0.016-0.027 for a 16 mm die 60-100 cm below; 0.015 was chosen on training tables). It takes 10-14 points
-    # off the coordinator's load on rendered tables, but on a blind set it let through a cocked die seen
-    # face-on that only the missing count had flagged (models/dice/rules-session10.md, rule K): not on.
+    # off the coordinator's load on rendered tables, but on blind sets it let through cocked dice seen face-on
+    # that only the missing count had flagged, 3 in 321 dice (models/dice/rules-session10.md, K and L): off.
     top_sweep: float | None = None
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
 
