@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, likeliest_face
-from vision.faces.pips import TopShare
+from vision.faces.pips import TopShares
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
 from vision.types import Frame
 
@@ -42,7 +42,7 @@ class PairedFaces:
         self,
         crops: Sequence[Frame],
         turned: Sequence[Frame] | None = None,
-        tops: Sequence[TopShare | None] | None = None,
+        tops: TopShares | None = None,
     ) -> list[FaceVerdict]:
         """One verdict per crop; where neither reader can name a face, the model's likeliest one, uncertain; a
         crop the model is sure holds no die (its calibrated `absent_threshold`) is marked absent. `turned`: the

@@ -10,7 +10,7 @@ import numpy as np
 
 from vision.faces.crops import outward_turn, turned_crop
 from vision.faces.pips import METHOD as PIP_COUNT
-from vision.faces.pips import TopShare
+from vision.faces.pips import TopShare, TopShares
 from vision.frames import check_frame
 from vision.types import Box, Detector, DieReading, FaceGuess, Frame, FrameReading
 
@@ -33,7 +33,7 @@ class DieFaceReader(Protocol):
         self,
         crops: Sequence[Frame],
         turned: Sequence[Frame] | None = None,
-        tops: Sequence[TopShare | None] | None = None,
+        tops: TopShares | None = None,
     ) -> list[FaceVerdict]:
         """One verdict per crop; `turned`: the same crops turned outward-up, and `tops`: where each die's top
         face is in its crop (frames taken from above)."""

@@ -13,7 +13,7 @@ from tests.vision.test_faces import tiny_yolo
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, no_face_probability
 from vision.faces.crops import UNREADABLE, DieSample
 from vision.faces.negatives import far_from_dice, load_negatives, main, mine, read_unlabelled
-from vision.faces.pips import TopShare
+from vision.faces.pips import TopShares
 from vision.faces.train import absent_threshold, cocked_threshold, not_dice_of, training_label
 from vision.reader import DiceReader, FaceVerdict
 from vision.types import Box, Detection, FaceGuess, Frame
@@ -155,7 +155,7 @@ class Verdicts:
         self.verdicts = list(verdicts)
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
         return self.verdicts[: len(crops)]
 

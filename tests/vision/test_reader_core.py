@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.evaluate import TruthDie, average_precision, evaluate, match, read_labels, yolo_samples
-from vision.faces.pips import TopShare
+from vision.faces.pips import TopShares
 from vision.frames import FrameError, check_frame, load_image
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
 from vision.types import Box, Detection, DieReading, FaceGuess, Frame
@@ -32,10 +32,10 @@ class FakeFaces:
     def __init__(self, disagree_on: int | None = None) -> None:
         self.sizes: list[tuple[int, int]] = []
         self.disagree_on = disagree_on
-        self.tops: list[Sequence[TopShare] | None] = []
+        self.tops: list[TopShares | None] = []
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
         out = []
         self.tops.append(tops)
@@ -347,7 +347,7 @@ class CentredFaces:
         self.centre = centre
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
         guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", self.centre))
         return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
@@ -396,7 +396,7 @@ class WeakCountFaces:
         self.pips = pips
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
         guesses = (FaceGuess(5, 0.99, "cnn"), FaceGuess(5, self.pips, "pips", (0.5, 0.5)))
         return [FaceVerdict(5, 0.97, (), guesses) for _ in crops]
@@ -443,7 +443,7 @@ class SquashedFaces:
         self.squash = squash
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
         guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash))
         return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]

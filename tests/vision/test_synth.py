@@ -475,7 +475,7 @@ def _touching_share(touching: float) -> float:
     """The share of dice whose nearest die of the same seat lies within 1.5 die widths, centre to centre."""
     near = total = 0
     for seed in range(12):
-        dice = [d for d in compose_table(seed, *SMALL, cocked_rate=0.0, touching=touching).dice]
+        dice = compose_table(seed, *SMALL, cocked_rate=0.0, touching=touching).dice
         for d in dice:
             x1, y1, x2, y2 = d["box"]
             mates = [e["box"] for e in dice if e is not d and e["seat"] == d["seat"]]

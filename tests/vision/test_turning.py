@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.faces.crops import Augment, DieSample, augment, outward_turn, turned_crop
-from vision.faces.pips import TopShare
+from vision.faces.pips import TopShares
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
 from vision.types import Box, Detection, Frame
 
@@ -73,7 +73,7 @@ class Recorder:
         self.turned: list[Sequence[Frame] | None] = []
 
     def read_dice(
-        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: Sequence[TopShare] | None = None
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
         self.turned.append(turned)
         return [FaceVerdict(2, 0.97, (), ()) for _ in crops]

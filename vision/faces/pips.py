@@ -442,6 +442,7 @@ LEVELS = (96, 128, 168)  # fixed thresholds of a contrast map scaled to 0-255, b
 REGIONS = ("dado", "cara clara")  # the whole die first; its brighter face when the whole die gives no face
 TOP_REGION = "cara de arriba"  # last, where the reader says where the top face is (seen from above)
 TopShare = tuple[float, float, float, float]  # a box as shares of the crop's width and height: x1, y1, x2, y2
+TopShares = Sequence[TopShare | None]  # one per crop; None where the top face is not to be counted alone
 
 
 class _Prepared:
@@ -650,7 +651,7 @@ class PipCounter:
         squash = round(face_squash(best.pips, (width / WORK, height / WORK)), 4)
         return FaceGuess(best.face, confidence, METHOD, centre, squash)
 
-    def read_faces(self, crops: Sequence[Frame], tops: Sequence[TopShare | None] | None = None) -> list[FaceGuess]:
+    def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
         """One guess per crop, counted in parallel: the same guesses as one at a time (`tops`: see `read`)."""
         boxes: list[TopShare | None] = list(tops) if tops is not None else [None] * len(crops)
         if len(boxes) != len(crops):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vision.faces.classifier import MODEL_DIR, FaceClassifier
-from vision.faces.pips import PipCounter, TopShare
+from vision.faces.pips import PipCounter, TopShares
 from vision.types import FaceGuess, FaceReader, Frame
 
 PAIR_METHOD = "cnn+pips"
@@ -71,7 +71,7 @@ class FaceReaderPair:
         self,
         crops: Sequence[Frame],
         model: Sequence[FaceGuess] | None = None,
-        tops: Sequence[TopShare | None] | None = None,
+        tops: TopShares | None = None,
     ) -> list[tuple[FaceGuess, FaceGuess]]:
         """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch, unless its
         guesses are given in `model`; `tops`: where each top face is, for a PipCounter)."""
@@ -95,7 +95,7 @@ class FaceReaderPair:
         self,
         crops: Sequence[Frame],
         model: Sequence[FaceGuess] | None = None,
-        tops: Sequence[TopShare | None] | None = None,
+        tops: TopShares | None = None,
     ) -> list[FaceVerdict]:
         """The combined verdict for each crop (`model`: the classifier's guesses, when already made; `tops`:
         where each top face is in its crop, when the frame was taken from above)."""
