@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from vision.faces.crops import (
     read_yolo_labels,
     rendered_distractors,
 )
-from vision.faces.pips import LAYOUTS, PipCounter, TopShare, disc_dilate, disc_erode, percentile
+from vision.faces.pips import LAYOUTS, PipCounter, TopShare, TopShares, disc_dilate, disc_erode, percentile
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
 from vision.faces.train import choose_threshold, class_weights, strictest_threshold
 from vision.types import Box, FaceGuess, Frame
@@ -309,7 +310,7 @@ class FixedReader:
     def __init__(self, guess: FaceGuess) -> None:
         self.guess = guess
 
-    def read_faces(self, crops: list[Frame]) -> list[FaceGuess]:
+    def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
         return [self.guess for _ in crops]
 
 
@@ -330,7 +331,7 @@ class ListReader:
         self.guesses = guesses
         self.given: list[int] = []
 
-    def read_faces(self, crops: list[Frame]) -> list[FaceGuess]:
+    def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
         self.given.append(len(crops))
         return self.guesses[: len(crops)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from vision.faces.classifier import MODEL_DIR, FaceClassifier
 from vision.faces.pips import PipCounter, TopShares
@@ -12,6 +13,14 @@ from vision.types import FaceGuess, FaceReader, Frame
 
 PAIR_METHOD = "cnn+pips"
 NOT_COUNTED = "pips:no-contado"  # the method of a pip guess not taken: the model's doubt already flags the die
+
+
+class PipReader(Protocol):
+    """Reads the face up of dice from their crops by counting pips; `tops`: where each top face is, when known."""
+
+    def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
+        """One guess per crop."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +56,7 @@ class FaceReaderPair:
     def __init__(
         self,
         classifier: FaceReader | None = None,
-        pips: FaceReader | None = None,
+        pips: PipReader | None = None,
         threshold: float | None = None,
         model_dir: Path = MODEL_DIR,
         count_doubtful: bool = True,
@@ -74,7 +83,7 @@ class FaceReaderPair:
         tops: TopShares | None = None,
     ) -> list[tuple[FaceGuess, FaceGuess]]:
         """(classifier guess, pip guess) for each crop (the classifier runs on them as one batch, unless its
-        guesses are given in `model`; `tops`: where each top face is, for a PipCounter)."""
+        guesses are given in `model`; `tops`: where each top face is, for the pip reader)."""
         if model is None:
             model = self.classifier.read_faces(crops)
         chosen: Sequence[int] = range(len(crops))
@@ -82,10 +91,7 @@ class FaceReaderPair:
             # a pip count cannot make a doubtful die safe: count only where the model is sure
             chosen = [i for i, g in enumerate(model) if g.face is not None and g.confidence >= self.threshold]
         mine = [crops[i] for i in chosen]
-        if tops is not None and isinstance(self.pips, PipCounter):
-            counted = self.pips.read_faces(mine, [tops[i] for i in chosen])
-        else:
-            counted = self.pips.read_faces(mine)
+        counted = self.pips.read_faces(mine, None if tops is None else [tops[i] for i in chosen])
         pips = [FaceGuess(None, 0.0, NOT_COUNTED)] * len(crops)
         for i, guess in zip(chosen, counted, strict=True):
             pips[i] = guess
