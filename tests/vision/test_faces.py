@@ -352,6 +352,33 @@ def test_pair_counts_pips_only_where_the_model_is_sure_when_asked() -> None:
     assert every.given == [3]  # the default counts every crop
 
 
+class TopsReader(ListReader):
+    """A stand-in pip reader that also keeps the top-face boxes it was given."""
+
+    def __init__(self, guesses: list[FaceGuess]) -> None:
+        super().__init__(guesses)
+        self.tops: list[TopShares | None] = []
+
+    def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
+        self.tops.append(tops)
+        return super().read_faces(crops)
+
+
+def test_pair_gives_the_pip_reader_the_top_faces_of_the_crops_it_counts() -> None:
+    crops = [draw_die(f, "rojo", 60) for f in (3, 5, 2)]
+    boxes: list[TopShare | None] = [(0.1, 0.1, 0.9, 0.8), None, (0.2, 0.0, 1.0, 0.9)]
+    every = TopsReader([pips(3), pips(5), pips(2)])
+    FaceReaderPair(ListReader([cnn(3), cnn(5, 0.6), cnn(None, 0.9)]), every, threshold=0.9).verdicts(crops, None, boxes)
+    sure = TopsReader([pips(3)])
+    pair = FaceReaderPair(ListReader([cnn(3), cnn(5, 0.6), cnn(None, 0.9)]), sure, threshold=0.9, count_doubtful=False)
+    pair.verdicts(crops, None, boxes)
+    plain = TopsReader([pips(3), pips(5), pips(2)])
+    FaceReaderPair(ListReader([cnn(3), cnn(5), cnn(2)]), plain, threshold=0.9).verdicts(crops)
+    assert every.tops == [boxes]
+    assert sure.tops == [[boxes[0]]]  # only the crop it counts, with its own box
+    assert plain.tops == [None]
+
+
 # --- the committed CNN, on real validation crops ---------------------------------------------------------
 
 
