@@ -10,7 +10,7 @@ import numpy as np
 
 from vision.frames import load_image
 from vision.pipeline import MODELS, PairedFaces
-from vision.reader import DiceReader
+from vision.reader import DiceReader, ReaderSettings
 
 BENCH_TABLE = "bench_table.jpg"  # a rendered 4608x2592 table with 25 dice (vision.synth, seed in the model card)
 BACKENDS = (("pytorch", "finder.pt"), ("onnx", "finder.onnx"), ("ncnn", "finder_ncnn_model"))
@@ -38,7 +38,7 @@ def run(models: Path | None = None, repeat: int = 5) -> dict[str, Any]:
     for backend, name in BACKENDS:
         weights = root / "dice" / name
         try:
-            finder = YoloFinder(weights)
+            finder = YoloFinder(weights, confidence=ReaderSettings().finder_floor)  # as the shipped reader has it
             reader = DiceReader(finder, faces)
             dice = len(reader.read(frame).dice)
             read_ms = _best_ms(lambda r=reader: r.read(frame), repeat)

@@ -84,4 +84,5 @@ def build_reader(
     missing = [str(p) for p in (finder, faces / "face_cnn.onnx") if not p.exists()]
     if missing:
         raise ModelsMissing(f"faltan los modelos entrenados: {', '.join(missing)}")
-    return DiceReader(YoloFinder(finder), PairedFaces(faces, processes), settings)
+    settings = settings or ReaderSettings()
+    return DiceReader(YoloFinder(finder, confidence=settings.finder_floor), PairedFaces(faces, processes), settings)

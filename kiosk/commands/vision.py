@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
     read.add_argument("--json", action="store_true", help="una línea JSON por imagen")
     read.add_argument("--annotate", metavar="DIR", type=Path, help="escribe cada foto con cajas y caras")
     read.add_argument("--models", type=Path, help="carpeta de modelos (por defecto, models/ del proyecto)")
-    _lean_option(read)
+    _reader_options(read)
     read.set_defaults(func=run_read)
 
     evaluate = commands.add_parser("eval", help="mide el lector en una carpeta YOLO (images/, labels/)")
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument("--models", type=Path)
-    _lean_option(evaluate)
+    _reader_options(evaluate)
     evaluate.set_defaults(func=run_eval)
 
     bench = commands.add_parser("bench", help="tiempo de lectura de una mesa 4608x2592 frente a una inferencia 640")
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
     bench.set_defaults(func=run_bench)
 
 
-def _lean_option(parser: argparse.ArgumentParser) -> None:
+def _reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-lean-check",
         action="store_true",
@@ -53,15 +53,23 @@ def _lean_option(parser: argparse.ArgumentParser) -> None:
         help="fotos de una cámara derecha e inclinada (la cara de arriba ya está arriba en la foto): los dados "
         "no se giran hacia afuera y no se mira si están montados",
     )
+    parser.add_argument(
+        "--second-chance",
+        action="store_true",
+        help="segunda mirada: también las cajas que el detector apenas ve (desde 0.03) si el clasificador está "
+        "seguro de que son un dado; salen siempre marcadas (menos dados perdidos, más cajas que revisar)",
+    )
 
 
-def _reader(models: Path | None, lean_check: bool = True, from_above: bool = True) -> Any:
+def _reader(models: Path | None, args: argparse.Namespace) -> Any:
     from vision.pipeline import ModelsMissing, build_reader
-    from vision.reader import ReaderSettings
+    from vision.reader import SECOND_CHANCE, ReaderSettings
 
-    settings = ReaderSettings(from_above=from_above)
-    if not lean_check:
+    settings = ReaderSettings(from_above=not args.upright)
+    if args.no_lean_check:
         settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None, tilt_squash=None)
+    if args.second_chance:
+        settings = replace(settings, second_chance=SECOND_CHANCE)
     try:
         return build_reader(models, settings, processes=True)
     except ModelsMissing as error:
@@ -75,7 +83,7 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.frames import FrameError, load_image
 
-    reader = _reader(args.models, not args.no_lean_check, not args.upright)
+    reader = _reader(args.models, args)
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
@@ -123,7 +131,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     if not samples:
         raise CliError(f"no hay imágenes en {args.folder}")
-    reader = _reader(args.models, not args.no_lean_check, not args.upright)
+    reader = _reader(args.models, args)
     pairs = []
     for image, label in tqdm(samples, desc="leyendo", unit="img", file=sys.stderr, disable=None):
         try:

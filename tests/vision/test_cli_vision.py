@@ -221,3 +221,21 @@ def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
     options = session.get_session_options()
     assert options.get_session_config_entry("session.force_spinning_stop") == "1"
     assert finder.detect(frame) == first and first
+
+
+def test_second_chance_adds_only_flagged_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    """--second-chance: every die read without it keeps its box, face and flags, and each die it adds is flagged."""
+    images = [str(p) for p in sorted((FIXTURES / "images").iterdir())] + [str(p) for p in DEMO_PHOTOS]
+    assert main(["vision", "read", *images, "--json"]) == 0
+    plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["vision", "read", *images, "--json", "--second-chance"]) == 0
+    second = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    added = 0
+    for a, b in zip(plain, second, strict=True):
+        extra = [d for d in b["dice"] if d["box"] not in [e["box"] for e in a["dice"]]]
+        kept = [d for d in b["dice"] if d not in extra]
+        assert [(d["box"], d["face"]) for d in kept] == [(d["box"], d["face"]) for d in a["dice"]]
+        assert all(d["uncertain"] for d, e in zip(kept, a["dice"], strict=True) if e["uncertain"])  # no flag cleared
+        assert all(d["uncertain"] and any("detección dudosa" in r for r in d["reasons"]) for d in extra)
+        added += len(extra)
+    assert added > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -466,3 +467,83 @@ def test_a_face_seen_at_a_slant_is_flagged_as_maybe_cocked(squash: float | None,
         ReaderSettings(max_die_share=None, from_above=False),
     ):
         assert not DiceReader(finder, SquashedFaces(squash), off).read(frame).dice[0].uncertain
+
+
+class SureOfBright:
+    """Reads every die as a 3; the classifier is sure (0.95) of a bright crop, doubts (0.6) a dim one and is sure
+    there is no die in a black one."""
+
+    def read_dice(
+        self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
+    ) -> list[FaceVerdict]:
+        out = []
+        for crop in crops:
+            level = float(crop.mean())
+            confidence = 0.95 if level > 150 else 0.6
+            guesses = (FaceGuess(3, confidence, "cnn"), FaceGuess(3, 0.9, "pips"))
+            out.append(FaceVerdict(3, confidence, (), guesses, absent=level < 10))
+        return out
+
+
+def corners(box: Box) -> tuple[int, int, int, int]:
+    return int(box.x1), int(box.y1), int(box.x2), int(box.y2)
+
+
+SECOND_CHANCE = ReaderSettings(margin=0.0, max_die_share=None, lean_sideways=None, lean_inward=None, second_chance=0.03)
+
+
+def test_a_box_the_finder_doubts_is_kept_only_where_the_classifier_is_sure_of_a_die_and_always_flagged() -> None:
+    sure, doubted, dim, empty, faint = (Box(60 * i + 20, 100, 60 * i + 60, 140) for i in range(5))
+    frame = frame_with_patches({corners(b): v for b, v in [(sure, 200), (doubted, 200), (dim, 90), (faint, 200)]})
+    finder = FakeFinder(
+        [
+            Detection(sure, 0.9),
+            Detection(doubted, 0.1),  # under 0.25: kept, the classifier is sure of a die
+            Detection(dim, 0.2),  # the classifier doubts it: not kept
+            Detection(empty, 0.2),  # the classifier is sure there is no die: not kept
+            Detection(faint, 0.02),  # under the floor (0.03): never looked at
+        ]
+    )
+    reading = DiceReader(finder, SureOfBright(), SECOND_CHANCE).read(frame)
+    assert [d.box for d in reading.dice] == [sure, doubted]
+    assert not reading.dice[0].uncertain
+    assert reading.dice[1].uncertain and any("detección dudosa (10%)" in r for r in reading.dice[1].reasons)
+    assert reading.not_dice == ()  # only boxes of 0.25 and over are reported as no die
+    # flagged even where the reader would not doubt a detection of 0.1 for itself
+    lenient = replace(SECOND_CHANCE, min_detection=0.05)
+    assert DiceReader(finder, SureOfBright(), lenient).read(frame).dice[1].uncertain
+    for off in (replace(SECOND_CHANCE, second_chance=None), ReaderSettings(margin=0.0, max_die_share=None)):
+        assert [d.box for d in DiceReader(finder, SureOfBright(), off).read(frame).dice] == [sure]
+
+
+def test_a_second_chance_never_doubles_a_die_already_kept() -> None:
+    die, neighbour, other = Box(100, 100, 140, 140), Box(130, 100, 170, 140), Box(300, 100, 340, 140)
+    frame = frame_with_patches({corners(die): 200, corners(neighbour): 200, corners(other): 200})
+    finder = FakeFinder(
+        [
+            Detection(die, 0.9),
+            Detection(Box(110, 100, 150, 140), 0.2),  # 75 % of it over the die kept: the same die, not kept
+            Detection(neighbour, 0.2),  # 25 %: a die leaning on it, kept
+            Detection(other, 0.15),
+            Detection(Box(305, 100, 345, 140), 0.1),  # over the second chance kept before it: not kept
+        ]
+    )
+    reading = DiceReader(finder, SureOfBright(), SECOND_CHANCE).read(frame)
+    assert {d.box for d in reading.dice} == {die, neighbour, other}
+
+
+def test_second_chances_do_not_move_the_median_the_sure_dice_are_measured_by() -> None:
+    frame = np.full((1200, 1600, 3), 200, np.uint8)
+    small = [Box(100 + 80 * i, 100, 140 + 80 * i, 140) for i in range(3)]  # 40 px
+    big = Box(600, 500, 704, 604)  # 2.6 times the median of the sure dice: flagged
+    more = [Box(100 + 150 * i, 900, 204 + 150 * i, 1004) for i in range(4)]  # second chances as big
+    finder = FakeFinder([Detection(b, 0.9) for b in [*small, big]] + [Detection(b, 0.1) for b in more])
+    reading = DiceReader(finder, SureOfBright(), SECOND_CHANCE).read(frame)
+    odd = {d.box for d in reading.dice if any("otro tamaño" in r for r in d.reasons)}
+    assert odd == {big, *more}
+
+
+def test_the_finder_floor_is_the_second_chance_or_else_the_found_confidence() -> None:
+    assert ReaderSettings().finder_floor == pytest.approx(0.25)  # off by default (rules-session12.md, U)
+    assert ReaderSettings(second_chance=0.03).finder_floor == pytest.approx(0.03)
+    assert ReaderSettings(second_chance=0.4).finder_floor == pytest.approx(0.25)
