@@ -13,7 +13,7 @@ import pytest
 from vision.evaluate import TruthDie, average_precision, evaluate, match, read_labels, yolo_samples
 from vision.faces.pips import TopShares
 from vision.frames import FrameError, check_frame, load_image
-from vision.reader import DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
+from vision.reader import SECOND_CHANCE, DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
 from vision.types import Box, Detection, DieReading, FaceGuess, Frame
 
 
@@ -489,7 +489,10 @@ def corners(box: Box) -> tuple[int, int, int, int]:
     return int(box.x1), int(box.y1), int(box.x2), int(box.y2)
 
 
-SECOND_CHANCE = ReaderSettings(margin=0.0, max_die_share=None, lean_sideways=None, lean_inward=None, second_chance=0.03)
+# the reader's own floor for the second chance, on these small frames' dice (no size-for-the-frame or lean check)
+WITH_SECOND_CHANCE = ReaderSettings(
+    margin=0.0, max_die_share=None, lean_sideways=None, lean_inward=None, second_chance=SECOND_CHANCE
+)
 
 
 def test_a_box_the_finder_doubts_is_kept_only_where_the_classifier_is_sure_of_a_die_and_always_flagged() -> None:
@@ -504,15 +507,15 @@ def test_a_box_the_finder_doubts_is_kept_only_where_the_classifier_is_sure_of_a_
             Detection(faint, 0.02),  # under the floor (0.03): never looked at
         ]
     )
-    reading = DiceReader(finder, SureOfBright(), SECOND_CHANCE).read(frame)
+    reading = DiceReader(finder, SureOfBright(), WITH_SECOND_CHANCE).read(frame)
     assert [d.box for d in reading.dice] == [sure, doubted]
     assert not reading.dice[0].uncertain
     assert reading.dice[1].uncertain and any("detección dudosa (10%)" in r for r in reading.dice[1].reasons)
     assert reading.not_dice == ()  # only boxes of 0.25 and over are reported as no die
     # flagged even where the reader would not doubt a detection of 0.1 for itself
-    lenient = replace(SECOND_CHANCE, min_detection=0.05)
+    lenient = replace(WITH_SECOND_CHANCE, min_detection=0.05)
     assert DiceReader(finder, SureOfBright(), lenient).read(frame).dice[1].uncertain
-    for off in (replace(SECOND_CHANCE, second_chance=None), ReaderSettings(margin=0.0, max_die_share=None)):
+    for off in (replace(WITH_SECOND_CHANCE, second_chance=None), ReaderSettings(margin=0.0, max_die_share=None)):
         assert [d.box for d in DiceReader(finder, SureOfBright(), off).read(frame).dice] == [sure]
 
 
@@ -528,7 +531,7 @@ def test_a_second_chance_never_doubles_a_die_already_kept() -> None:
             Detection(Box(305, 100, 345, 140), 0.1),  # over the second chance kept before it: not kept
         ]
     )
-    reading = DiceReader(finder, SureOfBright(), SECOND_CHANCE).read(frame)
+    reading = DiceReader(finder, SureOfBright(), WITH_SECOND_CHANCE).read(frame)
     assert {d.box for d in reading.dice} == {die, neighbour, other}
 
 
@@ -538,12 +541,12 @@ def test_second_chances_do_not_move_the_median_the_sure_dice_are_measured_by() -
     big = Box(600, 500, 704, 604)  # 2.6 times the median of the sure dice: flagged
     more = [Box(100 + 150 * i, 900, 204 + 150 * i, 1004) for i in range(4)]  # second chances as big
     finder = FakeFinder([Detection(b, 0.9) for b in [*small, big]] + [Detection(b, 0.1) for b in more])
-    reading = DiceReader(finder, SureOfBright(), SECOND_CHANCE).read(frame)
+    reading = DiceReader(finder, SureOfBright(), WITH_SECOND_CHANCE).read(frame)
     odd = {d.box for d in reading.dice if any("otro tamaño" in r for r in d.reasons)}
     assert odd == {big, *more}
 
 
 def test_the_finder_floor_is_the_second_chance_or_else_the_found_confidence() -> None:
     assert ReaderSettings().finder_floor == pytest.approx(0.25)  # off by default (rules-session12.md, U)
-    assert ReaderSettings(second_chance=0.03).finder_floor == pytest.approx(0.03)
+    assert ReaderSettings(second_chance=SECOND_CHANCE).finder_floor == pytest.approx(0.03)
     assert ReaderSettings(second_chance=0.4).finder_floor == pytest.approx(0.25)
