@@ -12,9 +12,18 @@ import pytest
 from tests.vision.test_faces import tiny_yolo
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, no_face_probability
 from vision.faces.crops import UNREADABLE, DieSample
-from vision.faces.negatives import far_from_dice, load_negatives, main, mine, read_unlabelled
+from vision.faces.negatives import (
+    contact_sheets,
+    far_from_dice,
+    for_review,
+    load_negatives,
+    main,
+    mine,
+    read_unlabelled,
+)
 from vision.faces.pips import TopShares
 from vision.faces.train import absent_threshold, cocked_threshold, not_dice_of, training_label
+from vision.frames import load_image
 from vision.reader import DiceReader, FaceVerdict
 from vision.types import Box, Detection, FaceGuess, Frame
 
@@ -55,6 +64,60 @@ def test_mining_keeps_what_no_reader_takes_for_a_die(tmp_path: Path) -> None:
     assert mine(finder, folder, "train", looks_like) == {"mesa_jpg.rf.0a1b.png": [ON_THE_FELT.to_list()]}
     unlabelled = {"mesa_jpg.rf.0a1b.png": [Box(72, 72, 98, 98)]}
     assert mine(finder, folder, "train", looks_like, unlabelled) == {}
+
+
+def test_boxes_judged_no_die_join_the_negatives_and_what_looks_like_a_die_is_kept_for_review(tmp_path: Path) -> None:
+    folder = tiny_yolo(tmp_path)
+    finder = FixedFinder([ON_A_DIE, ON_THE_FELT, Box(100, 10, 115, 25)])
+    looks_like = lambda crops: [c.shape[0] < 25 for c in crops]  # noqa: E731
+    judged = {"mesa_jpg.rf.0a1b.png": [Box(72, 72, 98, 98)], "otra.png": [Box(1, 1, 9, 9)]}
+    left_out: list[tuple[str, Detection]] = []
+    found = mine(finder, folder, "train", looks_like, not_dice=judged, left_out=left_out)
+    # judged by eye: a negative whatever the readers say; what they take for a die waits for review
+    assert found == {"mesa_jpg.rf.0a1b.png": [ON_THE_FELT.to_list(), [72.0, 72.0, 98.0, 98.0]]}
+    assert left_out == [("mesa_jpg.rf.0a1b.png", Detection(Box(100, 10, 115, 25), 0.9))]
+    with pytest.raises(ValueError, match="toca un dado etiquetado"):
+        mine(finder, folder, "train", not_dice={"mesa_jpg.rf.0a1b.png": [TOUCHING_A_DIE]})
+
+    class Sure:
+        def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
+            return [FaceGuess(3, 0.91234, "cnn") for _ in crops]
+
+    records = for_review(folder / "images" / "train", left_out, Sure())
+    assert records == [
+        {
+            "n": 0,
+            "image": "mesa_jpg.rf.0a1b.png",
+            "box": [100.0, 10.0, 115.0, 25.0],
+            "finder": 0.9,
+            "face": 3,
+            "p": 0.912,
+        }
+    ]
+    sheets = contact_sheets(records * 21, folder / "images" / "train", tmp_path / "rev" / "low.json", per=20)
+    assert [p.name for p in sheets] == ["low-00.png", "low-01.png"]
+    assert load_image(sheets[0]).shape == (4 * 280, 5 * 280, 3) and load_image(sheets[1]).shape == (280, 5 * 280, 3)
+
+
+def test_mining_command_adds_the_judged_boxes_and_refuses_one_on_a_die(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tiny_yolo(tmp_path / "mesa")
+    judged, out, review = tmp_path / "sin_dado.txt", tmp_path / "neg.json", tmp_path / "rev" / "low.json"
+    judged.write_text("mesa_jpg.rf.0a1b.png 72 72 98 98  # fieltro\n")
+    assert main([str(folder), "--out", str(out), "--not-dice", str(judged), "--review", str(review)]) == 0
+    record = json.loads(out.read_text())
+    assert [72.0, 72.0, 98.0, 98.0] in record["images"]["mesa_jpg.rf.0a1b.png"]
+    assert record["not_dice"] == str(judged) and record["confidence"] == 0.25
+    assert isinstance(json.loads(review.read_text()), list)
+    judged.write_text("mesa_jpg.rf.0a1b.png 25 25 58 58\n")  # a labelled die
+    out.unlink()
+    with pytest.raises(SystemExit) as stop:
+        main([str(folder), "--out", str(out), "--not-dice", str(judged)])
+    assert stop.value.code == 2 and "toca un dado etiquetado" in capsys.readouterr().err and not out.exists()
+    with pytest.raises(SystemExit):
+        main([str(folder), "--out", str(out), "--confidence", "1.5"])
+    assert "--confidence 1.5" in capsys.readouterr().err and not out.exists()
 
 
 def test_unlabelled_list_and_negatives_files(tmp_path: Path) -> None:
