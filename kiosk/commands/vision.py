@@ -55,21 +55,23 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--second-chance",
-        action="store_true",
-        help="segunda mirada: también las cajas que el detector apenas ve (desde 0.03) si el clasificador está "
-        "seguro de que son un dado; salen siempre marcadas (menos dados perdidos, más cajas que revisar)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="segunda mirada (por omisión sí): también las cajas que el detector apenas ve (desde 0.03) si el "
+        "clasificador está seguro de que son un dado; salen siempre marcadas. --no-second-chance: solo las "
+        "cajas desde 0.25",
     )
 
 
 def _reader(models: Path | None, args: argparse.Namespace) -> Any:
     from vision.pipeline import ModelsMissing, build_reader
-    from vision.reader import SECOND_CHANCE, ReaderSettings
+    from vision.reader import ReaderSettings
 
     settings = ReaderSettings(from_above=not args.upright)
     if args.no_lean_check:
         settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None, tilt_squash=None)
-    if args.second_chance:
-        settings = replace(settings, second_chance=SECOND_CHANCE)
+    if not args.second_chance:
+        settings = replace(settings, second_chance=None)
     try:
         return build_reader(models, settings, processes=True)
     except ModelsMissing as error:

@@ -224,12 +224,15 @@ def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
 
 
 def test_second_chance_adds_only_flagged_dice(capsys: pytest.CaptureFixture[str]) -> None:
-    """--second-chance: every die read without it keeps its box, face and flags, and each die it adds is flagged."""
+    """The second chance (on by default): every die read with --no-second-chance keeps its box, face and flags,
+    and each die it adds is flagged."""
     images = [str(p) for p in sorted((FIXTURES / "images").iterdir())] + [str(p) for p in DEMO_PHOTOS]
-    assert main(["vision", "read", *images, "--json"]) == 0
+    assert main(["vision", "read", *images, "--json", "--no-second-chance"]) == 0
     plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert main(["vision", "read", *images, "--json", "--second-chance"]) == 0
+    assert main(["vision", "read", *images, "--json"]) == 0
     second = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["vision", "read", *images, "--json", "--second-chance"]) == 0
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == second
     added = 0
     for a, b in zip(plain, second, strict=True):
         extra = [d for d in b["dice"] if d["box"] not in [e["box"] for e in a["dice"]]]

@@ -515,8 +515,8 @@ def test_a_box_the_finder_doubts_is_kept_only_where_the_classifier_is_sure_of_a_
     # flagged even where the reader would not doubt a detection of 0.1 for itself
     lenient = replace(WITH_SECOND_CHANCE, min_detection=0.05)
     assert DiceReader(finder, SureOfBright(), lenient).read(frame).dice[1].uncertain
-    for off in (replace(WITH_SECOND_CHANCE, second_chance=None), ReaderSettings(margin=0.0, max_die_share=None)):
-        assert [d.box for d in DiceReader(finder, SureOfBright(), off).read(frame).dice] == [sure]
+    off = replace(WITH_SECOND_CHANCE, second_chance=None)
+    assert [d.box for d in DiceReader(finder, SureOfBright(), off).read(frame).dice] == [sure]
 
 
 def test_a_second_chance_never_doubles_a_die_already_kept() -> None:
@@ -547,6 +547,6 @@ def test_second_chances_do_not_move_the_median_the_sure_dice_are_measured_by() -
 
 
 def test_the_finder_floor_is_the_second_chance_or_else_the_found_confidence() -> None:
-    assert ReaderSettings().finder_floor == pytest.approx(0.25)  # off by default (rules-session12.md, U)
-    assert ReaderSettings(second_chance=SECOND_CHANCE).finder_floor == pytest.approx(0.03)
+    assert ReaderSettings().finder_floor == pytest.approx(0.03)  # on by default (rules-session13.md, W)
+    assert ReaderSettings(second_chance=None).finder_floor == pytest.approx(0.25)
     assert ReaderSettings(second_chance=0.4).finder_floor == pytest.approx(0.25)
