@@ -13,6 +13,8 @@ from tests.vision.test_faces import tiny_yolo
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, no_face_probability
 from vision.faces.crops import UNREADABLE, DieSample
 from vision.faces.negatives import (
+    NOT_DICE,
+    UNLABELLED,
     contact_sheets,
     far_from_dice,
     for_review,
@@ -118,6 +120,13 @@ def test_mining_command_adds_the_judged_boxes_and_refuses_one_on_a_die(
     with pytest.raises(SystemExit):
         main([str(folder), "--out", str(out), "--confidence", "1.5"])
     assert "--confidence 1.5" in capsys.readouterr().err and not out.exists()
+
+
+def test_the_committed_lists_judged_by_eye_parse_and_never_call_one_box_both_die_and_no_die() -> None:
+    unlabelled, not_dice = read_unlabelled(UNLABELLED), read_unlabelled(NOT_DICE)
+    assert unlabelled and not_dice
+    for name, boxes in not_dice.items():
+        assert all(box.iou(die) == 0.0 for box in boxes for die in unlabelled.get(name, [])), name
 
 
 def test_unlabelled_list_and_negatives_files(tmp_path: Path) -> None:
