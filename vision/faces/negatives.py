@@ -6,7 +6,8 @@ Runs the finder on every photo of the split and keeps each detection that touche
 photo's edge, where a cut die may have gone unlabelled) and that the committed face readers do not take for a
 die: photo sets leave some dice unlabelled, and one of those taught as "no die" would teach dropping dice.
 The file maps an image name to its boxes in pixels:
-``{"finder": path, "folder": path, "split": name, "images": {"x.jpg": [[x1, y1, x2, y2], ...]}}``.
+``{"finder": path, "confidence": c, "faces": path, "not_dice": path or null, "folder": path, "split": name,
+"images": {"x.jpg": [[x1, y1, x2, y2], ...]}}``.
 A val split is refused: its photos must stay out of training. Dice found by eye that a photo set leaves
 unlabelled (`--unlabelled`, by default models/faces/unlabelled_dice.txt) count as labelled dice.
 
