@@ -672,3 +672,65 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(
         train_main([*args[:3], str(tmp_path / "nada"), *args[4:], "--negatives", str(elsewhere)])
     assert stop.value.code == 2 and "no es --real ni --synth" in capsys.readouterr().err
     assert not (tmp_path / "nada").exists()
+
+
+def test_a_cut_training_resumes_to_the_same_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A training cut after an epoch and run again with --resume ends with the very weights and history of one
+    never cut; --resume with other options, or with nothing to resume, is refused and changes nothing."""
+    import torch
+
+    import vision.faces.train as training
+
+    real = tmp_path / "real"
+    (real / "images" / "train").mkdir(parents=True)
+    (real / "labels" / "train").mkdir(parents=True)
+    for k in range(8):
+        img = np.full((100, 100, 3), (60, 110, 40), np.uint8)
+        img[30:70, 30:70] = draw_die(1 + k % 6, "blanco", 40, seed=k)[0:40, 0:40]
+        cv2.imwrite(str(real / "images" / "train" / f"mesa{k}.png"), img)
+        (real / "labels" / "train" / f"mesa{k}.txt").write_text(f"{k % 6} 0.5 0.5 0.4 0.4\n")
+
+    def args(out: Path) -> list[str]:
+        return ["--real", str(real), "--out", str(out), "--epochs", "3", "--per-epoch", "32", "--batch", "16"]
+
+    whole, cut = tmp_path / "entero", tmp_path / "cortado"
+    assert training.main(args(whole)) == 0
+    assert not (whole / training.CHECKPOINT_NAME).exists()  # a finished training leaves nothing to resume
+
+    class Cut(Exception):
+        pass
+
+    saving = training.save_checkpoint
+
+    def cut_after_two(state: dict[str, Any], path: Path) -> None:
+        saving(state, path)
+        if state["epoch"] == 2:
+            raise Cut  # the power goes off once the second epoch is saved
+
+    monkeypatch.setattr(training, "save_checkpoint", cut_after_two)
+    with pytest.raises(Cut):
+        training.main(args(cut))
+    monkeypatch.setattr(training, "save_checkpoint", saving)
+    assert (cut / training.CHECKPOINT_NAME).is_file() and not (cut / training.TORCH_NAME).exists()
+
+    with pytest.raises(SystemExit) as stop:  # other options would not continue the same training
+        training.main([*args(cut), "--lr", "0.01", "--resume"])
+    assert stop.value.code == 2 and "otras opciones (lr)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        training.main([*args(tmp_path / "nada"), "--resume"])
+    assert stop.value.code == 2 and "no hay entrenamiento cortado" in capsys.readouterr().err
+    assert not (tmp_path / "nada").exists()
+
+    assert training.main([*args(cut), "--resume", "--threads", "1"]) == 0
+    assert "seguimos desde la época 2/3" in capsys.readouterr().out
+    assert not (cut / training.CHECKPOINT_NAME).exists()
+    one = torch.load(whole / training.TORCH_NAME, weights_only=True)
+    other = torch.load(cut / training.TORCH_NAME, weights_only=True)
+    assert one["meta"] == other["meta"]
+    assert all(torch.equal(one["state_dict"][k], other["state_dict"][k]) for k in one["state_dict"])
+    first = json.loads((whole / "metrics.json").read_text())["train"]
+    second = json.loads((cut / "metrics.json").read_text())["train"]
+    assert second["history"] == first["history"] and len(first["history"]) == 3
+    assert "--resume" not in second["command"]  # the command that reproduces it is the plain one

@@ -40,6 +40,9 @@ from vision.types import Box
 
 VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never calibrated on
 METRICS_NAME = "metrics.json"
+CHECKPOINT_NAME = "checkpoint.pt"  # written after every epoch in --out, removed when the training ends
+# options that change nothing the training computes: a run may be resumed with other values
+NOT_TRAINING = ("resume", "threads")
 # Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
 UPRIGHT_PREFIXES = ("epanemu_",)
 
@@ -308,12 +311,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-drop", type=float, default=0.0, help="dados de calibración que el umbral de descarte puede perder"
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help=f"seguir un entrenamiento cortado desde el {CHECKPOINT_NAME} de --out (mismas opciones)",
+    )
+    given = list(argv if argv is not None else sys.argv[1:])
+    args = parser.parse_args(given)
     for name in ("max_error", "max_drop", "cocked_budget"):
         if not 0.0 <= getattr(args, name) <= 1.0:
             parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: debe estar entre 0 y 1")
     if args.recalibrate and not (args.out / TORCH_NAME).is_file():
         parser.error(f"--recalibrate: no hay modelo entrenado en {args.out / TORCH_NAME}")
+    if args.resume and args.recalibrate:
+        parser.error("--resume y --recalibrate no van juntos: --recalibrate no entrena")
+    checkpoint_path = args.out / CHECKPOINT_NAME
+    if args.resume and not checkpoint_path.is_file():
+        parser.error(f"--resume: no hay entrenamiento cortado en {checkpoint_path}")
     mined: dict[Path, dict[str, list[Box]]] = {}
     folders = {f.resolve() for f in (args.real, *args.synth)}
     for path in args.negatives:
@@ -329,6 +343,17 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from torch import nn
 
+    options = training_options(args)
+    checkpoint = None
+    if args.resume:
+        try:
+            checkpoint = torch.load(checkpoint_path, map_location="cpu", weights_only=True)
+            stored = json.loads(checkpoint["options"])
+        except Exception as err:  # a file cut while written, or not ours
+            parser.error(f"--resume: {checkpoint_path} no se puede leer ({err})")
+        if stored != options:
+            changed = sorted(k for k in set(stored) | set(options) if stored.get(k) != options.get(k))
+            parser.error(f"--resume: {checkpoint_path} se entrenó con otras opciones ({', '.join(changed)})")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -387,11 +412,23 @@ def main(argv: list[str] | None = None) -> int:
         model.train()
         return softmax(out)
 
-    history = []
+    history: list[dict[str, Any]] = []
+    first_epoch = 1
     if saved is not None:
         model.load_state_dict(saved["state_dict"])
         args.epochs = 0
-    for epoch in range(1, args.epochs + 1):
+    elif checkpoint is not None:
+        # everything above is rebuilt from the seed; the loop's own state comes back as it was after the epoch
+        model.load_state_dict(checkpoint["model"])
+        optimiser.load_state_dict(checkpoint["optimiser"])
+        schedule.load_state_dict(checkpoint["schedule"])
+        rng.bit_generator.state = json.loads(checkpoint["rng"])
+        torch.set_rng_state(checkpoint["torch_rng"])
+        history = json.loads(checkpoint["history"])
+        first_epoch = int(checkpoint["epoch"]) + 1
+        started -= float(checkpoint["seconds"])
+        print(f"seguimos desde la época {first_epoch - 1}/{args.epochs} de {checkpoint_path}", flush=True)
+    for epoch in range(first_epoch, args.epochs + 1):
         t0 = time.time()
         picks = rng.choice(len(fit), steps_per_epoch * args.batch, p=weights)
         total, correct, loss_sum = 0, 0, 0.0
@@ -419,6 +456,18 @@ def main(argv: list[str] | None = None) -> int:
             f"calibración {calib_acc:.4f} ({time.time() - t0:.0f} s)",
             flush=True,
         )
+        state = {
+            "options": json.dumps(options),
+            "epoch": epoch,
+            "model": model.state_dict(),
+            "optimiser": optimiser.state_dict(),
+            "schedule": schedule.state_dict(),
+            "rng": json.dumps(rng.bit_generator.state),
+            "torch_rng": torch.get_rng_state(),
+            "history": json.dumps(history),
+            "seconds": time.time() - started,
+        }
+        save_checkpoint(state, checkpoint_path)
 
     model.eval()
     probs = calib_probs()
@@ -448,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     export_onnx(model, args.out / ONNX_NAME, meta)
     digest = hashlib.sha256((args.out / ONNX_NAME).read_bytes()).hexdigest()[:16]
     figures = {
-        "command": "python -m vision.faces.train " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python -m vision.faces.train " + " ".join(a for a in given if a != "--resume"),
         "samples": sources,
         "parameters": params,
         "epochs": args.epochs,
@@ -485,10 +534,31 @@ def main(argv: list[str] | None = None) -> int:
             "onnx_sha256_16",
         )
         figures = {**trained, **{k: figures[k] for k in renewed}}
-        figures["recalibrated"] = "python -m vision.faces.train " + " ".join(argv if argv is not None else sys.argv[1:])
+        figures["recalibrated"] = "python -m vision.faces.train " + " ".join(given)
     update_metrics(args.out / METRICS_NAME, "train", figures)
+    if not args.recalibrate:
+        checkpoint_path.unlink(missing_ok=True)  # the training is whole: nothing left to resume
     print(f"umbral {threshold}, descarte {absent}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
     return 0
+
+
+def training_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options a training's result depends on, as JSON values: a resumed run must be given the same."""
+    return {
+        k: (str(v) if isinstance(v, Path) else [str(x) for x in v] if isinstance(v, list) else v)
+        for k, v in sorted(vars(args).items())
+        if k not in NOT_TRAINING
+    }
+
+
+def save_checkpoint(state: dict[str, Any], path: Path) -> None:
+    """Write the state after an epoch so that a cut run loses at most one epoch (whole file or none)."""
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial_path = path.with_suffix(".tmp")
+    torch.save(state, partial_path)
+    os.replace(partial_path, path)
 
 
 def export_onnx(model: Any, path: Path, meta: dict[str, Any]) -> None:
