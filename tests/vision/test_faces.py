@@ -638,6 +638,12 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(
     plain = sum(map(len, load_real(real, 0.3, 0)))
     with_mined = sum(map(len, load_real(real, 0.3, 0, load_negatives([mined]))))
     assert with_mined == plain + 10 == figures["samples"]["real_fit"] + figures["samples"]["real_calibration"]
+    other = tmp_path / "otro-buscador.json"  # the same folder mined by another finder: its boxes add up
+    other_boxes = {name: [[0.0, 0.0, 30.0, 30.0]] for name in images}  # another patch, in the same photos
+    other.write_text(json.dumps({"folder": str(real), "split": "train", "images": other_boxes}))
+    assert train_main([*args, "--negatives", str(other), "--calib-share", "0.3", "--out", str(tmp_path / "dos")]) == 0
+    both = json.loads((tmp_path / "dos" / "metrics.json").read_text())["train"]["samples"]
+    assert both["real_fit"] + both["real_calibration"] == plain + 20
     assert figures["threshold"] in (*THRESHOLDS, 0.99)
     assert FaceClassifier(out).meta["classes"][7] == "dado montado"
     assert FaceClassifier(out).absent_threshold == figures["absent_threshold"]
@@ -718,6 +724,9 @@ def test_a_cut_training_resumes_to_the_same_model(
     with pytest.raises(SystemExit) as stop:  # other options would not continue the same training
         training.main([*args(cut), "--lr", "0.01", "--resume"])
     assert stop.value.code == 2 and "otras opciones (lr)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # nor would another thread count, to the last digit
+        training.main([*args(cut), "--threads", "2", "--resume"])
+    assert stop.value.code == 2 and "otras opciones (threads)" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         training.main([*args(tmp_path / "nada"), "--resume"])
     assert stop.value.code == 2 and "no hay entrenamiento cortado" in capsys.readouterr().err

@@ -41,8 +41,8 @@ from vision.types import Box
 VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never calibrated on
 METRICS_NAME = "metrics.json"
 CHECKPOINT_NAME = "checkpoint.pt"  # written after every epoch in --out, removed when the training ends
-# options that change nothing the training computes: a run may be resumed with other values
-NOT_TRAINING = ("resume", "threads")
+# options that change nothing the training computes (--threads does: torch's sums split by thread)
+NOT_TRAINING = ("resume",)
 # Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
 UPRIGHT_PREFIXES = ("epanemu_",)
 
@@ -338,7 +338,10 @@ def main(argv: list[str] | None = None) -> int:
         # the file names the folder it was mined on: one that is not trained on would be ignored silently
         if not folder or Path(folder).resolve() not in folders:
             parser.error(f"--negatives {path}: se minó en {folder or '(sin carpeta)'}, que no es --real ni --synth")
-        mined.setdefault(Path(folder).resolve(), {}).update(boxes)
+        # two files mined on one folder (by two finders, say) add up: neither hides the other's boxes
+        found = mined.setdefault(Path(folder).resolve(), {})
+        for name, listed in boxes.items():
+            found.setdefault(name, []).extend(b for b in listed if b not in found[name])
 
     import torch
     from torch import nn
