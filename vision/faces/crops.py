@@ -17,7 +17,7 @@ from vision.types import Box, Frame
 
 CROP_MARGIN = 0.15  # each side, as a share of the box: what the readers get around a die
 CONTEXT_MARGIN = 0.6  # what a training sample keeps around its die, so rotations and box jitter stay real
-MAX_DIE_SIDE = 112  # training samples are shrunk so a die spans at most this (the classifier reads 64 px)
+MAX_DIE_SIDE = 112  # training samples are shrunk so a die spans at most this (the shipped classifier reads 48 px)
 UNREADABLE = 0  # the label of a crop with no readable face (a cocked die, no die at all)
 COCKED_CLASS = 6  # in the rendered sets, class 6 is a die cocked against something
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
