@@ -86,6 +86,23 @@ def match(
     return matches, free, extra
 
 
+def image_account(image: str, truth: Sequence[TruthDie], readings: Sequence[DieReading]) -> dict[str, object]:
+    """One image's dice, die by die: each labelled die with the reading matched to it (None: missed), and
+    the readings that match no labelled die (the line `cacho vision eval --details` writes)."""
+    matches, _, extra = match(truth, readings)
+    found = {id(m.truth): m.reading for m in matches}
+    dice = []
+    for die in truth:
+        reading = found.get(id(die))
+        dice.append(
+            {
+                "label": {"face": die.face, "box": [round(v, 1) for v in die.box.to_list()]},
+                "reading": None if reading is None else reading.to_dict(),
+            }
+        )
+    return {"image": image, "dice": dice, "extra": [r.to_dict() for r in extra]}
+
+
 def average_precision(scores: Sequence[tuple[float, bool]], positives: int) -> float:
     """COCO-style AP (101-point interpolation) from (confidence, is_true_positive) pairs."""
     if positives == 0:

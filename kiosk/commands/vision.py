@@ -30,6 +30,13 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
     evaluate.add_argument("--json", action="store_true")
     evaluate.add_argument("--models", type=Path)
+    evaluate.add_argument(
+        "--details",
+        metavar="FILE",
+        type=Path,
+        help="escribe además una línea JSON por imagen: cada dado etiquetado con su lectura (o null si no se "
+        "encontró) y las lecturas que no son ningún dado etiquetado",
+    )
     _reader_options(evaluate)
     evaluate.set_defaults(func=run_eval)
 
@@ -121,10 +128,10 @@ def describe(name: str, reading: Any) -> str:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """`cacho vision eval DIR [--split S] [--json]`."""
+    """`cacho vision eval DIR [--split S] [--json] [--details FILE]`."""
     from tqdm import tqdm
 
-    from vision.evaluate import evaluate, read_labels, yolo_samples
+    from vision.evaluate import evaluate, image_account, read_labels, yolo_samples
     from vision.frames import FrameError, load_image
 
     try:
@@ -133,6 +140,8 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     if not samples:
         raise CliError(f"no hay imágenes en {args.folder}")
+    if args.details is not None and not args.details.parent.is_dir():
+        raise CliError(f"no existe la carpeta de {args.details}")
     reader = _reader(args.models, args)
     pairs = []
     for image, label in tqdm(samples, desc="leyendo", unit="img", file=sys.stderr, disable=None):
@@ -142,6 +151,9 @@ def run_eval(args: argparse.Namespace) -> int:
             raise CliError(str(error)) from None
         height, width = frame.shape[:2]
         pairs.append((read_labels(label, width, height), reader.read(frame).dice))
+    if args.details is not None:
+        lines = (image_account(str(image), *pair) for (image, _), pair in zip(samples, pairs, strict=True))
+        args.details.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
     report = evaluate(pairs)
     if args.json:
         print(json.dumps(report.to_dict()))

@@ -156,6 +156,28 @@ def test_eval_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
         assert key in report
 
 
+def test_eval_details_account_for_every_labelled_die(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--details FILE: one JSON line per image; its dice agree with the printed figures."""
+    details = tmp_path / "dice.jsonl"
+    assert main(["vision", "eval", str(FIXTURES), "--json", "--details", str(details)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    lines = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+    assert sorted(line["image"] for line in lines) == sorted(str(image) for image, _ in yolo_samples(FIXTURES))
+    dice = [d for line in lines for d in line["dice"]]
+    found = [d["reading"] for d in dice if d["reading"] is not None]
+    assert len(dice) == report["labelled"] and len(found) == report["matched"]
+    assert len(found) + sum(len(line["extra"]) for line in lines) == report["predicted"]
+    wrong = [d for d in dice if d["reading"] is not None and d["reading"]["face"] != d["label"]["face"]]
+    assert len(wrong) == report["wrong_faces"]
+    assert all(set(r) >= {"face", "confidence", "box", "uncertain"} for r in found)
+
+
+def test_eval_details_in_a_missing_folder_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    details = tmp_path / "no" / "dice.jsonl"
+    assert main(["vision", "eval", str(FIXTURES), "--details", str(details)]) == 2
+    assert "no existe la carpeta" in capsys.readouterr().err and not details.parent.exists()
+
+
 def test_eval_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["vision", "eval", str(tmp_path)]) == 2
     assert "no hay carpeta de imágenes" in capsys.readouterr().err

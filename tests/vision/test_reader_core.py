@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import TruthDie, average_precision, evaluate, match, read_labels, yolo_samples
+from vision.evaluate import TruthDie, average_precision, evaluate, image_account, match, read_labels, yolo_samples
 from vision.faces.pips import TopShares
 from vision.frames import FrameError, check_frame, load_image
 from vision.reader import SECOND_CHANCE, DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
@@ -291,6 +291,23 @@ def test_a_cocked_die_is_read_right_only_when_flagged() -> None:
     assert report.face_accuracy == pytest.approx(1 / 2)  # of the two dice with a face up
     assert (report.wrong_faces, report.caught, report.silent_errors) == (1, 1, 1)
     assert report.images_all_right == pytest.approx(1 / 2)
+
+
+def test_image_account_lists_each_labelled_die_with_its_reading() -> None:
+    """Die by die: a matched die carries its reading, a missed one None (a cocked label has no face), and a
+    reading on no labelled die is an extra; twins at one place are matched once each."""
+    a, b, c = Box(0, 0, 10, 10), Box(20, 20, 30, 30), Box(40, 40, 50, 50)
+    account = image_account(
+        "x.jpg", [TruthDie(a, 6), TruthDie(b, None)], [reading(a, 5, uncertain=True), reading(c, 2)]
+    )
+    assert account["image"] == "x.jpg"
+    first, second = account["dice"]  # type: ignore[misc]
+    assert first["label"] == {"face": 6, "box": [0, 0, 10, 10]}
+    assert first["reading"]["face"] == 5 and first["reading"]["uncertain"] is True
+    assert second == {"label": {"face": None, "box": [20, 20, 30, 30]}, "reading": None}
+    assert [e["face"] for e in account["extra"]] == [2]  # type: ignore[attr-defined]
+    twins = image_account("t.jpg", [TruthDie(a, 1), TruthDie(a, 1)], [reading(a, 1)])
+    assert sorted(d["reading"] is None for d in twins["dice"]) == [False, True]  # type: ignore[attr-defined]
 
 
 def test_yolo_folder_reading(tmp_path: Path) -> None:
