@@ -86,6 +86,26 @@ def match(
     return matches, free, extra
 
 
+def extras_on_a_die(truth: Sequence[TruthDie], matches: Sequence[Match], extra: Sequence[DieReading]) -> int:
+    """How many unflagged extras read a labelled die right with a box off its label (IoU under 0.5): each lies on
+    the die (its centre in the die's box; of several, the one it overlaps most), names its face, and is the only
+    unflagged reading on it. A second unflagged reading on one die counts the die twice and is not one of them."""
+    accepted_on = {id(m.truth): 1 for m in matches if not m.reading.uncertain}
+    count = 0
+    for reading in sorted(extra, key=lambda r: -r.confidence):
+        if reading.uncertain:
+            continue
+        cx, cy = reading.box.center
+        hosts = [t for t in truth if t.box.x1 <= cx <= t.box.x2 and t.box.y1 <= cy <= t.box.y2]
+        if not hosts:
+            continue
+        host = max(hosts, key=lambda t: reading.box.iou(t.box))
+        first = id(host) not in accepted_on
+        accepted_on[id(host)] = 1
+        count += first and host.face is not None and reading.face == host.face
+    return count
+
+
 def image_account(image: str, truth: Sequence[TruthDie], readings: Sequence[DieReading]) -> dict[str, object]:
     """One image's dice, die by die: each labelled die with the reading matched to it (None: missed), and
     the readings that match no labelled die (the line `cacho vision eval --details` writes)."""
@@ -156,6 +176,7 @@ class Report:
     cocked_flagged: int  # cocked dice flagged uncertain: the right reading of a die with no face up
     silent_errors: int  # wrong faces and cocked dice not flagged
     silent_extra: int  # dice that are not there, not flagged
+    silent_extra_on_die: int  # of those, a labelled die's face read right with a box off its label (extras_on_a_die)
     images_all_right: float  # every die found with its face, nothing extra
     images_all_right_unflagged: float  # the same, and nothing for the coordinator to check
 
@@ -174,7 +195,8 @@ class Report:
             f"caras equivocadas {self.wrong_faces}: atrapadas por la duda {self.caught}",
             f"dados montados {self.cocked}: marcados dudosos {self.cocked_flagged}",
             f"errores silenciosos (cara equivocada o dado montado sin marcar): {self.silent_errors}",
-            f"dados de más sin marcar: {self.silent_extra}",
+            f"dados de más sin marcar: {self.silent_extra} (de ellos, {self.silent_extra_on_die} leen bien la cara de "
+            "un dado etiquetado con una caja que no coincide con la suya)",
             f"imágenes con todos los dados bien: {self.images_all_right:.1%} "
             f"(y sin nada que revisar: {self.images_all_right_unflagged:.1%})",
         ]
@@ -183,7 +205,7 @@ class Report:
 def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -> Report:
     """Score readings against labels, image by image. A cocked die (no face up) is read right when it is
     flagged uncertain, whatever face the reading names; unflagged it is a silent error."""
-    labelled = predicted = matched = wrong = caught = silent = silent_extra = uncertain = 0
+    labelled = predicted = matched = wrong = caught = silent = silent_extra = on_die = uncertain = 0
     right_faces = all_right = all_right_unflagged = cocked = cocked_flagged = 0
     for truth, readings in pairs:
         matches, missed, extra = match(truth, readings)
@@ -192,6 +214,7 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         matched += len(matches)
         uncertain += sum(r.uncertain for r in readings)
         silent_extra += sum(not r.uncertain for r in extra)
+        on_die += extras_on_a_die(truth, matches, extra)
         image_ok = not missed and not extra
         for m in matches:
             if m.truth.face is None:
@@ -230,6 +253,7 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         cocked_flagged=cocked_flagged,
         silent_errors=silent,
         silent_extra=silent_extra,
+        silent_extra_on_die=on_die,
         images_all_right=all_right / images if images else float("nan"),
         images_all_right_unflagged=all_right_unflagged / images if images else float("nan"),
     )

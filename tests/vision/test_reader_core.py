@@ -279,6 +279,29 @@ def test_evaluate_counts_silent_and_caught_errors() -> None:
     assert (report.cocked, report.cocked_flagged) == (0, 0)
 
 
+def test_extras_that_read_a_labelled_die_right_are_counted_apart() -> None:
+    """An unflagged extra whose box is off its die's label (IoU under 0.5) but names the die's face is counted
+    apart, once per die, and only while no other unflagged reading sits on that die."""
+    die, tight, far = Box(0, 0, 20, 20), Box(0, 0, 10, 10), Box(100, 100, 110, 110)
+    cases = [
+        ([TruthDie(die, 4)], [reading(tight, 4)], 1),  # the die missed, read right with a tight box
+        ([TruthDie(die, 4)], [reading(tight, 5)], 0),  # a wrong face
+        ([TruthDie(die, 4)], [reading(die, 6, uncertain=True), reading(tight, 4, 0.8)], 1),  # its side boxed apart
+        ([TruthDie(die, 4)], [reading(die, 4), reading(tight, 4, 0.8)], 0),  # the die counted twice
+        ([TruthDie(die, 4)], [reading(tight, 4), reading(Box(10, 10, 20, 20), 4, 0.8)], 1),  # twice, both extra
+        ([TruthDie(die, None)], [reading(tight, 4)], 0),  # a cocked die has no face to name
+        ([TruthDie(die, 4)], [reading(far, 4)], 0),  # on no die
+        ([TruthDie(die, 4)], [reading(tight, 4, uncertain=True)], 0),  # flagged: not silent
+    ]
+    for truth, readings, on_die in cases:
+        report = evaluate([(truth, readings)])
+        assert report.silent_extra_on_die == on_die, (truth, readings)
+        assert report.silent_extra_on_die <= report.silent_extra
+    both = evaluate([(t, r) for t, r, _ in cases])
+    assert both.silent_extra_on_die == 3 and both.to_dict()["silent_extra_on_die"] == 3
+    assert any("leen bien la cara" in line for line in both.lines())
+
+
 def test_a_cocked_die_is_read_right_only_when_flagged() -> None:
     """A cocked die has no face up: flagged it is read right (whatever face is named), unflagged it is silent."""
     a, b = Box(0, 0, 10, 10), Box(20, 20, 30, 30)
