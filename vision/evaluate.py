@@ -90,7 +90,7 @@ def extras_on_a_die(truth: Sequence[TruthDie], matches: Sequence[Match], extra: 
     """How many unflagged extras read a labelled die right with a box off its label (IoU under 0.5): each lies on
     the die (its centre in the die's box; of several, the one it overlaps most), names its face, and is the only
     unflagged reading on it. A second unflagged reading on one die counts the die twice and is not one of them."""
-    accepted_on = {id(m.truth): 1 for m in matches if not m.reading.uncertain}
+    accepted_on = {id(m.truth) for m in matches if not m.reading.uncertain}
     count = 0
     for reading in sorted(extra, key=lambda r: -r.confidence):
         if reading.uncertain:
@@ -101,7 +101,7 @@ def extras_on_a_die(truth: Sequence[TruthDie], matches: Sequence[Match], extra: 
             continue
         host = max(hosts, key=lambda t: reading.box.iou(t.box))
         first = id(host) not in accepted_on
-        accepted_on[id(host)] = 1
+        accepted_on.add(id(host))
         count += first and host.face is not None and reading.face == host.face
     return count
 
