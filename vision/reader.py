@@ -93,13 +93,14 @@ class ReaderSettings:
     # from 5 to 2 for 0.9 points more load (models/dice/rules-session11.md, T'). None turns it off (photos not
     # from above).
     tilt_squash: float | None = 0.88
-    # Off by default. Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's
-    # layout), count the top face alone: the die's box less its sides, which a camera looking down sees swept
-    # toward the frame's centre by about this share of the die's distance from it (side / (height - side):
-    # 0.016-0.027 for a 16 mm die 60-100 cm below; 0.015 was chosen on training tables). It takes 10-14 points
-    # off the coordinator's load on rendered tables, but on blind sets it let through cocked dice seen face-on
-    # that only the missing count had flagged, 3 in 321 dice (models/dice/rules-session10.md, K and L): off.
-    top_sweep: float | None = None
+    # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), count
+    # the top face alone: the die's box less its sides, which a camera looking down sees swept toward the frame's
+    # centre by about this share of the die's distance from it (side / (height - side): 0.016-0.027 for a 16 mm
+    # die 60-100 cm below; 0.015 was chosen on training tables). Off from session 10 to 18: it let through cocked
+    # dice seen face-on (models/dice/rules-session10.md, K and L; rules-session18.md, AD). On since session 19,
+    # trusted only where the top face looks square (pips.MIN_TOP_SQUASH 0.97): on fresh rendered tables 5-6 points
+    # off the coordinator's load, no cocked die or wrong face let through (rules-session19.md, AF). None: off.
+    top_sweep: float | None = 0.015
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
 
     @property

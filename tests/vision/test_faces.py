@@ -27,7 +27,16 @@ from vision.faces.crops import (
     read_yolo_labels,
     rendered_distractors,
 )
-from vision.faces.pips import LAYOUTS, PipCounter, TopShare, TopShares, disc_dilate, disc_erode, percentile
+from vision.faces.pips import (
+    LAYOUTS,
+    MIN_TOP_SQUASH,
+    PipCounter,
+    TopShare,
+    TopShares,
+    disc_dilate,
+    disc_erode,
+    percentile,
+)
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
 from vision.faces.train import choose_threshold, class_weights, strictest_threshold
 from vision.types import Box, FaceGuess, Frame
@@ -149,6 +158,24 @@ def test_pip_counter_reads_the_top_face_alone_where_a_side_shows() -> None:
                 if whole.face is None:  # its centre is in shares of the whole crop: on the top face, up
                     assert alone.centre is not None and alone.centre[1] < 0.45
     assert unread >= 20  # of 60: the whole die alone gives no count
+
+
+def test_pip_counter_trusts_a_top_face_counted_alone_only_where_it_looks_square() -> None:
+    """A cocked die seen face-on shows a top face squashed by about the cosine of its tilt (0.925 at 22 degrees):
+    counted alone, a top face that looks more squashed than MIN_TOP_SQUASH gives no count
+    (models/dice/rules-session19.md)."""
+    strict, loose = PipCounter(), PipCounter(min_top_squash=0.9)
+    assert MIN_TOP_SQUASH == strict.min_top_squash == 0.97
+    for scheme in ("blanco", "negro", "rojo"):
+        for face in (4, 5):  # faces the whole drawn die gives no count for, in every scheme
+            crop, top = draw_off_axis_die(face, scheme, 5)
+            height, width = crop.shape[:2]
+            tilted = cv2.resize(crop, (width, round(height * 0.95)), interpolation=cv2.INTER_AREA)  # shares unchanged
+            assert strict.read(crop).face is None and strict.read(tilted).face is None
+            square, slanted = strict.read(crop, top), loose.read(tilted, top)
+            assert square.face == face and square.squash is not None and square.squash >= 0.97, (scheme, face)
+            assert slanted.face == face and slanted.squash is not None and slanted.squash < 0.97, (scheme, face)
+            assert strict.read(tilted, top).face is None
 
 
 def test_pip_counter_abstains_without_pips() -> None:

@@ -150,11 +150,13 @@ def test_the_top_face_is_the_box_less_the_sides_toward_the_frames_centre() -> No
 def test_the_reader_says_where_the_top_faces_are_only_from_above() -> None:
     frame = frame_with_patches({(370, 220, 430, 280): 130})
     finder = FakeFinder([Detection(Box(370, 220, 430, 280), 0.9)])
-    above, slanted, off = FakeFaces(), FakeFaces(), FakeFaces()
+    above, slanted, off, default = FakeFaces(), FakeFaces(), FakeFaces(), FakeFaces()
     DiceReader(finder, above, ReaderSettings(margin=0.0, top_sweep=0.1)).read(frame)
     DiceReader(finder, slanted, ReaderSettings(margin=0.0, from_above=False)).read(frame)
     DiceReader(finder, off, ReaderSettings(margin=0.0, top_sweep=None)).read(frame)
+    DiceReader(finder, default, ReaderSettings(margin=0.0)).read(frame)  # on since session 19, sweep 0.015
     assert above.tops == [[pytest.approx((10 / 60, 5 / 60, 1, 1))]]
+    assert default.tops == [[pytest.approx((1.5 / 60, 0.75 / 60, 1, 1))]]
     assert slanted.tops == off.tops == [None]
 
 
