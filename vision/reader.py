@@ -93,6 +93,9 @@ class ReaderSettings:
     # from 5 to 2 for 0.9 points more load (models/dice/rules-session11.md, T'). None turns it off (photos not
     # from above).
     tilt_squash: float | None = 0.88
+    # The same check in pixels, for 4-6 pips: a die whose corner pips' square looks longer one way than the other
+    # by more than this many pixels (pips.corner_slant) is flagged. None turns it off.
+    tilt_slant: float | None = None
     # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), count
     # the top face alone: the die's box less its sides, which a camera looking down sees swept toward the frame's
     # centre by about this share of the die's distance from it (side / (height - side): 0.016-0.027 for a 16 mm
@@ -302,13 +305,20 @@ class DiceReader:
         return None
 
     def _tilt_reason(self, verdict: FaceVerdict) -> str | None:
-        """Why the face read looks seen at a slant (a cocked die), or None: see ReaderSettings.tilt_squash."""
-        limit = self.settings.tilt_squash
-        if limit is None or not self.settings.from_above:
+        """Why the face read looks seen at a slant (a cocked die), or None: see ReaderSettings.tilt_squash and
+        tilt_slant."""
+        if not self.settings.from_above:
             return None
-        seen = [g.squash for g in verdict.guesses if g.squash is not None and g.face == verdict.face]
-        if seen and seen[0] < limit:
-            return f"la cara de arriba se ve inclinada ({seen[0]:.2f} < {limit:.2f}): ¿dado montado?"
+        counted = [g for g in verdict.guesses if g.face == verdict.face and (g.squash, g.slant) != (None, None)]
+        if not counted:
+            return None
+        squash, slant = counted[0].squash, counted[0].slant
+        limit = self.settings.tilt_squash
+        if limit is not None and squash is not None and squash < limit:
+            return f"la cara de arriba se ve inclinada ({squash:.2f} < {limit:.2f}): ¿dado montado?"
+        pixels = self.settings.tilt_slant
+        if pixels is not None and slant is not None and slant > pixels:
+            return f"las esquinas de la cara se ven inclinadas ({slant:.1f} px > {pixels:.2f}): ¿dado montado?"
         return None
 
     def read_many(self, frames: Sequence[Frame]) -> list[FrameReading]:

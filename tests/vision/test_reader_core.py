@@ -482,13 +482,13 @@ def test_box_overlap_share() -> None:
 class SquashedFaces:
     """Reads every die as a sure 4 whose pip count agrees and whose pips look squashed to a given degree."""
 
-    def __init__(self, squash: float | None) -> None:
-        self.squash = squash
+    def __init__(self, squash: float | None, slant: float | None = None) -> None:
+        self.squash, self.slant = squash, slant
 
     def read_dice(
         self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
-        guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash))
+        guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash, self.slant))
         return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
 
 
@@ -509,6 +509,21 @@ def test_a_face_seen_at_a_slant_is_flagged_as_maybe_cocked(squash: float | None,
         ReaderSettings(max_die_share=None, from_above=False),
     ):
         assert not DiceReader(finder, SquashedFaces(squash), off).read(frame).dice[0].uncertain
+
+
+@pytest.mark.parametrize(("slant", "flagged"), [(4.0, True), (1.51, True), (1.5, False), (0.2, False), (None, False)])
+def test_corner_pips_seen_at_a_slant_flag_the_die_as_maybe_cocked(slant: float | None, flagged: bool) -> None:
+    frame = frame_with_patches({(500, 150, 540, 190): 200})
+    finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
+    settings = ReaderSettings(max_die_share=None, lean_sideways=None, tilt_slant=1.5)
+    [die] = DiceReader(finder, SquashedFaces(0.97, slant), settings).read(frame).dice
+    assert die.uncertain == flagged
+    assert any("esquinas de la cara se ven inclinadas" in r for r in die.reasons) == flagged
+    for off in (
+        ReaderSettings(max_die_share=None, lean_sideways=None, tilt_slant=None),
+        ReaderSettings(max_die_share=None, from_above=False, tilt_slant=1.5),
+    ):
+        assert not DiceReader(finder, SquashedFaces(0.97, slant), off).read(frame).dice[0].uncertain
 
 
 class SureOfBright:
