@@ -30,11 +30,14 @@ from vision.faces.crops import (
 from vision.faces.pips import (
     LAYOUTS,
     MIN_TOP_SQUASH,
+    WORK,
+    Peaks,
     PipCounter,
     TopShare,
     TopShares,
     disc_dilate,
     disc_erode,
+    median,
     percentile,
 )
 from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
@@ -240,6 +243,32 @@ def test_percentile_is_numpys_to_the_last_bit() -> None:
     for n in range(1, 8):  # and the median of a few pips' sizes, as np.median gives it
         sizes = [float(v) for v in rng.uniform(0, 20, n)]
         assert pips_module._median(sizes) == float(np.median(sizes))
+
+
+def test_median_is_numpys_to_the_last_bit() -> None:
+    """The counter's median of a map's pixels gives the float np.median gives, odd and even counts alike."""
+    rng = np.random.default_rng(11)
+    for trial in range(400):
+        n = int(rng.integers(1, 3000))
+        values = rng.integers(0, 256, n) / 2 if trial % 2 else rng.normal(0, 100, n)
+        for dtype in (np.float32, np.float64):
+            x = values.astype(dtype)
+            assert median(x) == float(np.median(x)), (n, dtype)
+
+
+def test_peaks_are_the_strongest_response_in_a_window_clipped_to_the_crop() -> None:
+    """Peaks.at looks the response up dilated once per window; it gives what the window's own maximum gives,
+    at the crop's edges too, and 0 off the crop."""
+    rng = np.random.default_rng(5)
+    response = rng.uniform(0, 80, (WORK, WORK)).astype(np.float32)
+    peaks = Peaks(response)
+    for _ in range(3000):
+        x, y = rng.uniform(-3, WORK + 3, 2)
+        radius = float(rng.uniform(0, 7))
+        r, xi, yi = max(1, round(radius)), round(x), round(y)
+        inside = 0 <= xi < WORK and 0 <= yi < WORK
+        window = response[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1]
+        assert peaks.at(x, y, radius) == (float(window.max()) if inside else 0.0), (x, y, radius)
 
 
 # --- the combine rule ----------------------------------------------------------------------------------

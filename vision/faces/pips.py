@@ -86,6 +86,15 @@ def percentile(values: Floats, q: float) -> float:
     return float(b - step * (1 - gamma)) if gamma >= 0.5 else float(a + step * gamma)
 
 
+def median(values: Floats) -> float:
+    """np.median(values) of a 1-D float array, the same float (for an even count the mean of the middle two,
+    computed in the values' own precision as numpy does), for a fraction of the time: one partition."""
+    middle = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, middle)[middle])
+    return float(np.partition(values, (middle - 1, middle))[middle - 1 : middle + 1].mean())
+
+
 def _median(values: Sequence[float]) -> float:
     """The median as numpy gives it (the mean of the middle two for an even count), without numpy's overhead."""
     ordered = sorted(values)
@@ -157,8 +166,8 @@ def _disc_steps(k: int) -> tuple[tuple[int, int], ...]:
 
 
 @functools.cache
-def _line(width: int, height: int) -> npt.NDArray[np.uint8]:
-    """A row (height 1) or column (width 1) segment as a structuring element."""
+def _rect(width: int, height: int) -> npt.NDArray[np.uint8]:
+    """A width x height rectangle as a structuring element: a row or column segment, or a square window."""
     return np.ones((height, width), np.uint8)
 
 
@@ -172,16 +181,16 @@ def disc_dilate(img: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.uint8]:
     last_h, last_v = 0, 0
     for h, v in steps:
         if h > last_h:
-            grown = np.asarray(cv2.dilate(grown, _line(2 * (h - last_h) + 1, 1)), np.uint8)
+            grown = np.asarray(cv2.dilate(grown, _rect(2 * (h - last_h) + 1, 1)), np.uint8)
         if out is None:
             out = grown.copy()
         else:
             if last_v > v:  # the earlier rectangles are taller: grow them by the difference first
-                out = np.asarray(cv2.dilate(out, _line(1, 2 * (last_v - v) + 1)), np.uint8)
+                out = np.asarray(cv2.dilate(out, _rect(1, 2 * (last_v - v) + 1)), np.uint8)
             np.maximum(out, grown, out=out)
         last_h, last_v = h, v
     assert out is not None
-    return np.asarray(cv2.dilate(out, _line(1, 2 * last_v + 1))) if last_v else out
+    return np.asarray(cv2.dilate(out, _rect(1, 2 * last_v + 1))) if last_v else out
 
 
 def disc_erode(img: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.uint8]:
@@ -198,7 +207,7 @@ def _face_mask(channels: Sequence[Floats], body: Floats) -> npt.NDArray[np.uint8
     border = np.concatenate(
         [np.concatenate([c[:4].ravel(), c[-4:].ravel(), c[:, :4].ravel(), c[:, -4:].ravel()]) for c in channels]
     ).reshape(3, -1)
-    table = np.median(border, axis=1)
+    table = np.array([median(channel) for channel in border], np.float32)
 
     def distance(to: Floats) -> Floats:  # squared; hue counts twice as much as lightness
         dl, da, db = lum - to[0], a - to[1], b - to[2]
@@ -232,7 +241,7 @@ def _contrast_maps(img: Frame) -> tuple[MapSet, npt.NDArray[np.uint8], Floats]:
     channels = [c.astype(np.float32) for c in planes]
     lum, a, b = channels
     c0, c1 = int(WORK * 0.3), int(WORK * 0.7)
-    body = np.array([np.median(c[c0:c1, c0:c1]) for c in channels], np.float32)
+    body = np.array([median(c[c0:c1, c0:c1].ravel()) for c in channels], np.float32)
     mask = _face_mask(channels, body)
     k = max(3, int(SIDE * 0.42)) | 1
     da, db = a - body[1], b - body[2]
@@ -408,14 +417,24 @@ def _grid_axes(points: Floats, n: int) -> tuple[Floats, Floats, Floats]:
     return centre, (d + _rot(d)) / 2, (d - _rot(d)) / 2
 
 
-def _peak(response: Floats, x: float, y: float, radius: float) -> float:
-    """The strongest response within `radius` of (x, y) (0 off the crop)."""
-    r = max(1, round(radius))
-    xi, yi = round(x), round(y)
-    if not (0 <= xi < WORK and 0 <= yi < WORK):
-        return 0.0
-    window = response[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1]
-    return float(window.max()) if window.size else 0.0
+class Peaks:
+    """A contrast map's strongest response near any point: the map dilated once for each window size asked for,
+    then looked up (cv2.dilate leaves out what lies off the crop, as a window clipped to the crop does)."""
+
+    def __init__(self, response: Floats) -> None:
+        self.response = response
+        self._grown: dict[int, Floats] = {}
+
+    def at(self, x: float, y: float, radius: float) -> float:
+        """The strongest response in the square of half-side `radius` (at least 1 px) round (x, y); 0 off the crop."""
+        r = max(1, round(radius))
+        xi, yi = round(x), round(y)
+        if not (0 <= xi < WORK and 0 <= yi < WORK):
+            return 0.0
+        grown = self._grown.get(r)
+        if grown is None:
+            grown = self._grown[r] = np.asarray(cv2.dilate(self.response, _rect(2 * r + 1, 2 * r + 1)))
+        return float(grown[yi, xi])
 
 
 _GRID = np.array(list(itertools.product((-1, 0, 1), repeat=2)), float)  # (i, j) of the 3x3 places
@@ -423,14 +442,14 @@ _GRID = np.array(list(itertools.product((-1, 0, 1), repeat=2)), float)  # (i, j)
 _WANTED = {n: np.array([(i, j) in set(LAYOUTS[n]) for i, j in _GRID]) for n in LAYOUTS}
 
 
-def grid_fit(pips: Sequence[Blob], response: Floats) -> float:
+def grid_fit(pips: Sequence[Blob], response: Peaks) -> float:
     """Check the face's 3x3 grid: its pips sit where the layout puts them and the empty places hold no pip."""
     n = len(pips)
     if not 1 <= n <= 6:
         return 0.0
     points = np.array([(p.x, p.y) for p in pips])
     radius = _median([math.sqrt(p.area / math.pi) for p in pips])
-    on = _median([_peak(response, p.x, p.y, radius * 0.5) for p in pips])
+    on = _median([response.at(p.x, p.y, radius * 0.5) for p in pips])
     if on <= 0:
         return 0.0
     if n == 1:
@@ -440,7 +459,7 @@ def grid_fit(pips: Sequence[Blob], response: Floats) -> float:
             g = max(step * SIDE, 2.2 * radius)
             for i, j in itertools.product((-1, 0, 1), repeat=2):
                 if i or j:
-                    worst = max(worst, _peak(response, pips[0].x + i * g, pips[0].y + j * g, radius * 0.5))
+                    worst = max(worst, response.at(pips[0].x + i * g, pips[0].y + j * g, radius * 0.5))
         return _band(worst / on, 0.35, 0.3)
     centre, u, v = _grid_axes(points, n)
     step = float(np.hypot(*u))
@@ -451,7 +470,7 @@ def grid_fit(pips: Sequence[Blob], response: Floats) -> float:
     taken = places[wanted]
     gaps = points[:, None, :] - taken[None, :, :]
     misplaced = float(np.hypot(gaps[..., 0], gaps[..., 1]).min(axis=1).max()) / step
-    worst = max(_peak(response, float(x), float(y), radius * 0.5) for x, y in places[~wanted])
+    worst = max(response.at(float(x), float(y), radius * 0.5) for x, y in places[~wanted])
     placed = _band(misplaced, 0.3, 0.3)
     empty = _band(worst / on, 0.4, 0.3)
     return placed * empty
@@ -472,14 +491,15 @@ class _Prepared:
         k = max(3, int(SIDE * 0.06)) | 1
         self.inside = cv2.erode(self.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
         self.usable = bool(self.mask.sum() >= (SIDE * 0.4) ** 2)
-        self._spots: list[tuple[str, int, list[Blob], Floats]] | None = None
+        self._spots: list[tuple[str, int, list[Blob], Peaks]] | None = None
 
-    def spots(self) -> list[tuple[str, int, list[Blob], Floats]]:
-        """(map name, level, spots, response) of every binarisation: three contrast maps, four levels."""
+    def spots(self) -> list[tuple[str, int, list[Blob], Peaks]]:
+        """(map name, level, spots, the map's response) of every binarisation: three contrast maps, four levels."""
         if self._spots is None:
             self._spots = []
             for name, full, versus_body in self.maps:
                 response = np.where(self.inside, full, 0.0)
+                peaks = Peaks(response)
                 top = percentile(response[self.inside], 99.5)
                 if top < 12.0:  # no spot stands out from the body enough to be a pip
                     continue
@@ -487,7 +507,7 @@ class _Prepared:
                 otsu, _ = cv2.threshold(scaled[self.inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
                 for level in sorted({int(otsu), *LEVELS}):
                     binary = ((scaled > level) & self.inside).astype(np.uint8)
-                    self._spots.append((name, level, _blobs(binary, self.mask, versus_body), response))
+                    self._spots.append((name, level, _blobs(binary, self.mask, versus_body), peaks))
         return self._spots
 
     def tier(self, region_name: str, top: TopShare | None = None) -> list[PipCount]:
