@@ -72,6 +72,12 @@ class ReaderSettings:
     # counter reads and 67-81 % of the cocked ones. None turns the check off (photos not from above).
     lean_sideways: float | None = 0.06
     lean_inward: float | None = 0.03
+    # Where the camera's vertical meets the frame (the point straight below the lens), as fractions of the frame's
+    # width and height: the lean check measures from it. A flat die's sides sweep toward it; a camera tilted a few
+    # degrees puts it hundreds of pixels off the frame's centre, where the check measured from before (the
+    # default, None; models/dice/rules-session20.md, AK). The installation measures it once: the camera is fixed
+    # over the table.
+    nadir: tuple[float, float] | None = None
     # The dice of one game are all one size: a "die" this many times bigger or smaller than the median of
     # the frame's dice (three or more read) is something else (a playing card's ace read as a 1: both
     # readers agreed on one: models/dice). Labelled real photos mix sizes up to 2.1x; rendered tables 1.3x.
@@ -149,14 +155,23 @@ def crop_box(frame: Frame, box: Box, margin: float) -> Frame:
     return frame[y1:y2, x1:x2]
 
 
-def lean_offsets(box: Box, bounds: Bounds, centre: tuple[float, float], width: int, height: int) -> tuple[float, float]:
+def lean_offsets(
+    box: Box,
+    bounds: Bounds,
+    centre: tuple[float, float],
+    width: int,
+    height: int,
+    nadir: tuple[float, float] | None = None,
+) -> tuple[float, float]:
     """(outward, sideways) offset of a face's centre (fractions of the crop `bounds`) from the box's centre,
-    in die sides: outward along the line from the frame's centre, sideways across it (always >= 0)."""
+    in die sides: outward along the line from the nadir (fractions of the frame; None: the frame's centre),
+    sideways across it (always >= 0)."""
     x1, y1, x2, y2 = bounds
     face = np.array([x1 + centre[0] * (x2 - x1), y1 + centre[1] * (y2 - y1)])
     middle = np.array(box.center)
     offset = (face - middle) / max(box.side, 1e-3)
-    radial = middle - np.array([width / 2, height / 2])
+    origin = (0.5, 0.5) if nadir is None else nadir
+    radial = middle - np.array([width * origin[0], height * origin[1]])
     length = float(np.hypot(*radial))
     if length < 1e-6:  # at the frame's centre no side shows: any offset is sideways
         return 0.0, float(np.hypot(*offset))
@@ -295,7 +310,7 @@ class DiceReader:
         seen = [g.centre for g in verdict.guesses if g.centre is not None and g.face == verdict.face]
         if not seen or not s.from_above or (s.lean_sideways is None and s.lean_inward is None):
             return None
-        outward, sideways = lean_offsets(box, bounds, seen[0], width, height)
+        outward, sideways = lean_offsets(box, bounds, seen[0], width, height, s.nadir)
         if (s.lean_sideways is not None and sideways > s.lean_sideways) or (
             s.lean_inward is not None and outward < -s.lean_inward
         ):
