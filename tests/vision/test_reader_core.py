@@ -407,6 +407,33 @@ def test_lean_offsets_are_measured_from_the_frame_centre_outwards() -> None:
     assert outward == pytest.approx(0.0, abs=0.01) and sideways == pytest.approx(0.1, abs=0.01)
 
 
+def test_lean_offsets_are_measured_from_the_nadir_where_it_is_known() -> None:
+    """A tilted camera's vertical meets the frame off its centre, and a flat die's sides sweep toward that point."""
+    from vision.reader import lean_offsets
+
+    box, bounds = Box(500, 90, 540, 130), (494, 84, 546, 136)
+    up = (0.5, 0.5 - 4 / 52)  # the face 4 px up: across the line from the centre (300, 110)
+    assert lean_offsets(box, bounds, up, 600, 220) == pytest.approx((0.0, 0.1), abs=0.01)
+    below = (520 / 600, 260 / 220)  # a nadir straight below the die (outside the frame): up is outward
+    assert lean_offsets(box, bounds, up, 600, 220, below) == pytest.approx((0.1, 0.0), abs=0.01)
+    assert lean_offsets(box, bounds, up, 600, 220, (0.5, 0.5)) == lean_offsets(box, bounds, up, 600, 220)
+
+
+def test_the_lean_check_measures_from_the_nadir_the_installation_gives() -> None:
+    """A face pushed up, sideways as seen from the frame's centre, is pushed outward from a nadir below the die: a
+    flat die of a tilted camera (models/dice/rules-session20.md, AK); pushed toward that nadir, it is flagged."""
+    frame = frame_with_patches({(500, 150, 540, 190): 200})
+    finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
+    below = replace(SMALL_FRAME, nadir=(520 / 600, 480 / 400))
+    assert ReaderSettings().nadir is None
+    [centred] = DiceReader(finder, CentredFaces((0.5, 0.4)), SMALL_FRAME).read(frame).dice
+    [measured] = DiceReader(finder, CentredFaces((0.5, 0.4)), below).read(frame).dice
+    [inwards] = DiceReader(finder, CentredFaces((0.5, 0.6)), below).read(frame).dice
+    assert centred.uncertain and any("corrida" in r for r in centred.reasons)
+    assert not measured.uncertain
+    assert inwards.uncertain and any("corrida" in r for r in inwards.reasons)
+
+
 @pytest.mark.parametrize(
     ("centre", "flagged"),
     [
