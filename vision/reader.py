@@ -130,12 +130,16 @@ def crop_bounds(frame: Frame, box: Box, margin: float) -> Bounds:
     return x1, y1, x2, y2
 
 
-def top_face_share(box: Box, bounds: Bounds, width: int, height: int, sweep: float) -> TopShare:
-    """The top face's box in the crop `bounds`, as shares of it: the die's box cut on the side toward the frame's
-    centre by the sweep of its sides (`sweep` times the die's distance from the centre), seen from above."""
+def top_face_share(
+    box: Box, bounds: Bounds, width: int, height: int, sweep: float, nadir: tuple[float, float] | None = None
+) -> TopShare:
+    """The top face's box in the crop `bounds`, as shares of it: the die's box cut on the side toward the nadir
+    (fractions of the frame; None: its centre) by the sweep of its sides (`sweep` times the die's distance from the
+    nadir), seen from above."""
     x1, y1, x2, y2 = box.x1, box.y1, box.x2, box.y2
     cx, cy = box.center
-    vx, vy = sweep * (cx - width / 2), sweep * (cy - height / 2)
+    nx, ny = (0.5, 0.5) if nadir is None else nadir
+    vx, vy = sweep * (cx - width * nx), sweep * (cy - height * ny)
     if vx > 0:
         x1 = min(x2 - 1, x1 + vx)
     else:
@@ -208,7 +212,7 @@ class DiceReader:
             tops = [
                 None
                 if any(d.box.overlap_share(o.box) > self.settings.top_overlap for o in detections[:sure] if o is not d)
-                else top_face_share(d.box, b, width, height, sweep)
+                else top_face_share(d.box, b, width, height, sweep, self.settings.nadir)
                 for d, b in zip(detections, bounds, strict=True)
             ]
         verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned, tops)
