@@ -145,6 +145,12 @@ def test_the_top_face_is_the_box_less_the_sides_toward_the_frames_centre() -> No
     left_above = top_face_share(Box(170, 120, 230, 180), (170, 120, 230, 180), 600, 400, 0.1)
     assert left_above == pytest.approx((0, 0, 50 / 60, 55 / 60))  # 100 px left, 50 px above: cut right and bottom
     assert top_face_share(Box(270, 170, 330, 230), (270, 170, 330, 230), 600, 400, 0.1) == (0, 0, 1, 1)
+    # a tilted camera's nadir (its vertical's foot) at (350, 300): the sides sweep toward it instead; the die is
+    # 50 px right of it and 50 px above: cut 5 px on the left and 5 px at the bottom
+    nadir = (350 / 600, 300 / 400)
+    from_nadir = top_face_share(Box(370, 220, 430, 280), (360, 210, 440, 290), 600, 400, 0.1, nadir)
+    assert from_nadir == pytest.approx((15 / 80, 10 / 80, 70 / 80, 65 / 80))
+    assert top_face_share(Box(370, 220, 430, 280), (360, 210, 440, 290), 600, 400, 0.1, (0.5, 0.5)) == share
 
 
 def test_the_reader_says_where_the_top_faces_are_only_from_above() -> None:
