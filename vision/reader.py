@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -111,6 +112,11 @@ class ReaderSettings:
     # off the coordinator's load, no cocked die or wrong face let through (rules-session19.md, AF). None: off.
     top_sweep: float | None = 0.015
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
+
+    def __post_init__(self) -> None:
+        """Refuse a nadir that would turn the lean check off without a word (not two finite numbers)."""
+        if self.nadir is not None and (len(self.nadir) != 2 or not all(math.isfinite(v) for v in self.nadir)):
+            raise ValueError(f"nadir: dos fracciones finitas (x, y) del ancho y el alto, no {self.nadir!r}")
 
     @property
     def finder_floor(self) -> float:

@@ -425,6 +425,12 @@ def test_lean_offsets_are_measured_from_the_nadir_where_it_is_known() -> None:
     assert lean_offsets(box, bounds, up, 600, 220, (0.5, 0.5)) == lean_offsets(box, bounds, up, 600, 220)
 
 
+@pytest.mark.parametrize("nadir", [(float("nan"), 0.5), (0.5, float("inf")), (0.5,), (0.1, 0.2, 0.3)])
+def test_a_nadir_that_would_turn_the_lean_check_off_is_refused(nadir: tuple[float, ...]) -> None:
+    with pytest.raises(ValueError, match="nadir"):
+        ReaderSettings(nadir=nadir)  # type: ignore[arg-type]
+
+
 def test_the_lean_check_measures_from_the_nadir_the_installation_gives() -> None:
     """A face pushed up, sideways as seen from the frame's centre, is pushed outward from a nadir below the die: a
     flat die of a tilted camera (models/dice/rules-session20.md, AK); pushed toward that nadir, it is flagged."""
