@@ -136,6 +136,12 @@ def crop_bounds(frame: Frame, box: Box, margin: float) -> Bounds:
     return x1, y1, x2, y2
 
 
+def nadir_px(width: int, height: int, nadir: tuple[float, float] | None) -> tuple[float, float]:
+    """The nadir (fractions of the frame; None: its centre, a camera looking straight down) in frame pixels."""
+    fx, fy = (0.5, 0.5) if nadir is None else nadir
+    return width * fx, height * fy
+
+
 def top_face_share(
     box: Box, bounds: Bounds, width: int, height: int, sweep: float, nadir: tuple[float, float] | None = None
 ) -> TopShare:
@@ -144,8 +150,8 @@ def top_face_share(
     nadir), seen from above."""
     x1, y1, x2, y2 = box.x1, box.y1, box.x2, box.y2
     cx, cy = box.center
-    nx, ny = (0.5, 0.5) if nadir is None else nadir
-    vx, vy = sweep * (cx - width * nx), sweep * (cy - height * ny)
+    nx, ny = nadir_px(width, height, nadir)
+    vx, vy = sweep * (cx - nx), sweep * (cy - ny)
     if vx > 0:
         x1 = min(x2 - 1, x1 + vx)
     else:
@@ -180,8 +186,7 @@ def lean_offsets(
     face = np.array([x1 + centre[0] * (x2 - x1), y1 + centre[1] * (y2 - y1)])
     middle = np.array(box.center)
     offset = (face - middle) / max(box.side, 1e-3)
-    origin = (0.5, 0.5) if nadir is None else nadir
-    radial = middle - np.array([width * origin[0], height * origin[1]])
+    radial = middle - np.array(nadir_px(width, height, nadir))
     length = float(np.hypot(*radial))
     if length < 1e-6:  # at the frame's centre no side shows: any offset is sideways
         return 0.0, float(np.hypot(*offset))
@@ -334,7 +339,7 @@ class DiceReader:
         tilt_slant."""
         if not self.settings.from_above:
             return None
-        counted = [g for g in verdict.guesses if g.face == verdict.face and (g.squash, g.slant) != (None, None)]
+        counted = [g for g in verdict.guesses if g.squash is not None and g.face == verdict.face]
         if not counted:
             return None
         squash, slant = counted[0].squash, counted[0].slant

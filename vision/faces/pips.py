@@ -499,10 +499,10 @@ class _Prepared:
             self._spots = []
             for name, full, versus_body in self.maps:
                 response = np.where(self.inside, full, 0.0)
-                peaks = Peaks(response)
                 top = percentile(response[self.inside], 99.5)
                 if top < 12.0:  # no spot stands out from the body enough to be a pip
                     continue
+                peaks = Peaks(response)
                 scaled = np.clip(response / top * 255, 0, 255).astype(np.uint8)
                 otsu, _ = cv2.threshold(scaled[self.inside], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
                 for level in sorted({int(otsu), *LEVELS}):
