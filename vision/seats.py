@@ -275,6 +275,177 @@ def to_table(homography: npt.NDArray[np.float64], points: Sequence[Point]) -> li
     return [(float(x), float(y)) for x, y in mapped]
 
 
+# ------------------------------------------------------------------ the camera's tilt
+
+LENSES: dict[str, float] = {"standard": 66.0, "wide": 102.0}  # Camera Module 3: horizontal field of view, degrees
+MAX_TILT_DEG = 20.0  # a camera hung over the table leans a few degrees; more is a fit gone wrong
+MAX_NADIR_SPREAD = 0.02  # the nadir's standard error, as a share of the frame's width, over which it is not used
+MIN_TILT_MARKERS = 2  # one marker's perspective is mostly its corners' noise (rendered tables: 2 give 0.5-1.6 %)
+USUAL_HEIGHT_MM = 800.0  # the camera hangs 60 to 100 cm over the felt
+MAX_RESIDUAL_PX = 2.0  # corners further than this (RMS) from the fitted camera's view: not flat squares, or a lens
+# that bends straight lines (the fit assumes none); rendered tables leave 0.4-0.5 px
+CORNER_PX = 0.5  # how far a found marker corner is from the true one (px, one axis): the nadir's standard error
+
+
+@dataclass(frozen=True, slots=True)
+class CameraTilt:
+    """How the camera hangs over the table, from the seat markers: where its vertical meets the frame (the nadir),
+    and how far it leans from looking straight down."""
+
+    nadir: Point  # fractions of the frame's width and height (ReaderSettings.nadir)
+    tilt_deg: float
+    height_mm: float  # the lens's height over the table
+    hfov_deg: float  # the lens's field of view it was fitted with
+    markers: int  # markers it was fitted on
+    spread_px: float  # the nadir's standard error in pixels, from the fit (corners found to CORNER_PX)
+    residual_px: float  # RMS distance of the markers' corners from the fitted camera's view of them
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {
+            "nadir": [round(self.nadir[0], 4), round(self.nadir[1], 4)],
+            "tilt_deg": round(self.tilt_deg, 2),
+            "height_mm": round(self.height_mm, 1),
+            "hfov_deg": self.hfov_deg,
+            "markers": self.markers,
+            "spread_px": round(self.spread_px, 1),
+            "residual_px": round(self.residual_px, 2),
+        }
+
+
+def focal_px(width: int, hfov_deg: float) -> float:
+    """The focal length in pixels of a frame `width` wide that sees `hfov_deg` across (a full-sensor mode)."""
+    return width / 2 / math.tan(math.radians(hfov_deg) / 2)
+
+
+def _tilted(pitch: float, roll: float) -> npt.NDArray[np.float64]:
+    """Table -> camera rotation of a camera looking down, leaning by pitch and roll (radians)."""
+    down = np.array([[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]])
+    cp, sp, cr, sr = math.cos(pitch), math.sin(pitch), math.cos(roll), math.sin(roll)
+    rx = np.array([[1.0, 0.0, 0.0], [0.0, cp, -sp], [0.0, sp, cp]])
+    ry = np.array([[cr, 0.0, sr], [0.0, 1.0, 0.0], [-sr, 0.0, cr]])
+    rotation: npt.NDArray[np.float64] = rx @ ry @ down
+    return rotation
+
+
+def _corners_seen(
+    params: npt.NDArray[np.float64], square: npt.NDArray[np.float64], f: float, centre: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Where a camera (pitch, roll, height) sees every marker (x, y, turn on the table): m x 4 x 2 pixels."""
+    pitch, roll, height = params[:3]
+    each = params[3:].reshape(-1, 3)
+    cos, sin = np.cos(each[:, 2]), np.sin(each[:, 2])
+    x = each[:, None, 0] + cos[:, None] * square[None, :, 0] - sin[:, None] * square[None, :, 1]
+    y = each[:, None, 1] + sin[:, None] * square[None, :, 0] + cos[:, None] * square[None, :, 1]
+    world = np.stack([x, y, np.full_like(x, -height)], axis=-1)  # relative to the lens
+    cam = world @ _tilted(pitch, roll).T
+    return np.asarray(f * cam[..., :2] / cam[..., 2:3] + centre, np.float64)
+
+
+def _nadir(pitch: float, roll: float, f: float, centre: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
+    """Where a camera leaning by pitch and roll sees the table straight below its lens (pixels)."""
+    below = _tilted(pitch, roll) @ np.array([0.0, 0.0, -1.0])
+    if below[2] <= 1e-6:
+        return None
+    return np.asarray(f * below[:2] / below[2] + centre, np.float64)
+
+
+def camera_tilt(
+    markers: Sequence[Marker], width: int, height: int, hfov_deg: float | None = None, marker_mm: float = MARKER_MM
+) -> CameraTilt | None:
+    """The camera's tilt and nadir from the seat markers on a frame and the lens's field of view (None: the lens of
+    LENSES that puts the camera nearest USUAL_HEIGHT_MM over the table); None where they cannot say (no marker, a
+    fit that does not settle, a nadir known worse than MAX_NADIR_SPREAD of the frame).
+
+    The lens matters: fitted with the other lens's focal length, the nadir is as far off as the frame's centre.
+    The markers' size tells the two apart: a camera 60-100 cm up seen through the wrong lens would be 32-53 cm
+    (the wide one taken for the standard) or 114-190 cm (the other way) over the table.
+
+    The markers lie where the players put them: only their size and shape are known. A camera leaning over the
+    table sees the far markers smaller and every marker a little foreshortened; a pinhole (the lens's focal length,
+    the centre of the frame) with a pitch, a roll and a height, each marker with its place and turn on the table,
+    is fitted to every corner (Levenberg-Marquardt). The nadir is where that camera sees the point of the table
+    straight below it: the sides of a flat die point away from it.
+    """
+    if len(markers) < MIN_TILT_MARKERS:
+        return None
+    if hfov_deg is None:
+        fits = [fit for lens in LENSES.values() if (fit := camera_tilt(markers, width, height, lens, marker_mm))]
+        return min(fits, key=lambda fit: abs(math.log(fit.height_mm / USUAL_HEIGHT_MM)), default=None)
+    f = focal_px(width, hfov_deg)
+    centre = np.array([width / 2, height / 2])
+    seen = np.array([m.corners for m in markers], np.float64)  # m x 4 x 2
+    half = marker_mm / 2
+    square = np.array([(-half, half), (half, half), (half, -half), (-half, -half)])  # clockwise seen from above
+    sides = np.linalg.norm(seen - np.roll(seen, -1, axis=1), axis=2).mean(axis=1)
+    lens_height = f * marker_mm / float(np.median(sides))
+    start = [0.0, 0.0, lens_height]
+    for quad in seen:  # straight down: each marker where its centre is seen, turned as its top edge
+        u, v = quad.mean(axis=0) - centre
+        du, dv = quad[1] - quad[0]
+        start += [u * lens_height / f, -v * lens_height / f, math.atan2(-dv, du)]
+    params = np.array(start)
+    steps = np.array([1e-6, 1e-6, 1e-3] + [1e-3, 1e-3, 1e-6] * len(markers))
+    damping = 1e-3
+
+    def misfit(p: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return (_corners_seen(p, square, f, centre) - seen).ravel()
+
+    error = misfit(params)
+    jacobian = np.zeros((error.size, params.size))
+    for _ in range(50):
+        for i, step in enumerate(steps):
+            moved = params.copy()
+            moved[i] += step
+            jacobian[:, i] = (misfit(moved) - error) / step
+        normal = jacobian.T @ jacobian
+        gradient = jacobian.T @ error
+        while damping < 1e9:
+            try:
+                change = np.linalg.solve(normal + damping * np.diag(np.diag(normal) + 1e-12), -gradient)
+            except np.linalg.LinAlgError:
+                return None
+            trial = params + change
+            trial_error = misfit(trial)
+            if np.all(np.isfinite(trial_error)) and trial[2] > 0 and trial_error @ trial_error < error @ error:
+                params, error, damping = trial, trial_error, max(damping / 10, 1e-9)
+                break
+            damping *= 10
+        else:
+            break
+        if np.max(np.abs(change[:2])) < 1e-9:
+            break
+    pitch, roll, lens_height = (float(v) for v in params[:3])
+    nadir = _nadir(pitch, roll, f, centre)
+    if nadir is None:
+        return None
+    # The nadir's standard error: the fit's covariance of pitch and roll (corners found to CORNER_PX), carried to
+    # the nadir's pixels.
+    try:
+        covariance = np.linalg.inv(jacobian.T @ jacobian)[:2, :2] * CORNER_PX**2
+    except np.linalg.LinAlgError:
+        return None
+    carry = np.zeros((2, 2))
+    for i, (dp, dr) in enumerate(((1e-6, 0.0), (0.0, 1e-6))):
+        shifted = _nadir(pitch + dp, roll + dr, f, centre)
+        if shifted is None:
+            return None
+        carry[:, i] = (shifted - nadir) / 1e-6
+    spread = math.sqrt(max(0.0, float(np.trace(carry @ covariance @ carry.T))))
+    rotation = _tilted(pitch, roll)
+    tilt = math.degrees(math.acos(min(1.0, abs(float(rotation[2, 2])))))
+    residual = float(np.sqrt(np.mean(error**2) * 2))
+    if (
+        not math.isfinite(spread)
+        or spread > MAX_NADIR_SPREAD * width
+        or tilt > MAX_TILT_DEG
+        or residual > MAX_RESIDUAL_PX
+    ):
+        return None
+    where = (float(nadir[0]) / width, float(nadir[1]) / height)
+    return CameraTilt(where, tilt, lens_height, hfov_deg, len(markers), spread, residual)
+
+
 # ------------------------------------------------------------------ calibration and placement
 
 

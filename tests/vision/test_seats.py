@@ -28,12 +28,15 @@ from tests.hardware.drawn import (
     reading_of,
 )
 from vision.seats import (
+    LENSES,
     ConfigError,
+    Marker,
     SeatCheck,
     SheetLayout,
     TableCheck,
     TableConfig,
     calibrate,
+    camera_tilt,
     check_table,
     find_markers,
     load_table_config,
@@ -46,6 +49,7 @@ from vision.seats import (
     table_homography,
     to_table,
 )
+from vision.synth.camera import Camera
 from vision.types import Box, DieReading, FrameReading
 
 # Dice in front of each seat's marker: seat 1 (bottom) has two, the others one each.
@@ -341,6 +345,78 @@ def test_config_files_that_cannot_be_read(tmp_path: Path) -> None:
     odd.write_text('{"mode": "x"}')
     with pytest.raises(ConfigError, match=r"rara\.json: mode"):
         load_table_config(odd)
+
+
+# ------------------------------------------------------------------ the camera's tilt
+
+
+def markers_seen(camera: Camera, places: list[tuple[float, float, float]], mm: float = 50.0) -> list[Marker]:
+    """Printed squares at (x, y in metres, turn in degrees) on the table, as the pinhole camera sees them."""
+    half = mm / 2000
+    square = np.array([(-half, half), (half, half), (half, -half), (-half, -half)])  # clockwise from above
+    markers = []
+    for seat, (x, y, turn) in enumerate(places, start=1):
+        a = math.radians(turn)
+        on_table = square @ np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) + (x, y)
+        pixels = camera.project(np.column_stack([on_table, np.zeros(4)]))
+        markers.append(Marker(seat, tuple((float(u), float(v)) for u, v in pixels)))  # type: ignore[arg-type]
+    return markers
+
+
+RING = [(0.0, -0.32, 0.0), (0.45, 0.0, 90.0), (0.0, 0.32, 180.0), (-0.45, 0.0, 270.0), (0.3, 0.25, 140.0)]
+
+
+@pytest.mark.parametrize(
+    ("lens", "height", "pitch", "roll"),
+    [("standard", 0.8, 3.0, -2.0), ("standard", 0.62, -5.5, 0.5), ("wide", 0.95, 1.0, 4.0), ("wide", 0.7, 0.0, 0.0)],
+)
+def test_the_markers_give_the_cameras_nadir_and_lens(lens: str, height: float, pitch: float, roll: float) -> None:
+    """Exact corners: the fitted camera is the true one, and the lens is told apart by the markers' size."""
+    camera = Camera(2304, 1296, LENSES[lens], height, pitch, roll)
+    nadir = camera.project(np.array([[0.0, 0.0, 0.0]]))[0] / (2304, 1296)
+    for hfov in (LENSES[lens], None):
+        tilt = camera_tilt(markers_seen(camera, RING), 2304, 1296, hfov)
+        assert tilt is not None and tilt.hfov_deg == LENSES[lens] and tilt.markers == 5
+        assert tilt.nadir == pytest.approx(tuple(nadir), abs=1e-6)
+        assert tilt.tilt_deg == pytest.approx(math.hypot(pitch, roll), abs=0.05)
+        assert tilt.height_mm == pytest.approx(height * 1000, rel=1e-4)
+        assert tilt.residual_px < 1e-3 and 0 < tilt.spread_px < 20
+    assert tilt is not None
+    data = json.loads(json.dumps(tilt.to_dict()))
+    assert set(data) == {"nadir", "tilt_deg", "height_mm", "hfov_deg", "markers", "spread_px", "residual_px"}
+
+
+def test_the_nadir_stands_corner_noise_and_two_markers() -> None:
+    """Corners found half a pixel off: the nadir moves a few pixels, where the frame's centre is 140 px off."""
+    camera = Camera(2304, 1296, 66.0, 0.8, 4.0, -3.0)
+    true = camera.project(np.array([[0.0, 0.0, 0.0]]))[0]
+    assert math.dist(true, (1152, 648)) > 140
+    rng = np.random.default_rng(3)
+    for places in (RING, RING[:2]):
+        errors = []
+        for _ in range(20):
+            noisy = [
+                Marker(m.seat, tuple((u + rng.normal(0, 0.5), v + rng.normal(0, 0.5)) for u, v in m.corners))  # type: ignore[arg-type]
+                for m in markers_seen(camera, places)
+            ]
+            tilt = camera_tilt(noisy, 2304, 1296, 66.0)
+            assert tilt is not None
+            errors.append(math.dist((tilt.nadir[0] * 2304, tilt.nadir[1] * 1296), true))
+        assert float(np.median(errors)) < (10 if len(places) > 2 else 30)
+
+
+def test_markers_that_cannot_say_give_no_tilt() -> None:
+    """No marker, squares that no camera looking down sees, or one small square: no nadir rather than a guess."""
+    assert camera_tilt([], 2304, 1296) is None
+    flat = Marker(1, ((100.0, 100.0), (140.0, 100.0), (180.0, 100.0), (220.0, 100.0)))  # a line, not a square
+    assert camera_tilt([flat], 2304, 1296, 66.0) is None
+    camera = Camera(2304, 1296, 66.0, 0.8, 2.0, 1.0)
+    assert camera_tilt(markers_seen(camera, RING[:1]), 2304, 1296, 66.0) is None  # one marker: its corners' noise
+    small = markers_seen(camera, [(0.05, 0.05, 30.0), (0.1, 0.08, 0.0)], mm=12.0)
+    assert camera_tilt(small, 2304, 1296, 66.0, 12.0) is None  # two small ones side by side: known too roughly
+    twisted = markers_seen(camera, RING)
+    twisted[1] = Marker(2, (twisted[1].corners[0], twisted[1].corners[2], twisted[1].corners[1], twisted[1].corners[3]))
+    assert camera_tilt(twisted, 2304, 1296, 66.0) is None  # a bow tie is no square seen from above
 
 
 # ------------------------------------------------------------------ the marker sheet
