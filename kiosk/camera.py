@@ -15,6 +15,7 @@ import numpy as np
 from hardware.camera import Camera, CameraError, Frame, open_camera
 
 if TYPE_CHECKING:
+    from vision.seats import TableConfig
     from vision.still import FrameReader, StillCapture, StillSettings
 
 CameraFactory = Callable[[str], Camera]
@@ -239,8 +240,14 @@ class CameraService:
             if callable(cue):
                 cue(number)
 
-    def capture_still(self, settings: StillSettings | None = None) -> StillCapture:
-        """Wait until the table is still and read it (vision.still); CameraError when it cannot."""
+    def capture_still(self, settings: StillSettings | None = None, seats: TableConfig | None = None) -> StillCapture:
+        """Wait until the table is still and read it (vision.still); CameraError when it cannot.
+
+        With the table's config (`seats`), the frames are read from the camera's nadir that its seat markers give
+        (vision.seats.TiltedReader; not in zones mode, where markers are not looked for)."""
+        from dataclasses import replace
+
+        from vision.seats import TiltedReader, lens_hfov
         from vision.still import StillSettings, capture_still
 
         with self._lock:
@@ -250,11 +257,15 @@ class CameraService:
         if self._reader is None:
             why = "todavía se está cargando" if self._reader_state == "loading" else self._reader_error
             raise CameraError(f"el lector de dados no está listo ({why})")
+        tilted = None
+        if seats is not None and seats.mode != "zones":
+            tilted = TiltedReader(self._reader, lens_hfov(seats.lens), seats.marker_mm)
         try:
-            return capture_still(_Locked(self, camera), self._reader, settings or StillSettings())
+            capture = capture_still(_Locked(self, camera), tilted or self._reader, settings or StillSettings())
         except CameraError as error:
             self._fail(str(error))
             raise
+        return capture if tilted is None else replace(capture, tilt=tilted.tilt)
 
 
 def shrink(frame: Frame, width: int) -> Frame:

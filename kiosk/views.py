@@ -75,7 +75,7 @@ def calibrate_page() -> Any:
 def calibrate_markers() -> Any:
     """Look for the seat markers on a full frame now; the drawn frame and what was found."""
     from hardware.camera import CameraError
-    from vision.seats import ConfigError, TableConfig, calibrate, load_table_config
+    from vision.seats import ConfigError, TableConfig, calibrate, camera_tilt, lens_hfov, load_table_config
 
     try:
         frame = camera().full_frame()
@@ -92,6 +92,9 @@ def calibrate_markers() -> Any:
         return jsonify(error="'seats' debe ser una lista de números de asiento"), 400
     wanted = list(seats)
     seating = calibrate(frame, config, seats_in_play=wanted)
+    tilt = None  # the camera's nadir, as a reading will measure it (not in zones mode)
+    if seating.mode == "markers":
+        tilt = camera_tilt(seating.markers, seating.width, seating.height, lens_hfov(config.lens), config.marker_mm)
     drawn = draw_seating(frame, seating)
     current_app.extensions["cacho.calibration"] = encode_jpeg(shrink(drawn, 1280), 85)
     return jsonify(
@@ -99,6 +102,7 @@ def calibrate_markers() -> Any:
         markers=[m.seat for m in seating.markers],
         missing=list(seating.missing),
         problems=[p.to_dict() for p in seating.problems],
+        tilt=None if tilt is None else tilt.to_dict(),
         image="/calibrate/last.jpg",
     )
 

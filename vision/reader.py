@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -201,6 +201,11 @@ class DiceReader:
         self.finder = finder
         self.faces = faces
         self.settings = settings or ReaderSettings()
+
+    def at_nadir(self, nadir: tuple[float, float] | None) -> DiceReader:
+        """The same models reading with the lean check and the top face measured from this nadir (fractions of the
+        frame; None: its centre): for the installation's camera, measured from its seat markers."""
+        return DiceReader(self.finder, self.faces, replace(self.settings, nadir=nadir))
 
     def read(self, frame: Frame) -> FrameReading:
         """Read every die on the frame."""

@@ -8,12 +8,13 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.frames import check_frame
 from vision.types import DieReading, Frame, FrameReading
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50  # ids 0-49; a seat's marker id is its seat number (1-49)
@@ -25,6 +26,7 @@ CONFIG_VERSION = 1
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 Mode = Literal["auto", "markers", "zones"]
+Lens = Literal["auto", "standard", "wide"]
 Where = Literal["mesa", "borde", "fuera"]  # on the table / cut by the frame's edge / outside the table
 
 
@@ -45,6 +47,7 @@ class TableConfig:
     seats: tuple[int, ...] = ()  # every seat of the table (markers expected there)
     marker_mm: float = MARKER_MM
     mode: Mode = "auto"  # auto: markers when any is seen, else zones
+    lens: Lens = "auto"  # the camera's lens (its field of view: the nadir's fit); auto: told by the markers' size
 
     def to_dict(self) -> dict[str, object]:
         """JSON form (the file's format)."""
@@ -56,7 +59,12 @@ class TableConfig:
             if seat in self.zones:
                 entry["zone"] = [list(p) for p in self.zones[seat]]
             seats.append(entry)
-        out: dict[str, object] = {"version": CONFIG_VERSION, "mode": self.mode, "marker_mm": self.marker_mm}
+        out: dict[str, object] = {
+            "version": CONFIG_VERSION,
+            "mode": self.mode,
+            "marker_mm": self.marker_mm,
+            "lens": self.lens,
+        }
         if self.table is not None:
             out["table"] = [list(p) for p in self.table]
         out["seats"] = seats
@@ -87,7 +95,7 @@ def parse_table_config(data: object) -> TableConfig:
     version = data.get("version", CONFIG_VERSION)
     if version != CONFIG_VERSION:
         raise ConfigError(f"versión de configuración {version!r} desconocida (se espera {CONFIG_VERSION})")
-    unknown = set(data) - {"version", "mode", "marker_mm", "table", "seats"}
+    unknown = set(data) - {"version", "mode", "marker_mm", "lens", "table", "seats"}
     if unknown:
         raise ConfigError(f"claves desconocidas en la configuración: {', '.join(sorted(unknown))}")
     mode = data.get("mode", "auto")
@@ -96,6 +104,9 @@ def parse_table_config(data: object) -> TableConfig:
     marker_mm = data.get("marker_mm", MARKER_MM)
     if not isinstance(marker_mm, int | float) or isinstance(marker_mm, bool) or not 5 <= marker_mm <= 500:
         raise ConfigError("marker_mm debe ser el lado impreso del marcador en mm (entre 5 y 500)")
+    lens = data.get("lens", "auto")
+    if lens not in ("auto", "standard", "wide"):
+        raise ConfigError(f"lens debe ser auto, standard (66°) o wide (102°) (no {lens!r})")
     table = _polygon(data["table"], "table") if data.get("table") is not None else None
     entries = data.get("seats", [])
     if not isinstance(entries, list):
@@ -124,7 +135,13 @@ def parse_table_config(data: object) -> TableConfig:
     if mode == "zones" and not zones:
         raise ConfigError("mode es zones pero ningún asiento tiene zona")
     return TableConfig(
-        table=table, zones=zones, players=players, seats=tuple(seats), marker_mm=float(marker_mm), mode=mode
+        table=table,
+        zones=zones,
+        players=players,
+        seats=tuple(seats),
+        marker_mm=float(marker_mm),
+        mode=mode,
+        lens=lens,
     )
 
 
@@ -444,6 +461,49 @@ def camera_tilt(
         return None
     where = (float(nadir[0]) / width, float(nadir[1]) / height)
     return CameraTilt(where, tilt, lens_height, hfov_deg, len(markers), spread, residual)
+
+
+class FrameReader(Protocol):
+    """A dice reader (vision.reader.DiceReader; vision.still.FrameReader)."""
+
+    def read(self, frame: Frame) -> FrameReading:
+        """Every die on the frame."""
+        ...
+
+
+class TiltedReader:
+    """Reads a still's frames with the camera's nadir measured from the seat markers (camera_tilt) on the first of
+    them: a capture's frames share one camera. Where the markers cannot say, or the reader has no `at_nadir` (a
+    test's fake), it reads as it is (the frame's centre). One per capture: `tilt` is what it measured."""
+
+    def __init__(
+        self, reader: FrameReader, hfov_deg: float | None = None, marker_mm: float = MARKER_MM, detect_width: int = 2000
+    ) -> None:
+        self.reader = reader
+        self.hfov_deg = hfov_deg
+        self.marker_mm = marker_mm
+        self.detect_width = detect_width
+        self.tilt: CameraTilt | None = None
+        self._tilted: FrameReader | None = None
+
+    def read(self, frame: Frame) -> FrameReading:
+        """Every die on the frame, read from the camera's nadir."""
+        if self._tilted is None:
+            frame = check_frame(frame)
+            height, width = frame.shape[:2]
+            markers, _ = find_markers(frame, self.detect_width)
+            self.tilt = camera_tilt(markers, width, height, self.hfov_deg, self.marker_mm)
+            at_nadir = getattr(self.reader, "at_nadir", None)
+            tilted = self.reader
+            if self.tilt is not None and callable(at_nadir):
+                tilted = at_nadir(self.tilt.nadir)
+            self._tilted = tilted
+        return self._tilted.read(frame)
+
+
+def lens_hfov(lens: Lens) -> float | None:
+    """The field of view of a config's lens (None: auto, told by the markers' size)."""
+    return None if lens == "auto" else LENSES[lens]
 
 
 # ------------------------------------------------------------------ calibration and placement

@@ -7,13 +7,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.types import Box, DieReading, Frame, FrameReading
+
+if TYPE_CHECKING:
+    from vision.seats import CameraTilt
 
 
 class FrameSource(Protocol):
@@ -103,6 +106,7 @@ class StillCapture:
     agreeing_frames: int = 0  # frames whose own reading is the voted one, die for die
     disagreeing: tuple[VotedDie, ...] = field(default=())
     frame: Frame | None = field(default=None, compare=False, repr=False)  # the last full frame read
+    tilt: CameraTilt | None = None  # the camera's nadir the frames were read from (vision.seats.TiltedReader)
 
     @property
     def timed_out(self) -> bool:
@@ -133,6 +137,7 @@ class StillCapture:
                 {"box": v.die.box.to_list(), "faces": list(v.faces), "seen": v.seen} for v in self.disagreeing
             ],
             "message": self.message,
+            "tilt": None if self.tilt is None else self.tilt.to_dict(),
         }
 
 

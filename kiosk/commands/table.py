@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,7 +81,7 @@ def run_read(args: argparse.Namespace) -> int:
     """`cacho table read --camera ... [--seats CONFIG] [--expect ...] [--json]`."""
     from hardware.camera import CameraError, open_camera
     from vision.frames import FrameError
-    from vision.seats import ConfigError, load_table_config, read_table
+    from vision.seats import ConfigError, TableConfig, TiltedReader, lens_hfov, load_table_config, read_table
     from vision.still import StillSettings, capture_still
 
     expected = parse_expect(args.expect) if args.expect is not None else None
@@ -93,9 +94,13 @@ def run_read(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CliError(f"{error} (--still, --timeout, --frames)") from None
     reader = reader_factory(args.models)
+    seats = config or TableConfig()
+    tilted = TiltedReader(reader, lens_hfov(seats.lens), seats.marker_mm) if seats.mode != "zones" else None
     try:
         with open_camera(args.camera, fps=args.fps, loop=args.loop) as camera:
-            capture = capture_still(camera, reader, settings)
+            capture = capture_still(camera, tilted or reader, settings)
+            if tilted is not None:
+                capture = replace(capture, tilt=tilted.tilt)
     except CameraError as error:
         raise CliError(f"cámara {args.camera}: {error}") from None
     except FrameError as error:
@@ -117,9 +122,22 @@ def run_read(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"Cámara {args.camera}: {capture.message}")
+        print(describe_tilt(capture.tilt, seats.mode))
         print(describe_seating(check.seating))
         print("\n".join(check.lines()))
     return 0 if check.ok else 1
+
+
+def describe_tilt(tilt: Any, mode: str) -> str:
+    """One Spanish line on the camera's nadir the dice were read from."""
+    if tilt is None:
+        why = "modo zonas" if mode == "zones" else "los marcadores no alcanzan para medirlo"
+        return f"Nadir de la cámara: el centro de la imagen ({why})"
+    x, y = tilt.nadir
+    return (
+        f"Nadir de la cámara: ({x:.3f}, {y:.3f}) de la imagen, medido con {tilt.markers} marcadores "
+        f"(inclinada {tilt.tilt_deg:.1f}°, a {tilt.height_mm / 10:.0f} cm, lente de {tilt.hfov_deg:.0f}°)"
+    )
 
 
 def describe_seating(seating: Any) -> str:

@@ -281,7 +281,7 @@ def _read_cups(desk: desks.Desk, old: dict[str, Any] | None) -> None:
         config_path = Path(current_app.config["TABLE_CONFIG"])
         config = load_table_config(config_path) if config_path.exists() else TableConfig()
         cam.cue(len(desk.table.rulings))
-        capture = cam.capture_still(current_app.config.get("STILL"))
+        capture = cam.capture_still(current_app.config.get("STILL"), config)
         if capture.reading is None or capture.frame is None:
             data = readings.reading("failed", capture.message)
         else:

@@ -49,6 +49,14 @@
     preview.src = res.data.image + "?t=" + Date.now();
     out.textContent = "Marcadores vistos: " + (res.data.markers.join(", ") || "ninguno") +
       (res.data.missing.length ? " · faltan: " + res.data.missing.join(", ") : " · todos") +
-      (res.data.problems.length ? " · " + res.data.problems.map((p) => p.message).join("; ") : "");
+      (res.data.problems.length ? " · " + res.data.problems.map((p) => p.message).join("; ") : "") +
+      " · " + describeTilt(res.data.tilt);
   });
+
+  // Where the camera's vertical meets the frame, as the dice will be read from it (vision.seats.camera_tilt).
+  function describeTilt(tilt) {
+    if (!tilt) return "nadir: el centro de la imagen (hacen falta 2 marcadores que lo digan)";
+    return "cámara inclinada " + tilt.tilt_deg.toFixed(1) + "°, a " + Math.round(tilt.height_mm / 10) +
+      " cm, lente de " + Math.round(tilt.hfov_deg) + "° (nadir medido con " + tilt.markers + " marcadores)";
+  }
 })();

@@ -215,6 +215,7 @@ def test_dudo_table_by_taps(
     # The first search comes seconds after the kiosk starts, while it loads the dice reader in the background;
     # in full test runs on this 2-core machine it twice took over 30 s (alone the whole test takes 25 s).
     expect(page.locator("#markers-result")).to_contain_text("Marcadores vistos", timeout=90_000)
+    expect(page.locator("#markers-result")).to_contain_text("marcadores)")  # the camera's tilt, from them
     shot(page, "dudo-calibrate")
 
     # A new table: players typed clockwise, the opener by the one-die roll-off (a tie, then a re-throw).

@@ -12,6 +12,7 @@ import itertools
 import math
 import shutil
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +25,7 @@ from vision.seats import (
     SeatCheck,
     TableCheck,
     TableConfig,
+    TiltedReader,
     calibrate,
     camera_tilt,
     find_markers,
@@ -198,6 +200,65 @@ def test_the_markers_give_the_cameras_nadir() -> None:
         assert tilt.height_mm == pytest.approx(c["height_m"] * 1000, rel=0.1)
         off_centre.append(math.dist(true, (SIZE[0] / 2, SIZE[1] / 2)))
     assert max(off_centre) > 0.08 * SIZE[0]
+
+
+class NadirReader:
+    """A reader that says which nadir it reads from: at_nadir gives another one, as vision.reader.DiceReader's."""
+
+    def __init__(self, nadir: tuple[float, float] | None = None, made: list[NadirReader] | None = None) -> None:
+        self.nadir = nadir
+        self.made = [] if made is None else made
+        self.reads = 0
+
+    def at_nadir(self, nadir: tuple[float, float] | None) -> NadirReader:
+        tilted = NadirReader(nadir, self.made)
+        self.made.append(tilted)
+        return tilted
+
+    def read(self, frame: Frame) -> FrameReading:
+        self.reads += 1
+        return FrameReading(frame.shape[1], frame.shape[0], ())
+
+
+def test_a_capture_is_read_from_the_nadir_its_markers_give(reveal_dir: Path) -> None:
+    """The still's frames are read by the reader at the measured nadir, measured once; the capture says so."""
+    scene = compose_seated(2, {1: [1, 2], 2: [6], 3: [2, 2], 4: [3]}, *SIZE)
+    c = scene.meta["camera"]
+    true = Camera(*SIZE, c["hfov_deg"], c["height_m"], c["pitch_deg"], c["roll_deg"]).project(np.zeros((1, 3)))[0]
+    assert math.dist(true, (SIZE[0] / 2, SIZE[1] / 2)) > 0.05 * SIZE[0]  # a tilted camera
+    plain = NadirReader()
+    tilted = TiltedReader(plain)
+    for _ in range(3):
+        tilted.read(scene.image)
+    [used] = plain.made
+    assert plain.reads == 0 and used.reads == 3 and tilted.tilt is not None and used.nadir == tilted.tilt.nadir
+    assert math.dist((used.nadir[0] * SIZE[0], used.nadir[1] * SIZE[1]), true) < 0.01 * SIZE[0]
+
+    # Through the still detector, on a replayed table whose markers are seen: the capture carries the tilt.
+    plain = NadirReader()
+    tilted = TiltedReader(plain, hfov_deg=66.0)
+    t = FakeTime()
+    with open_camera(f"replay:{reveal_dir}", fps=FPS, clock=t.clock) as camera:
+        capture = capture_still(camera, tilted, StillSettings(still_s=0.5, frames=2, timeout_s=10), t.clock, t.sleep)
+    assert capture.reading is not None and tilted.tilt is not None and tilted.tilt.markers >= 3
+    assert [r.reads for r in plain.made] == [2]
+    data = replace(capture, tilt=tilted.tilt).to_dict()["tilt"]
+    assert isinstance(data, dict) and data["markers"] == tilted.tilt.markers and data["hfov_deg"] == 66.0
+
+
+def test_without_markers_a_capture_is_read_from_the_frames_centre() -> None:
+    """No markers (or a reader with no at_nadir): the frames are read as they are, and no tilt is claimed."""
+    bare = compose_seated(SEED, SEATS, *SIZE, markers=False, lens="standard")
+    plain = NadirReader()
+    tilted = TiltedReader(plain)
+    tilted.read(bare.image)
+    tilted.read(bare.image)
+    assert tilted.tilt is None and plain.made == [] and plain.reads == 2
+    oracle = OracleReader([bare])
+    seated = compose_seated(2, {1: [1, 2], 2: [6], 3: [2, 2], 4: [3]}, *SIZE)
+    fake = TiltedReader(oracle)
+    fake.read(seated.image)
+    assert fake.tilt is not None and oracle.read_indices == [0]  # measured, and read by the fake as it is
 
 
 def test_seats_by_zones_drawn_by_hand_without_markers() -> None:

@@ -82,6 +82,8 @@ def test_read_json_when_everything_matches(
     assert data["camera"] == f"replay:{still_table}" and data["ok"] is True
     assert data["capture"]["still"] is True and data["capture"]["frames_read"] == 2
     assert data["capture"]["agreeing_frames"] == 2 and data["capture"]["disagreeing_dice"] == []
+    tilt = data["capture"]["tilt"]  # drawn straight from above: the markers put the nadir at the frame's centre
+    assert tilt["markers"] == 4 and tilt["nadir"] == pytest.approx([0.5, 0.5], abs=0.002) and tilt["tilt_deg"] < 0.2
     assert data["seating"] == {"mode": "markers", "markers": [1, 2, 3, 4], "missing_markers": [], "region": "markers"}
     seats = {s["player"]: s for s in data["seats"]}
     assert sorted(seats["Ana"]["faces"]) == [3, 5] and seats["Ana"]["matches"] is True
@@ -96,6 +98,7 @@ def test_read_text(still_table: Path, fake_reader: DrawnDiceReader, capsys: pyte
     status, out, _ = run(capsys, "table", "read", "--camera", f"replay:{still_table}", "--expect", EXPECT, *FAST)
     assert status == 0
     assert re.search(r"esperó \d+\.\d s a que la mesa quedara quieta; 2 de 2 imágenes coinciden", out)
+    assert "Nadir de la cámara: (0.500, 0.500) de la imagen, medido con 4 marcadores (inclinada 0.0°" in out
     assert "Asientos por marcadores ArUco (vistos: 1, 2, 3, 4); la mesa es el anillo de los marcadores." in out
     assert "Asiento 1 (Ana): 3 5 · 2 de 2 esperados · coincide" in out
     assert "Asiento 2 (Beto): 6 · 1 de 1 esperados · coincide" in out
@@ -146,6 +149,19 @@ def test_read_with_a_seats_config(
     assert by_seat[4]["player"] is None and by_seat[4]["expected"] == 0
     assert [p["kind"] for p in by_seat[4]["problems"]] == ["too_many"]
     assert status == 1
+
+
+def test_read_in_zones_mode_reads_from_the_frames_centre(
+    still_table: Path, fake_reader: DrawnDiceReader, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "zonas.json"
+    zone = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    config.write_text(json.dumps({"mode": "zones", "seats": [{"seat": 1, "zone": zone}]}))
+    argv = ["table", "read", "--camera", f"replay:{still_table}", "--seats", str(config), *FAST]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and "Nadir de la cámara: el centro de la imagen (modo zonas)" in out
+    _, out, _ = run(capsys, *argv, "--json")
+    assert json.loads(out)["capture"]["tilt"] is None
 
 
 def test_read_when_the_table_never_goes_still(

@@ -335,6 +335,42 @@ def camera_app(tmp_path: Path) -> Iterator[tuple[Flask, FakeCamera, FakeReader]]
         yield app, camera, reader
 
 
+def test_a_camera_reading_is_read_from_the_nadir_the_seat_markers_give(tmp_path: Path) -> None:
+    """Seat markers on the frame (no zones): the dice are read from the camera's nadir they give, and the reading
+    says it; in zones mode (the other tests) markers are not looked for."""
+    from vision.synth.scene import compose_seated
+
+    scene = compose_seated(2, {1: [1, 2], 2: [6], 3: [2, 2]}, 1152, 648)
+    camera, reader = FakeCamera(scene.image), FakeReader()
+    still = StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=2, frame_gap_s=0.0)
+    with fake_camera_app(tmp_path, camera, reader, still) as app:
+        c = become_coordinator(app.test_client())
+        table = challenged(c)
+        assert c.post(f"/dudo/{table}/read").status_code == 202
+        reading = c.get(f"/dudo/{table}/state.json").json["reading"]
+    assert reading["state"] == "ready" and reader.reads >= 2  # the dudo itself asks for a reading, too
+    tilt = reading["capture"]["tilt"]
+    assert tilt["markers"] == 3 and tilt["hfov_deg"] in (66.0, 102.0) and 0 <= tilt["nadir"][0] <= 1
+
+
+def test_the_marker_search_says_how_the_camera_hangs(tmp_path: Path) -> None:
+    """Calibration: the markers found, and the camera's tilt, height and lens they give (the nadir readings use)."""
+    from vision.synth.scene import compose_seated
+
+    scene = compose_seated(4, {1: [1], 2: [6], 3: [2], 4: [3]}, 1152, 648)
+    still = StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=2, frame_gap_s=0.0)
+    with fake_camera_app(tmp_path, FakeCamera(scene.image), FakeReader(), still) as app:
+        c = become_coordinator(app.test_client())
+        found = c.post("/calibrate/markers", {"seats": [1, 2, 3, 4]}).json
+        write_zones(tmp_path / "mesa.json")
+        zones = c.post("/calibrate/markers", {"seats": []}).json
+    assert found["markers"] == [1, 2, 3, 4] and found["missing"] == []
+    camera = scene.meta["camera"]
+    assert found["tilt"]["hfov_deg"] == camera["hfov_deg"] and found["tilt"]["markers"] == 4
+    assert found["tilt"]["height_mm"] == pytest.approx(camera["height_m"] * 1000, rel=0.1)
+    assert zones["tilt"] is None  # zones mode: markers are not what the seats go by
+
+
 def challenged(c: Coordinator) -> int:
     table = c.new_table()
     c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 4})

@@ -298,12 +298,13 @@ def test_check_table_with_nothing() -> None:
 
 
 def test_config_round_trip(tmp_path: Path) -> None:
-    config = parse_table_config({**ZONES, "mode": "auto", "marker_mm": 40})
+    config = parse_table_config({**ZONES, "mode": "auto", "marker_mm": 40, "lens": "wide"})
     path = tmp_path / "mesa.json"
     save_table_config(path, config)
     again = load_table_config(path)
     assert again == config
-    assert again.players == {1: "Ana", 2: "Beto", 3: "Caro"} and again.marker_mm == 40
+    assert again.players == {1: "Ana", 2: "Beto", 3: "Caro"} and again.marker_mm == 40 and again.lens == "wide"
+    assert parse_table_config({}).lens == "auto"
     assert json.loads(path.read_text())["seats"][0] == {"seat": 1, "player": "Ana", "zone": ZONES["seats"][0]["zone"]}
 
 
@@ -315,6 +316,7 @@ def test_config_round_trip(tmp_path: Path) -> None:
         ({"tabla": []}, "claves desconocidas"),
         ({"mode": "magia"}, "mode"),
         ({"marker_mm": 0}, "marker_mm"),
+        ({"lens": "ojo de pez"}, "lens"),
         ({"table": [[0, 0], [1, 1]]}, "al menos 3 puntos"),
         ({"table": [[0, 0], [1, 1], ["a", 1]]}, "cada punto"),
         ({"table": [[0, 0], [0.5, 0.5], [1, 1]]}, "no tiene área"),
