@@ -435,6 +435,24 @@ def test_cli_is_deterministic_and_writes_a_yolo_folder(tmp_path: Path) -> None:
     assert "nc: 7" in yaml and "6: cocked" in yaml
 
 
+def test_cli_seated_tables_carry_markers_and_their_camera(tmp_path: Path) -> None:
+    """--seated: seated tables as a YOLO folder, the seats drawn from the seed, the labels those of the scene."""
+    from vision.synth.scene import compose_seated
+
+    args = ["--out", str(tmp_path), "--count", "1", "--seed", "31", "--size", "1152x648", "--workers", "1", "--seated"]
+    assert cli.main(args) == 0
+    seats = cli.seated_seats(31)
+    assert 2 <= len(seats) <= 6 and all(1 <= len(faces) <= 5 for faces in seats.values())
+    scene = compose_seated(31, seats, 1152, 648)
+    lines = (tmp_path / "labels" / "train_00000031.txt").read_text().splitlines()
+    assert sorted(int(line.split()[0]) + 1 for line in lines) == sorted(d.face for d in scene.dice)
+    meta = json.loads((tmp_path / "meta" / "train_00000031.json").read_text())
+    assert meta["camera"] == scene.meta["camera"] and [m["seat"] for m in meta["markers"]] == sorted(seats)
+    image = cv2.imread(str(tmp_path / "images" / "train_00000031.jpg"))
+    assert image is not None and image.shape == (648, 1152, 3)
+    assert cli.main([*args, "--tiles", "640"]) == 2
+
+
 def test_cli_tiles(tmp_path: Path) -> None:
     assert (
         cli.main(

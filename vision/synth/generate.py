@@ -88,13 +88,57 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"a die's chance to be laid against another die of its seat (default {TOUCHING}; "
         "with it a seed makes the table it made before)",
     )
+    p.add_argument(
+        "--seated",
+        action="store_true",
+        help="seated tables (vision.synth.scene): 2-6 seats of 1-5 dice drawn from the seed, each seat's printed "
+        "ArUco marker and lifted cup, flat dice only; meta/ has the markers and the camera (its nadir)",
+    )
     p.add_argument("--assets", type=Path, default=ASSETS, help=argparse.SUPPRESS)
     return p
+
+
+SEATED_QUALITY = 92  # JPEG quality of seated tables
+
+
+def seated_seats(seed: int) -> dict[int, tuple[int, ...]]:
+    """The seats of seated table `seed`: 2-6 seats (1, 2, ...), each with 1-5 dice of faces drawn from the seed."""
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(2, 7))
+    return {s: tuple(int(v) for v in rng.integers(1, 7, size=int(rng.integers(1, 6)))) for s in range(1, count + 1)}
+
+
+def make_seated(seed: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Compose seated table `seed` (markers, cups, no hand), write its files, return a summary."""
+    from vision.synth.scene import compose_seated
+
+    width, height = args.size
+    seats = seated_seats(seed)
+    scene = compose_seated(seed, seats, width, height)
+    stem = f"{args.split}_{seed:08d}"
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, SEATED_QUALITY])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    out: Path = args.out
+    lines = []
+    for die in scene.dice:
+        x1, y1, x2, y2 = die.box
+        cx, cy, w, h = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height, (x2 - x1) / width, (y2 - y1) / height
+        lines.append(f"{die.face - 1} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+    labels = scene.to_dict()
+    sidecar = {"image": f"{stem}.jpg", "seed": seed, "width": width, "height": height, **labels["meta"]}  # type: ignore[dict-item]
+    sidecar |= {"seats": labels["seats"], "dice": labels["dice"], "markers": labels["markers"]}
+    (out / "images" / f"{stem}.jpg").write_bytes(jpeg.tobytes())
+    (out / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+    (out / "meta" / f"{stem}.json").write_text(json.dumps(sidecar, indent=1))
+    return {"dice": len(scene.dice), "images": 1}
 
 
 def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     """Compose table `seed`, write its files, return a summary (dice and tiles written)."""
     seed, args = task
+    if args.seated:
+        return make_seated(seed, args)
     width, height = args.size
     table = compose_table(
         seed,
@@ -168,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not 0.0 <= args.touching <= 1.0:
         print(f"--touching must be between 0 and 1, got {args.touching}", file=sys.stderr)
+        return 2
+    if args.seated and args.tiles:
+        print("--seated makes whole tables: no --tiles", file=sys.stderr)
         return 2
     if not (args.assets / "manifest.json").exists():
         print(f"no sprites in {args.assets}: run scripts/render-venv.sh first", file=sys.stderr)
