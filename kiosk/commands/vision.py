@@ -61,6 +61,13 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "no se giran hacia afuera y no se mira si están montados",
     )
     parser.add_argument(
+        "--nadir",
+        choices=("centre", "markers"),
+        default="centre",
+        help="desde dónde se mide si un dado está montado: el centro de la imagen (por omisión), o el nadir de la "
+        "cámara que dan los marcadores de asiento de cada foto (como el quiosco; el centro si no lo dicen)",
+    )
+    parser.add_argument(
         "--second-chance",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -74,6 +81,8 @@ def _reader(models: Path | None, args: argparse.Namespace) -> Any:
     from vision.pipeline import ModelsMissing, build_reader
     from vision.reader import ReaderSettings
 
+    if args.upright and args.nadir == "markers":
+        raise CliError("--nadir markers es para fotos tomadas desde arriba: no va con --upright")
     settings = ReaderSettings(from_above=not args.upright)
     if args.no_lean_check:
         settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None, tilt_squash=None)
@@ -85,12 +94,20 @@ def _reader(models: Path | None, args: argparse.Namespace) -> Any:
         raise CliError(str(error)) from None
 
 
+def _tilted(reader: Any, args: argparse.Namespace) -> Any:
+    """The reader for one photo: with --nadir markers, one that reads it from the nadir its seat markers give."""
+    from vision.seats import TiltedReader
+
+    return TiltedReader(reader) if args.nadir == "markers" else reader
+
+
 def run_read(args: argparse.Namespace) -> int:
     """`cacho vision read IMAGE... [--json] [--annotate DIR]`."""
     import cv2
 
     from vision.annotate import annotate
     from vision.frames import FrameError, load_image
+    from vision.seats import TiltedReader
 
     reader = _reader(args.models, args)
     if args.annotate is not None:
@@ -106,9 +123,13 @@ def run_read(args: argparse.Namespace) -> int:
             else:
                 print(f"{path}: {error}", file=sys.stderr)
             continue
-        reading = reader.read(frame)
+        tilted = _tilted(reader, args)
+        reading = tilted.read(frame)
         if args.json:
-            print(json.dumps({"image": str(path), "dice": [d.to_dict() for d in reading.dice]}, ensure_ascii=False))
+            line: dict[str, Any] = {"image": str(path), "dice": [d.to_dict() for d in reading.dice]}
+            if isinstance(tilted, TiltedReader):
+                line["tilt"] = None if tilted.tilt is None else tilted.tilt.to_dict()
+            print(json.dumps(line, ensure_ascii=False))
         else:
             print(describe(str(path), reading))
         if args.annotate is not None:
@@ -150,7 +171,7 @@ def run_eval(args: argparse.Namespace) -> int:
         except FrameError as error:
             raise CliError(str(error)) from None
         height, width = frame.shape[:2]
-        pairs.append((read_labels(label, width, height), reader.read(frame).dice))
+        pairs.append((read_labels(label, width, height), _tilted(reader, args).read(frame).dice))
     if args.details is not None:
         lines = (image_account(str(image), *pair) for (image, _), pair in zip(samples, pairs, strict=True))
         args.details.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))

@@ -103,6 +103,34 @@ def test_upright_photos_are_not_checked_for_lean(capsys: pytest.CaptureFixture[s
     assert any("corrida" in r for a in above for d in a["dice"] for r in d.get("reasons", ()))
 
 
+def test_nadir_from_the_seat_markers(capsys: pytest.CaptureFixture[str]) -> None:
+    """--nadir markers: each photo is read from the nadir its seat markers give (the demo table's stills: within
+    1 % of the width of their camera's true nadir), "tilt" says it, and the same dice are found; a photo with no
+    markers is read from the centre (tilt null); --upright has no nadir."""
+    from vision.synth.camera import Camera
+
+    stills = sorted(p.with_name("004.jpg") for p in DEMO_PHOTOS)
+    photo = sorted((FIXTURES / "images").iterdir())[0]
+    assert main(["vision", "read", *map(str, stills), str(photo), "--json", "--nadir", "markers"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[-1]["tilt"] is None
+    for still, line in zip(stills, lines, strict=False):
+        scene = json.loads(still.with_name("scene.json").read_text())
+        c = scene["meta"]["camera"]
+        camera = Camera(scene["width"], scene["height"], c["hfov_deg"], c["height_m"], c["pitch_deg"], c["roll_deg"])
+        true = camera.project(np.zeros((1, 3)))[0]
+        tilt = line["tilt"]
+        assert tilt["markers"] == 4 and tilt["hfov_deg"] == c["hfov_deg"]
+        off = np.hypot(tilt["nadir"][0] * scene["width"] - true[0], tilt["nadir"][1] * scene["height"] - true[1])
+        assert off < 0.01 * scene["width"]
+    assert main(["vision", "read", *map(str, stills), "--json"]) == 0
+    plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [[d["box"] for d in p["dice"]] for p in plain] == [[d["box"] for d in t["dice"]] for t in lines[:-1]]
+    assert all(set(p) == {"image", "dice"} for p in plain)
+    assert main(["vision", "read", str(photo), "--upright", "--nadir", "markers"]) == 2
+    assert "--upright" in capsys.readouterr().err
+
+
 def test_read_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     images = sorted((FIXTURES / "images").iterdir())
     assert main(["vision", "read", *map(str, images), "--json", "--annotate", str(tmp_path)]) == 0
