@@ -79,11 +79,15 @@ def from_check(check: Any, capture: Any, photo: str | None) -> dict[str, Any]:
     for placed in check.stray:
         problems.append(f"un dado sin asiento (lee {placed.die.face})")
     problems.extend(capture_problems(capture))
+    message = capture.message
+    tilt = getattr(capture, "tilt", None)
+    if tilt is not None:  # where the dice were read from (vision.seats.TiltedReader): the coordinator can check it
+        message += f"; cámara inclinada {tilt.tilt_deg:.1f}° (nadir medido con {tilt.markers} marcadores)"
     return {
         "state": "ready",
         "source": "camera",
         "photo": photo,
-        "message": capture.message,
+        "message": message,
         "players": players,
         "problems": problems,
         "capture": capture.to_dict(),

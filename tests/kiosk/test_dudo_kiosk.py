@@ -351,6 +351,7 @@ def test_a_camera_reading_is_read_from_the_nadir_the_seat_markers_give(tmp_path:
     assert reading["state"] == "ready" and reader.reads >= 2  # the dudo itself asks for a reading, too
     tilt = reading["capture"]["tilt"]
     assert tilt["markers"] == 3 and tilt["hfov_deg"] in (66.0, 102.0) and 0 <= tilt["nadir"][0] <= 1
+    assert f"cámara inclinada {tilt['tilt_deg']:.1f}° (nadir medido con 3 marcadores)" in reading["message"]
 
 
 def test_the_marker_search_says_how_the_camera_hangs(tmp_path: Path) -> None:
