@@ -56,12 +56,16 @@ class Camera(Protocol):
 
 
 class BaseCamera(ABC):
-    """What every camera shares: starting on first use, and the context manager."""
+    """What every camera shares: starting on first use, the context manager, and the lens's field of view where the
+    camera knows it."""
 
     spec = "?"
 
     def __init__(self) -> None:
         self._started = False
+        self.hfov_deg: float | None = (
+            None  # horizontal field of view of the frames captured, once started; None: unknown
+        )
 
     def start(self) -> None:
         """Open the device and start streaming (idempotent); CameraError when it cannot."""

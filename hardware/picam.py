@@ -9,6 +9,8 @@ from hardware.camera import PREVIEW_WIDTH, BaseCamera, CameraError, Frame, to_bg
 
 MAIN_FORMAT = "RGB888"  # libcamera's RGB888 is B, G, R in memory: what OpenCV wants, no swap
 LORES_FORMAT = "YUV420"  # the only low-resolution format every Pi supports (a Pi 4's lores must be YUV)
+# The Camera Module 3's sensor as libcamera names it -> its lens's horizontal field of view (degrees).
+SENSOR_HFOV = {"imx708": 66.0, "imx708_noir": 66.0, "imx708_wide": 102.0, "imx708_wide_noir": 102.0}
 INSTALL_HINT = (
     "en la Raspberry Pi: sudo apt install python3-picamera2, y la venv creada con "
     "python3 -m venv --system-site-packages .venv"
@@ -73,6 +75,10 @@ class PiCamera(BaseCamera):
             raise CameraError(f"no se pudo configurar la cámara de la Pi: {error}") from error
         self._camera = camera
         self._lores_width = lores[0]
+        # At the sensor's full resolution the frames see the lens's whole width; another size may be a crop of it.
+        info = cameras[self.index]
+        model = str(info.get("Model", "")) if isinstance(info, dict) else ""
+        self.hfov_deg = SENSOR_HFOV.get(model) if self.main_size is None else None
 
     def _grab(self, stream: str) -> Any:
         camera = self._camera

@@ -244,7 +244,8 @@ class CameraService:
         """Wait until the table is still and read it (vision.still); CameraError when it cannot.
 
         With the table's config (`seats`), the frames are read from the camera's nadir that its seat markers give
-        (vision.seats.TiltedReader; not in zones mode, where markers are not looked for)."""
+        (vision.seats.TiltedReader; not in zones mode, where markers are not looked for), fitted with the config's
+        lens, else the one the camera says it has, else the one the markers' size tells."""
         from dataclasses import replace
 
         from vision.seats import TiltedReader, lens_hfov
@@ -259,7 +260,8 @@ class CameraService:
             raise CameraError(f"el lector de dados no está listo ({why})")
         tilted = None
         if seats is not None and seats.mode != "zones":
-            tilted = TiltedReader(self._reader, lens_hfov(seats.lens), seats.marker_mm)
+            hfov = lens_hfov(seats.lens) if seats.lens != "auto" else getattr(camera, "hfov_deg", None)
+            tilted = TiltedReader(self._reader, hfov, seats.marker_mm)
         try:
             capture = capture_still(_Locked(self, camera), tilted or self._reader, settings or StillSettings())
         except CameraError as error:

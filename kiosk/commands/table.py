@@ -95,9 +95,12 @@ def run_read(args: argparse.Namespace) -> int:
         raise CliError(f"{error} (--still, --timeout, --frames)") from None
     reader = reader_factory(args.models)
     seats = config or TableConfig()
-    tilted = TiltedReader(reader, lens_hfov(seats.lens), seats.marker_mm) if seats.mode != "zones" else None
+    tilted: TiltedReader | None = None
     try:
         with open_camera(args.camera, fps=args.fps, loop=args.loop) as camera:
+            if seats.mode != "zones":  # the config's lens, else the camera's own, else the markers' size tells
+                hfov = lens_hfov(seats.lens) if seats.lens != "auto" else getattr(camera, "hfov_deg", None)
+                tilted = TiltedReader(reader, hfov, seats.marker_mm)
             capture = capture_still(camera, tilted or reader, settings)
             if tilted is not None:
                 capture = replace(capture, tilt=tilted.tilt)

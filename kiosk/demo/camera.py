@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hardware.camera import PREVIEW_WIDTH, BaseCamera, CameraError, Frame, downscale
@@ -37,8 +38,10 @@ class DemoCamera(BaseCamera):
     def _play(self, number: int) -> None:
         if self._replay is not None:
             self._replay.close()
-        self._replay = ReplayCamera(self._folders[number % len(self._folders)], fps=self.fps)
+        folder = self._folders[number % len(self._folders)]
+        self._replay = ReplayCamera(folder, fps=self.fps)
         self._replay.start()
+        self.hfov_deg = _rendered_hfov(folder)
         self._held = None
         self._ended = False
 
@@ -70,3 +73,12 @@ class DemoCamera(BaseCamera):
         if self._replay is not None:
             self._replay.close()
             self._replay = None
+
+
+def _rendered_hfov(folder: Path) -> float | None:
+    """The lens the showing was rendered with (its scene.json), as a real camera would know its own."""
+    try:
+        value = json.loads((folder / "scene.json").read_text(encoding="utf-8"))["meta"]["camera"]["hfov_deg"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return float(value) if isinstance(value, int | float) else None

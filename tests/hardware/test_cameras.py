@@ -382,6 +382,26 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
     return FakePicamera2
 
 
+@pytest.mark.parametrize(
+    ("model", "size", "hfov"),
+    [
+        ("imx708", None, 66.0),
+        ("imx708_wide_noir", None, 102.0),
+        ("imx708_wide", (1280, 720), None),
+        ("ov5647", None, None),
+    ],
+)
+def test_pi_camera_says_its_lens(
+    fake_picamera2: type[FakePicamera2], model: str, size: tuple[int, int] | None, hfov: float | None
+) -> None:
+    """The Camera Module 3's lens, from the sensor libcamera names, at full resolution (another size may be a crop)."""
+    fake_picamera2.cameras = [{"Model": model}]
+    camera = PiCamera(main_size=size)
+    assert camera.hfov_deg is None  # not known before it starts
+    with camera:
+        assert camera.hfov_deg == hfov
+
+
 def test_pi_camera_keeps_one_configuration_with_two_streams(fake_picamera2: type[FakePicamera2]) -> None:
     with open_camera("pi") as camera:
         previews = [camera.preview() for _ in range(3)]

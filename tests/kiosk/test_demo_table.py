@@ -46,6 +46,7 @@ def test_the_demo_camera_plays_a_showing_then_holds_the_still_table() -> None:
         assert held.shape == (1080, 1920, 3) and not np.array_equal(first, held)
         assert np.array_equal(held, camera.capture())
         assert camera.preview().shape[1] < 1920
+        assert camera.hfov_deg == 66.0  # the lens the showing was rendered with (scene.json), as a Pi says its own
 
 
 class LabelReader:
@@ -79,6 +80,9 @@ def test_a_dudo_on_the_demo_table_is_read_by_seat_markers(tmp_path: Path) -> Non
         seats = dict(SHOWINGS[0][1])
         for seat, name in enumerate(DEMO_PLAYERS, start=1):
             assert sorted(d["face"] for d in reading["players"][name]) == sorted(seats[seat]), name
+        # read from the nadir the seat markers give, fitted with the lens the camera says (the demo's: 66 degrees)
+        tilt = reading["capture"]["tilt"]
+        assert tilt["hfov_deg"] == 66.0 and tilt["markers"] == 4 and 3.5 < tilt["tilt_deg"] < 6
         plan = reading["proposal"]
         assert plan["ok"], plan
         # 6s: 2 + 1 + 0 + 2 = 5 sextas, and no aces (the opening): Caro's "cuatro sextas" stands, Dani loses.
