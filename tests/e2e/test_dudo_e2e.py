@@ -283,6 +283,9 @@ def test_dudo_table_by_taps(
         page.wait_for_function("() => document.querySelector('.photo-frame img.photo').naturalWidth > 0")
         reading = state_of(page, base)["reading"]
         assert reading["source"] == "camera" and reading["photo"], reading
+        # read from the camera's nadir that the seat markers give, and the coordinator is told so
+        assert reading["capture"]["tilt"] is not None, reading["capture"]
+        expect(page.locator("#reading-state")).to_contain_text("nadir medido con")
         assert page.request.get(server.url + reading["photo_url"]).ok
         shot(page, "dudo-reading")
 
