@@ -27,6 +27,7 @@ class Camera(Protocol):
     """A camera at the table: a low-resolution frame for preview and motion, a full one for reading."""
 
     spec: str
+    hfov_deg: float | None  # the full frames' horizontal field of view, once started, where the camera knows it
 
     def start(self) -> None:
         """Open the device and start streaming (idempotent); CameraError when it cannot."""

@@ -244,11 +244,10 @@ class CameraService:
         """Wait until the table is still and read it (vision.still); CameraError when it cannot.
 
         With the table's config (`seats`), the frames are read from the camera's nadir that its seat markers give
-        (vision.seats.TiltedReader; not in zones mode, where markers are not looked for), fitted with the config's
-        lens, else the one the camera says it has, else the one the markers' size tells."""
+        (vision.seats.tilted_reader)."""
         from dataclasses import replace
 
-        from vision.seats import TiltedReader, lens_hfov
+        from vision.seats import tilted_reader
         from vision.still import StillSettings, capture_still
 
         with self._lock:
@@ -258,10 +257,7 @@ class CameraService:
         if self._reader is None:
             why = "todavía se está cargando" if self._reader_state == "loading" else self._reader_error
             raise CameraError(f"el lector de dados no está listo ({why})")
-        tilted = None
-        if seats is not None and seats.mode != "zones":
-            hfov = lens_hfov(seats.lens) if seats.lens != "auto" else getattr(camera, "hfov_deg", None)
-            tilted = TiltedReader(self._reader, hfov, seats.marker_mm)
+        tilted = None if seats is None else tilted_reader(self._reader, seats, camera.hfov_deg)
         try:
             capture = capture_still(_Locked(self, camera), tilted or self._reader, settings or StillSettings())
         except CameraError as error:

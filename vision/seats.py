@@ -47,7 +47,8 @@ class TableConfig:
     seats: tuple[int, ...] = ()  # every seat of the table (markers expected there)
     marker_mm: float = MARKER_MM
     mode: Mode = "auto"  # auto: markers when any is seen, else zones
-    lens: Lens = "auto"  # the camera's lens (its field of view: the nadir's fit); auto: told by the markers' size
+    lens: Lens = "auto"  # the camera's lens (its field of view: the nadir's fit); auto: the camera's own, else the
+    # one the markers' size tells
 
     def to_dict(self) -> dict[str, object]:
         """JSON form (the file's format)."""
@@ -371,8 +372,9 @@ def camera_tilt(
     markers: Sequence[Marker], width: int, height: int, hfov_deg: float | None = None, marker_mm: float = MARKER_MM
 ) -> CameraTilt | None:
     """The camera's tilt and nadir from the seat markers on a frame and the lens's field of view (None: the lens of
-    LENSES that puts the camera nearest USUAL_HEIGHT_MM over the table); None where they cannot say (no marker, a
-    fit that does not settle, a nadir known worse than MAX_NADIR_SPREAD of the frame).
+    LENSES that puts the camera nearest USUAL_HEIGHT_MM over the table); None where they cannot say: fewer than
+    MIN_TILT_MARKERS markers, a fit that misses their corners by over MAX_RESIDUAL_PX or leans over MAX_TILT_DEG,
+    or a nadir known worse than MAX_NADIR_SPREAD of the frame's width.
 
     The lens matters: fitted with the other lens's focal length, the nadir is as far off as the frame's centre.
     The markers' size tells the two apart: a camera 60-100 cm up seen through the wrong lens would be 32-53 cm
@@ -504,6 +506,16 @@ class TiltedReader:
 def lens_hfov(lens: Lens) -> float | None:
     """The field of view of a config's lens (None: auto, told by the markers' size)."""
     return None if lens == "auto" else LENSES[lens]
+
+
+def tilted_reader(reader: FrameReader, config: TableConfig, camera_hfov: float | None = None) -> TiltedReader | None:
+    """The reader of one capture at this table: from the nadir its seat markers give, fitted with the config's lens,
+    else the one the camera says it has (`camera_hfov`), else the one the markers' size tells; None in zones mode,
+    where markers are not looked for."""
+    if config.mode == "zones":
+        return None
+    hfov = lens_hfov(config.lens) if config.lens != "auto" else camera_hfov
+    return TiltedReader(reader, hfov, config.marker_mm)
 
 
 # ------------------------------------------------------------------ calibration and placement

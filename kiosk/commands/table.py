@@ -81,7 +81,7 @@ def run_read(args: argparse.Namespace) -> int:
     """`cacho table read --camera ... [--seats CONFIG] [--expect ...] [--json]`."""
     from hardware.camera import CameraError, open_camera
     from vision.frames import FrameError
-    from vision.seats import ConfigError, TableConfig, TiltedReader, lens_hfov, load_table_config, read_table
+    from vision.seats import ConfigError, TableConfig, TiltedReader, load_table_config, read_table, tilted_reader
     from vision.still import StillSettings, capture_still
 
     expected = parse_expect(args.expect) if args.expect is not None else None
@@ -98,9 +98,7 @@ def run_read(args: argparse.Namespace) -> int:
     tilted: TiltedReader | None = None
     try:
         with open_camera(args.camera, fps=args.fps, loop=args.loop) as camera:
-            if seats.mode != "zones":  # the config's lens, else the camera's own, else the markers' size tells
-                hfov = lens_hfov(seats.lens) if seats.lens != "auto" else getattr(camera, "hfov_deg", None)
-                tilted = TiltedReader(reader, hfov, seats.marker_mm)
+            tilted = tilted_reader(reader, seats, camera.hfov_deg)
             capture = capture_still(camera, tilted or reader, settings)
             if tilted is not None:
                 capture = replace(capture, tilt=tilted.tilt)
