@@ -64,9 +64,8 @@ class BaseCamera(ABC):
 
     def __init__(self) -> None:
         self._started = False
-        self.hfov_deg: float | None = (
-            None  # horizontal field of view of the frames captured, once started; None: unknown
-        )
+        # the full frames' horizontal field of view, once started, where the camera knows it; None: unknown
+        self.hfov_deg: float | None = None
 
     def start(self) -> None:
         """Open the device and start streaming (idempotent); CameraError when it cannot."""

@@ -6,7 +6,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -226,6 +226,12 @@ class CameraService:
         """The latest preview frame."""
         return self._last
 
+    @property
+    def camera_hfov(self) -> float | None:
+        """The open camera's horizontal field of view, where it knows it (hardware.camera.Camera.hfov_deg)."""
+        camera = self._camera
+        return None if camera is None else camera.hfov_deg
+
     def full_frame(self) -> Frame:
         """One full-resolution frame now (calibration); CameraError when there is no camera."""
         with self._lock:
@@ -245,8 +251,6 @@ class CameraService:
 
         With the table's config (`seats`), the frames are read from the camera's nadir that its seat markers give
         (vision.seats.tilted_reader)."""
-        from dataclasses import replace
-
         from vision.seats import tilted_reader
         from vision.still import StillSettings, capture_still
 

@@ -75,7 +75,7 @@ def calibrate_page() -> Any:
 def calibrate_markers() -> Any:
     """Look for the seat markers on a full frame now; the drawn frame and what was found."""
     from hardware.camera import CameraError
-    from vision.seats import ConfigError, TableConfig, calibrate, camera_tilt, lens_hfov, load_table_config
+    from vision.seats import ConfigError, TableConfig, calibrate, camera_tilt, fit_hfov, load_table_config
 
     try:
         frame = camera().full_frame()
@@ -94,7 +94,8 @@ def calibrate_markers() -> Any:
     seating = calibrate(frame, config, seats_in_play=wanted)
     tilt = None  # the camera's nadir, as a reading will measure it (not in zones mode)
     if seating.mode == "markers":
-        tilt = camera_tilt(seating.markers, seating.width, seating.height, lens_hfov(config.lens), config.marker_mm)
+        hfov = fit_hfov(config, camera().camera_hfov)
+        tilt = camera_tilt(seating.markers, seating.width, seating.height, hfov, config.marker_mm)
     drawn = draw_seating(frame, seating)
     current_app.extensions["cacho.calibration"] = encode_jpeg(shrink(drawn, 1280), 85)
     return jsonify(

@@ -76,8 +76,8 @@ class ReaderSettings:
     # Where the camera's vertical meets the frame (the point straight below the lens), as fractions of the frame's
     # width and height: the lean check measures from it. A flat die's sides sweep toward it; a camera tilted a few
     # degrees puts it hundreds of pixels off the frame's centre, where the check measured from before (the
-    # default, None; models/dice/rules-session20.md, AK). The installation measures it once: the camera is fixed
-    # over the table.
+    # default, None; models/dice/rules-session20.md, AK). The kiosk and `cacho table read` measure it from the seat
+    # markers on each capture (vision.seats.TiltedReader, through at_nadir; rules-session21.md, AM).
     nadir: tuple[float, float] | None = None
     # The dice of one game are all one size: a "die" this many times bigger or smaller than the median of
     # the frame's dice (three or more read) is something else (a playing card's ace read as a 1: both

@@ -8,13 +8,14 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.frames import check_frame
+from vision.still import FrameReader
 from vision.types import DieReading, Frame, FrameReading
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50  # ids 0-49; a seat's marker id is its seat number (1-49)
@@ -465,14 +466,6 @@ def camera_tilt(
     return CameraTilt(where, tilt, lens_height, hfov_deg, len(markers), spread, residual)
 
 
-class FrameReader(Protocol):
-    """A dice reader (vision.reader.DiceReader; vision.still.FrameReader)."""
-
-    def read(self, frame: Frame) -> FrameReading:
-        """Every die on the frame."""
-        ...
-
-
 class TiltedReader:
     """Reads a still's frames with the camera's nadir measured from the seat markers (camera_tilt) on the first of
     them: a capture's frames share one camera. Where the markers cannot say, or the reader has no `at_nadir` (a
@@ -508,14 +501,18 @@ def lens_hfov(lens: Lens) -> float | None:
     return None if lens == "auto" else LENSES[lens]
 
 
+def fit_hfov(config: TableConfig, camera_hfov: float | None = None) -> float | None:
+    """The lens the camera's tilt is fitted with: the config's, else the one the camera says it has, else None (the
+    one the markers' size tells, camera_tilt)."""
+    return lens_hfov(config.lens) if config.lens != "auto" else camera_hfov
+
+
 def tilted_reader(reader: FrameReader, config: TableConfig, camera_hfov: float | None = None) -> TiltedReader | None:
-    """The reader of one capture at this table: from the nadir its seat markers give, fitted with the config's lens,
-    else the one the camera says it has (`camera_hfov`), else the one the markers' size tells; None in zones mode,
-    where markers are not looked for."""
+    """The reader of one capture at this table: from the nadir its seat markers give, fitted with `fit_hfov`'s lens;
+    None in zones mode, where markers are not looked for."""
     if config.mode == "zones":
         return None
-    hfov = lens_hfov(config.lens) if config.lens != "auto" else camera_hfov
-    return TiltedReader(reader, hfov, config.marker_mm)
+    return TiltedReader(reader, fit_hfov(config, camera_hfov), config.marker_mm)
 
 
 # ------------------------------------------------------------------ calibration and placement

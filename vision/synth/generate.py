@@ -120,16 +120,12 @@ def make_seated(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     out: Path = args.out
-    lines = []
-    for die in scene.dice:
-        x1, y1, x2, y2 = die.box
-        cx, cy, w, h = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height, (x2 - x1) / width, (y2 - y1) / height
-        lines.append(f"{die.face - 1} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
     labels = scene.to_dict()
     sidecar = {"image": f"{stem}.jpg", "seed": seed, "width": width, "height": height, **labels["meta"]}  # type: ignore[dict-item]
     sidecar |= {"seats": labels["seats"], "dice": labels["dice"], "markers": labels["markers"]}
     (out / "images" / f"{stem}.jpg").write_bytes(jpeg.tobytes())
-    (out / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+    dice = [{"class": die.face - 1, "box": die.box} for die in scene.dice]
+    (out / "labels" / f"{stem}.txt").write_text(yolo_lines(dice, width, height))
     (out / "meta" / f"{stem}.json").write_text(json.dumps(sidecar, indent=1))
     return {"dice": len(scene.dice), "images": 1}
 
