@@ -21,6 +21,7 @@ import pytest
 
 from hardware.camera import CameraError, open_camera
 from tests.vision.test_still import FakeTime
+from vision.frames import FrameError
 from vision.seats import (
     SeatCheck,
     TableCheck,
@@ -259,6 +260,16 @@ def test_without_markers_a_capture_is_read_from_the_frames_centre() -> None:
     fake = TiltedReader(oracle)
     fake.read(seated.image)
     assert fake.tilt is not None and oracle.read_indices == [0]  # measured, and read by the fake as it is
+
+
+def test_a_frame_that_is_no_image_is_refused_before_any_marker_is_looked_for() -> None:
+    """A bad frame gives the reader's clear error, and nothing is measured."""
+    plain = NadirReader()
+    tilted = TiltedReader(plain)
+    for bad in (np.zeros((8, 8, 3), np.uint8), np.zeros((64, 64), np.uint8), "no es una imagen"):
+        with pytest.raises(FrameError):
+            tilted.read(bad)  # type: ignore[arg-type]
+    assert tilted.tilt is None and plain.made == [] and plain.reads == 0
 
 
 def test_seats_by_zones_drawn_by_hand_without_markers() -> None:
