@@ -6,7 +6,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -250,8 +250,8 @@ class CameraService:
         """Wait until the table is still and read it (vision.still); CameraError when it cannot.
 
         With the table's config (`seats`), the frames are read from the camera's nadir that its seat markers give
-        (vision.seats.tilted_reader)."""
-        from vision.seats import tilted_reader
+        (vision.seats.capture_at_nadir)."""
+        from vision.seats import capture_at_nadir
         from vision.still import StillSettings, capture_still
 
         with self._lock:
@@ -261,13 +261,14 @@ class CameraService:
         if self._reader is None:
             why = "todavía se está cargando" if self._reader_state == "loading" else self._reader_error
             raise CameraError(f"el lector de dados no está listo ({why})")
-        tilted = None if seats is None else tilted_reader(self._reader, seats, camera.hfov_deg)
+        source, still = _Locked(self, camera), settings or StillSettings()
         try:
-            capture = capture_still(_Locked(self, camera), tilted or self._reader, settings or StillSettings())
+            if seats is None:
+                return capture_still(source, self._reader, still)
+            return capture_at_nadir(source, self._reader, still, seats, camera.hfov_deg)
         except CameraError as error:
             self._fail(str(error))
             raise
-        return capture if tilted is None else replace(capture, tilt=tilted.tilt)
 
 
 def shrink(frame: Frame, width: int) -> Frame:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.frames import check_frame
-from vision.still import FrameReader
+from vision.still import FrameReader, FrameSource, StillCapture, StillSettings, capture_still
 from vision.types import DieReading, Frame, FrameReading
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50  # ids 0-49; a seat's marker id is its seat number (1-49)
@@ -496,15 +496,10 @@ class TiltedReader:
         return self._tilted.read(frame)
 
 
-def lens_hfov(lens: Lens) -> float | None:
-    """The field of view of a config's lens (None: auto, told by the markers' size)."""
-    return None if lens == "auto" else LENSES[lens]
-
-
 def fit_hfov(config: TableConfig, camera_hfov: float | None = None) -> float | None:
     """The lens the camera's tilt is fitted with: the config's, else the one the camera says it has, else None (the
     one the markers' size tells, camera_tilt)."""
-    return lens_hfov(config.lens) if config.lens != "auto" else camera_hfov
+    return camera_hfov if config.lens == "auto" else LENSES[config.lens]
 
 
 def tilted_reader(reader: FrameReader, config: TableConfig, camera_hfov: float | None = None) -> TiltedReader | None:
@@ -513,6 +508,19 @@ def tilted_reader(reader: FrameReader, config: TableConfig, camera_hfov: float |
     if config.mode == "zones":
         return None
     return TiltedReader(reader, fit_hfov(config, camera_hfov), config.marker_mm)
+
+
+def capture_at_nadir(
+    source: FrameSource,
+    reader: FrameReader,
+    settings: StillSettings,
+    config: TableConfig,
+    camera_hfov: float | None = None,
+) -> StillCapture:
+    """vision.still.capture_still with `tilted_reader`'s reader for this table; the capture says the tilt measured."""
+    tilted = tilted_reader(reader, config, camera_hfov)
+    capture = capture_still(source, tilted or reader, settings)
+    return capture if tilted is None else replace(capture, tilt=tilted.tilt)
 
 
 # ------------------------------------------------------------------ calibration and placement

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,8 +80,8 @@ def run_read(args: argparse.Namespace) -> int:
     """`cacho table read --camera ... [--seats CONFIG] [--expect ...] [--json]`."""
     from hardware.camera import CameraError, open_camera
     from vision.frames import FrameError
-    from vision.seats import ConfigError, TableConfig, TiltedReader, load_table_config, read_table, tilted_reader
-    from vision.still import StillSettings, capture_still
+    from vision.seats import ConfigError, TableConfig, capture_at_nadir, load_table_config, read_table
+    from vision.still import StillSettings
 
     expected = parse_expect(args.expect) if args.expect is not None else None
     try:
@@ -95,13 +94,9 @@ def run_read(args: argparse.Namespace) -> int:
         raise CliError(f"{error} (--still, --timeout, --frames)") from None
     reader = reader_factory(args.models)
     seats = config or TableConfig()
-    tilted: TiltedReader | None = None
     try:
         with open_camera(args.camera, fps=args.fps, loop=args.loop) as camera:
-            tilted = tilted_reader(reader, seats, camera.hfov_deg)
-            capture = capture_still(camera, tilted or reader, settings)
-            if tilted is not None:
-                capture = replace(capture, tilt=tilted.tilt)
+            capture = capture_at_nadir(camera, reader, settings, seats, camera.hfov_deg)
     except CameraError as error:
         raise CliError(f"cámara {args.camera}: {error}") from None
     except FrameError as error:

@@ -107,7 +107,6 @@ def run_read(args: argparse.Namespace) -> int:
 
     from vision.annotate import annotate
     from vision.frames import FrameError, load_image
-    from vision.seats import TiltedReader
 
     reader = _reader(args.models, args)
     if args.annotate is not None:
@@ -127,7 +126,7 @@ def run_read(args: argparse.Namespace) -> int:
         reading = tilted.read(frame)
         if args.json:
             line: dict[str, Any] = {"image": str(path), "dice": [d.to_dict() for d in reading.dice]}
-            if isinstance(tilted, TiltedReader):
+            if args.nadir == "markers":
                 line["tilt"] = None if tilted.tilt is None else tilted.tilt.to_dict()
             print(json.dumps(line, ensure_ascii=False))
         else:
