@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 
-from vision.types import Box, DieReading
+from vision.types import Box, Detection, DieReading
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 COCKED_CLASS = 6  # rendered data labels a cocked die as class 6: it has no face up
@@ -58,20 +59,38 @@ def yolo_samples(folder: Path, split: str | None = None) -> Iterator[tuple[Path,
             yield image, folder / "labels" / relative
 
 
+class Boxed(Protocol):
+    """Anything placed on a frame with a confidence: a die read, or a box the finder found."""
+
+    @property
+    def box(self) -> Box:
+        """Where, in frame pixels."""
+        ...
+
+    @property
+    def confidence(self) -> float:
+        """How sure."""
+        ...
+
+
+R = TypeVar("R", bound=Boxed)
+
+
 @dataclass(frozen=True, slots=True)
-class Match:
+class Match(Generic[R]):
     """A predicted die matched to a labelled one."""
 
     truth: TruthDie
-    reading: DieReading
+    reading: R
 
 
 def match(
-    truth: Sequence[TruthDie], readings: Sequence[DieReading], iou: float = 0.5
-) -> tuple[list[Match], list[TruthDie], list[DieReading]]:
+    truth: Sequence[TruthDie], readings: Sequence[R], iou: float = 0.5
+) -> tuple[list[Match[R]], list[TruthDie], list[R]]:
     """Greedy one-to-one matching by confidence at the IoU threshold: (matches, missed, extra)."""
     free = list(truth)
-    matches, extra = [], []
+    matches: list[Match[R]] = []
+    extra: list[R] = []
     for reading in sorted(readings, key=lambda r: -r.confidence):
         best, best_iou = None, iou
         for candidate in free:
@@ -86,7 +105,9 @@ def match(
     return matches, free, extra
 
 
-def extras_on_a_die(truth: Sequence[TruthDie], matches: Sequence[Match], extra: Sequence[DieReading]) -> int:
+def extras_on_a_die(
+    truth: Sequence[TruthDie], matches: Sequence[Match[DieReading]], extra: Sequence[DieReading]
+) -> int:
     """How many unflagged extras read a labelled die right with a box off its label (IoU under 0.5): each lies on
     the die (its centre in the die's box; of several, the one it overlaps most), names its face, and is the only
     unflagged reading on it. A second unflagged reading on one die counts the die twice and is not one of them."""
@@ -257,3 +278,62 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         images_all_right=all_right / images if images else float("nan"),
         images_all_right_unflagged=all_right_unflagged / images if images else float("nan"),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class FinderPoint:
+    """The finder alone at one confidence: its boxes, the labelled dice they match one to one (IoU 0.5, as `eval`
+    matches), and the dice some box covers at IoU 0.5, the most that any reader behind this finder could find."""
+
+    confidence: float
+    images: int
+    labelled: int
+    boxes: int
+    matched: int
+    covered: int
+
+    @property
+    def recall(self) -> float:
+        """Labelled dice matched one to one."""
+        return self.matched / self.labelled if self.labelled else float("nan")
+
+    @property
+    def precision(self) -> float:
+        """Boxes that match a labelled die."""
+        return self.matched / self.boxes if self.boxes else float("nan")
+
+    @property
+    def ceiling(self) -> float:
+        """Labelled dice that some box covers at IoU 0.5."""
+        return self.covered / self.labelled if self.labelled else float("nan")
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, with the three shares."""
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return {**fields, "recall": self.recall, "precision": self.precision, "ceiling": self.ceiling}
+
+    def line(self) -> str:
+        """One readable line."""
+        return (
+            f"confianza ≥ {self.confidence:g}: {self.boxes} cajas "
+            f"({self.boxes / max(self.images, 1):.1f} por imagen) · "
+            f"recall {self.recall:.3f} · precisión {self.precision:.3f} · "
+            f"techo (dados con alguna caja de IoU ≥ 0.5) {self.ceiling:.3f}"
+        )
+
+
+def finder_points(
+    pairs: Sequence[tuple[Sequence[TruthDie], Sequence[Detection]]], confidences: Sequence[float]
+) -> list[FinderPoint]:
+    """The finder alone at each confidence, from its boxes at the lowest of them (the same NMS for every point)."""
+    points = []
+    for confidence in confidences:
+        boxes = matched = covered = labelled = 0
+        for truth, detections in pairs:
+            kept = [d for d in detections if d.confidence >= confidence]
+            labelled += len(truth)
+            boxes += len(kept)
+            matched += len(match(truth, kept)[0])
+            covered += sum(any(d.box.iou(t.box) >= 0.5 for d in kept) for t in truth)
+        points.append(FinderPoint(confidence, len(pairs), labelled, boxes, matched, covered))
+    return points

@@ -1,4 +1,4 @@
-"""`cacho vision ...`: read dice on photos, evaluate the reader on a labelled folder, time it."""
+"""`cacho vision ...`: read dice on photos, evaluate the reader (or its finder alone) on a labelled folder, time it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from kiosk.cli import CliError
 
 
 def register(subparsers: Any) -> None:
-    """Add `cacho vision read | eval | bench`."""
+    """Add `cacho vision read | eval | finder | bench`."""
     vision = subparsers.add_parser("vision", help="leer dados en fotos de la mesa")
     commands = vision.add_subparsers(dest="vision_command", metavar="ACCIÓN", required=True)
 
@@ -39,6 +39,23 @@ def register(subparsers: Any) -> None:
     )
     _reader_options(evaluate)
     evaluate.set_defaults(func=run_eval)
+
+    finder = commands.add_parser(
+        "finder", help="mide el detector solo en una carpeta YOLO: recall, precisión y techo a cada confianza"
+    )
+    finder.add_argument("folder", metavar="DIR", type=Path)
+    finder.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
+    finder.add_argument(
+        "--confidence",
+        metavar="C",
+        type=float,
+        action="append",
+        help="confianza del detector desde la que se cuenta una caja (repetible; por omisión 0.25, 0.03, 0.01 y "
+        "0.001: las dos del lector y dos más bajas)",
+    )
+    finder.add_argument("--json", action="store_true")
+    finder.add_argument("--models", type=Path)
+    finder.set_defaults(func=run_finder)
 
     bench = commands.add_parser("bench", help="tiempo de lectura de una mesa 4608x2592 frente a una inferencia 640")
     bench.add_argument("--repeat", type=int, default=5)
@@ -179,6 +196,50 @@ def run_eval(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict()))
     else:
         print("\n".join(report.lines()))
+    return 0
+
+
+FINDER_CONFIDENCES = (0.25, 0.03, 0.01, 0.001)  # the reader's two (found, second_chance) and two lower
+
+
+def run_finder(args: argparse.Namespace) -> int:
+    """`cacho vision finder DIR [--split S] [--confidence C ...] [--json]`: the finder alone, per confidence."""
+    from tqdm import tqdm
+
+    from vision.evaluate import finder_points, read_labels, yolo_samples
+    from vision.finder import YoloFinder
+    from vision.frames import FrameError, load_image
+    from vision.pipeline import MODELS
+
+    confidences = sorted(set(args.confidence or FINDER_CONFIDENCES), reverse=True)
+    wrong = [c for c in confidences if not 0 < c <= 1]
+    if wrong:
+        raise CliError(f"--confidence va entre 0 (sin incluir) y 1, no {wrong[0]:g}")
+    try:
+        samples = list(yolo_samples(args.folder, args.split))
+    except FileNotFoundError as error:
+        raise CliError(str(error)) from None
+    if not samples:
+        raise CliError(f"no hay imágenes en {args.folder}")
+    weights = (args.models or MODELS) / "dice" / "finder.pt"
+    if not weights.exists():
+        raise CliError(f"faltan los modelos entrenados: {weights}")
+    finder = YoloFinder(weights, confidence=confidences[-1])
+    pairs = []
+    for image, label in tqdm(samples, desc="buscando", unit="img", file=sys.stderr, disable=None):
+        try:
+            frame = load_image(image)
+        except FrameError as error:
+            raise CliError(str(error)) from None
+        height, width = frame.shape[:2]
+        pairs.append((read_labels(label, width, height), finder.detect(frame)))
+    points = finder_points(pairs, confidences)
+    if args.json:
+        print(json.dumps({"finder": str(weights), "points": [p.to_dict() for p in points]}))
+        return 0
+    labelled = points[0].labelled
+    print(f"detector {weights} · imágenes {len(pairs)} · dados etiquetados {labelled}")
+    print("\n".join(p.line() for p in points))
     return 0
 
 

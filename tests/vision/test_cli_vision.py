@@ -1,4 +1,4 @@
-"""The public contracts `cacho vision read | eval | bench`, with the committed models."""
+"""The public contracts `cacho vision read | eval | finder | bench`, with the committed models."""
 
 from __future__ import annotations
 
@@ -208,6 +208,36 @@ def test_eval_details_in_a_missing_folder_changes_nothing(tmp_path: Path, capsys
 
 def test_eval_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["vision", "eval", str(tmp_path)]) == 2
+    assert "no hay carpeta de imágenes" in capsys.readouterr().err
+
+
+def test_finder_alone_per_confidence(capsys: pytest.CaptureFixture[str]) -> None:
+    """`cacho vision finder`: one point per confidence, highest first; a lower confidence keeps more boxes and
+    finds no fewer dice, and no reader behind the finder finds more than its ceiling."""
+    assert main(["vision", "finder", str(FIXTURES), "--json", "--confidence", "0.03", "--confidence", "0.25"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["finder"].endswith("finder.pt")
+    high, low = out["points"]
+    assert (high["confidence"], low["confidence"]) == (0.25, 0.03)
+    assert high["images"] == 3 and high["labelled"] == 5
+    assert low["boxes"] >= high["boxes"] and low["covered"] >= high["covered"] >= high["matched"]
+    assert high["matched"] >= 4  # the committed photos' dice are clear: the finder boxes nearly all of them
+    assert main(["vision", "finder", str(FIXTURES)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "dados etiquetados 5" in text[0] and len(text) == 5
+    assert text[1].startswith("confianza ≥ 0.25:") and "techo" in text[1]
+
+
+@pytest.mark.parametrize("confidence", ["0", "1.5", "-0.1"])
+def test_finder_refuses_a_confidence_out_of_range(confidence: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "finder", str(FIXTURES), f"--confidence={confidence}"]) == 2
+    assert "--confidence va entre 0" in capsys.readouterr().err
+
+
+def test_finder_missing_weights_or_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "finder", str(FIXTURES), "--models", str(tmp_path)]) == 2
+    assert "faltan los modelos entrenados" in capsys.readouterr().err
+    assert main(["vision", "finder", str(tmp_path)]) == 2
     assert "no hay carpeta de imágenes" in capsys.readouterr().err
 
 

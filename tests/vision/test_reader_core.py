@@ -10,7 +10,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import TruthDie, average_precision, evaluate, image_account, match, read_labels, yolo_samples
+from vision.evaluate import (
+    TruthDie,
+    average_precision,
+    evaluate,
+    finder_points,
+    image_account,
+    match,
+    read_labels,
+    yolo_samples,
+)
 from vision.faces.pips import TopShares
 from vision.frames import FrameError, check_frame, load_image
 from vision.reader import SECOND_CHANCE, DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
@@ -339,6 +348,25 @@ def test_image_account_lists_each_labelled_die_with_its_reading() -> None:
     assert [e["face"] for e in account["extra"]] == [2]  # type: ignore[attr-defined]
     twins = image_account("t.jpg", [TruthDie(a, 1), TruthDie(a, 1)], [reading(a, 1)])
     assert sorted(d["reading"] is None for d in twins["dice"]) == [False, True]  # type: ignore[attr-defined]
+
+
+def test_finder_points_count_boxes_matches_and_the_ceiling_per_confidence() -> None:
+    """The finder alone: at each confidence the boxes kept, the dice they match one to one, and the dice some box
+    covers at IoU 0.5 (two dice under one good box: one match, both covered)."""
+    a, b, c, far = Box(0, 0, 10, 10), Box(20, 20, 30, 30), Box(0, 0, 11, 10), Box(60, 60, 70, 70)
+    twin = Box(0, 0, 10, 11)
+    pairs = [
+        ([TruthDie(a, 1), TruthDie(b, 2)], [Detection(a, 0.9), Detection(b, 0.02), Detection(far, 0.5)]),
+        ([TruthDie(a, 3), TruthDie(twin, None)], [Detection(c, 0.3)]),
+        ([TruthDie(b, 4)], []),
+    ]
+    high, low = finder_points(pairs, [0.25, 0.01])
+    assert (high.confidence, high.images, high.labelled) == (0.25, 3, 5)
+    assert (high.boxes, high.matched, high.covered) == (3, 2, 3)
+    assert (low.boxes, low.matched, low.covered) == (4, 3, 4)
+    assert low.recall == pytest.approx(3 / 5) and low.precision == pytest.approx(3 / 4)
+    assert low.ceiling == pytest.approx(4 / 5) and low.ceiling >= low.recall
+    assert low.to_dict()["ceiling"] == pytest.approx(0.8) and "techo" in low.line()
 
 
 def test_yolo_folder_reading(tmp_path: Path) -> None:
