@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.cli import CliError
+
+if TYPE_CHECKING:
+    from vision.evaluate import TruthDie
+    from vision.types import Frame
 
 
 def register(subparsers: Any) -> None:
@@ -164,12 +169,9 @@ def describe(name: str, reading: Any) -> str:
     return "\n".join(lines)
 
 
-def run_eval(args: argparse.Namespace) -> int:
-    """`cacho vision eval DIR [--split S] [--json] [--details FILE]`."""
-    from tqdm import tqdm
-
-    from vision.evaluate import evaluate, image_account, read_labels, yolo_samples
-    from vision.frames import FrameError, load_image
+def _samples(args: argparse.Namespace) -> list[tuple[Path, Path]]:
+    """The (image, label) paths of the YOLO folder `args.folder` (and `args.split`); none is a clear error."""
+    from vision.evaluate import yolo_samples
 
     try:
         samples = list(yolo_samples(args.folder, args.split))
@@ -177,17 +179,34 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     if not samples:
         raise CliError(f"no hay imágenes en {args.folder}")
-    if args.details is not None and not args.details.parent.is_dir():
-        raise CliError(f"no existe la carpeta de {args.details}")
-    reader = _reader(args.models, args)
-    pairs = []
-    for image, label in tqdm(samples, desc="leyendo", unit="img", file=sys.stderr, disable=None):
+    return samples
+
+
+def _labelled(samples: list[tuple[Path, Path]], doing: str) -> Iterator[tuple[tuple[TruthDie, ...], Frame]]:
+    """Each sample's labelled dice (pixels) and frame, with a progress bar; an unreadable image is a clear error."""
+    from tqdm import tqdm
+
+    from vision.evaluate import read_labels
+    from vision.frames import FrameError, load_image
+
+    for image, label in tqdm(samples, desc=doing, unit="img", file=sys.stderr, disable=None):
         try:
             frame = load_image(image)
         except FrameError as error:
             raise CliError(str(error)) from None
         height, width = frame.shape[:2]
-        pairs.append((read_labels(label, width, height), _tilted(reader, args).read(frame).dice))
+        yield read_labels(label, width, height), frame
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """`cacho vision eval DIR [--split S] [--json] [--details FILE]`."""
+    from vision.evaluate import evaluate, image_account
+
+    samples = _samples(args)
+    if args.details is not None and not args.details.parent.is_dir():
+        raise CliError(f"no existe la carpeta de {args.details}")
+    reader = _reader(args.models, args)
+    pairs = [(truth, _tilted(reader, args).read(frame).dice) for truth, frame in _labelled(samples, "leyendo")]
     if args.details is not None:
         lines = (image_account(str(image), *pair) for (image, _), pair in zip(samples, pairs, strict=True))
         args.details.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
@@ -204,35 +223,20 @@ FINDER_CONFIDENCES = (0.25, 0.03, 0.01, 0.001)  # the reader's two (found, secon
 
 def run_finder(args: argparse.Namespace) -> int:
     """`cacho vision finder DIR [--split S] [--confidence C ...] [--json]`: the finder alone, per confidence."""
-    from tqdm import tqdm
-
-    from vision.evaluate import finder_points, read_labels, yolo_samples
+    from vision.evaluate import finder_points
     from vision.finder import YoloFinder
-    from vision.frames import FrameError, load_image
     from vision.pipeline import MODELS
 
     confidences = sorted(set(args.confidence or FINDER_CONFIDENCES), reverse=True)
     wrong = [c for c in confidences if not 0 < c <= 1]
     if wrong:
         raise CliError(f"--confidence va entre 0 (sin incluir) y 1, no {wrong[0]:g}")
-    try:
-        samples = list(yolo_samples(args.folder, args.split))
-    except FileNotFoundError as error:
-        raise CliError(str(error)) from None
-    if not samples:
-        raise CliError(f"no hay imágenes en {args.folder}")
+    samples = _samples(args)
     weights = (args.models or MODELS) / "dice" / "finder.pt"
     if not weights.exists():
         raise CliError(f"faltan los modelos entrenados: {weights}")
     finder = YoloFinder(weights, confidence=confidences[-1])
-    pairs = []
-    for image, label in tqdm(samples, desc="buscando", unit="img", file=sys.stderr, disable=None):
-        try:
-            frame = load_image(image)
-        except FrameError as error:
-            raise CliError(str(error)) from None
-        height, width = frame.shape[:2]
-        pairs.append((read_labels(label, width, height), finder.detect(frame)))
+    pairs = [(truth, finder.detect(frame)) for truth, frame in _labelled(samples, "buscando")]
     points = finder_points(pairs, confidences)
     if args.json:
         print(json.dumps({"finder": str(weights), "points": [p.to_dict() for p in points]}))
