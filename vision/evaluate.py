@@ -13,6 +13,7 @@ from vision.types import Box, Detection, DieReading
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 COCKED_CLASS = 6  # rendered data labels a cocked die as class 6: it has no face up
+MATCH_IOU = 0.5  # a box finds a labelled die from this IoU with its label on
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ class Match(Generic[R]):
 
 
 def match(
-    truth: Sequence[TruthDie], readings: Sequence[R], iou: float = 0.5
+    truth: Sequence[TruthDie], readings: Sequence[R], iou: float = MATCH_IOU
 ) -> tuple[list[Match[R]], list[TruthDie], list[R]]:
     """Greedy one-to-one matching by confidence at the IoU threshold: (matches, missed, extra)."""
     free = list(truth)
@@ -334,6 +335,6 @@ def finder_points(
             labelled += len(truth)
             boxes += len(kept)
             matched += len(match(truth, kept)[0])
-            covered += sum(any(d.box.iou(t.box) >= 0.5 for d in kept) for t in truth)
+            covered += sum(any(d.box.iou(t.box) >= MATCH_IOU for d in kept) for t in truth)
         points.append(FinderPoint(confidence, len(pairs), labelled, boxes, matched, covered))
     return points

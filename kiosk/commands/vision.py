@@ -241,8 +241,7 @@ def run_finder(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"finder": str(weights), "points": [p.to_dict() for p in points]}))
         return 0
-    labelled = points[0].labelled
-    print(f"detector {weights} · imágenes {len(pairs)} · dados etiquetados {labelled}")
+    print(f"detector {weights} · imágenes {len(pairs)} · dados etiquetados {points[0].labelled}")
     print("\n".join(p.line() for p in points))
     return 0
 
