@@ -13,6 +13,9 @@ from vision.pipeline import MODELS, PairedFaces
 from vision.reader import DiceReader, ReaderSettings
 
 BENCH_TABLE = "bench_table.jpg"  # a rendered 4608x2592 table with 25 dice (vision.synth, seed in the model card)
+# Its labels (YOLO, one die a line: vision.evaluate.read_labels), written once by vision.synth.compose.yolo_lines from
+# compose_table(424207, flat_dice="billboard"), the mode that rendered the table, before that mode was deleted.
+BENCH_LABELS = "bench_table.txt"
 BACKENDS = (("pytorch", "finder.pt"), ("onnx", "finder.onnx"), ("ncnn", "finder_ncnn_model"))
 
 

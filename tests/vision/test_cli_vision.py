@@ -21,7 +21,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "real"
 CACHO = Path(sys.executable).with_name("cacho")
 # The demo tables' first photos: the lean check flags a die on at least one of them (which one depends on the finder).
 DEMO_PHOTOS = sorted((Path(__file__).parents[2] / "kiosk" / "demo" / "fotos").glob("*/000.jpg"))
-BENCH_SEED = 424207  # models/dice/bench_table.jpg is compose_table(BENCH_SEED, flat_dice="billboard")
 
 
 @pytest.fixture(scope="module")
@@ -257,28 +256,27 @@ def test_console_script_reads_from_outside() -> None:
 
 
 def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-untyped-def]
-    """The committed rendered 4608x2592 table (25 dice, one cocked; labels made again from its seed): every die
-    found, every accepted face right, the cocked die never accepted."""
-    from vision.bench import BENCH_TABLE
+    """The committed rendered 4608x2592 table (25 dice, one cocked; its committed labels): every die found, every
+    accepted face right, the cocked die never accepted."""
+    from vision.bench import BENCH_LABELS, BENCH_TABLE
     from vision.pipeline import MODELS
-    from vision.synth.compose import compose_table
 
-    truth = compose_table(BENCH_SEED, flat_dice="billboard").dice
     frame = cv2.imread(str(MODELS / "dice" / BENCH_TABLE))
+    truth = read_labels(MODELS / "dice" / BENCH_LABELS, frame.shape[1], frame.shape[0])
     dice = reader.read(frame).dice
-    assert len(truth) == 25 and sum(t["cocked"] for t in truth) == 1
+    assert len(truth) == 25 and sum(t.face is None for t in truth) == 1
     found = accepted = 0
     for t in truth:
-        matched = [d for d in dice if d.box.iou(Box(*t["box"])) >= 0.5]
+        matched = [d for d in dice if d.box.iou(t.box) >= 0.5]
         if not matched:
             continue
         found += 1
         die = matched[0]
-        if t["cocked"]:
+        if t.face is None:
             assert die.uncertain, "a cocked die was accepted"
         elif not die.uncertain:
             accepted += 1
-            assert die.face == t["face"], f"silent wrong face at {t['box']}"
+            assert die.face == t.face, f"silent wrong face at {t.box}"
     assert found == 25
     # Half of its 24 flat dice (14 with the shipped models; 6 with the classifier before r6): the pip counter's
     # abstentions on dice seen off axis send the rest to the coordinator, flagged.
