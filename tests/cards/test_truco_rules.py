@@ -1,4 +1,4 @@
-"""Independent review of Brazilian Truco against seed 001 (card ranking, tricks, stakes, eleven, iron hand).
+"""Brazilian Truco against the text of seed 001 (card ranking, tricks, stakes, eleven, iron hand).
 
 Written from the seed's text, not from the engine; documented decisions (docs/rulings.md) are followed.
 """

@@ -1,4 +1,4 @@
-"""Independent review of Spanish Cacho against seed 000: the three betting rounds, the resto, the showdown.
+"""Spanish Cacho against the text of seed 000: the three betting rounds, the resto, the showdown.
 
 Written from the seed's text; documented decisions (docs/rulings.md, "Juegos de cartas") are followed.
 """

@@ -1,4 +1,4 @@
-"""Independent review of Cacheta against seed 003: sets, straights, the flip card's trumps, knocking,
+"""Cacheta against the text of seed 003: sets, straights, the flip card's trumps, knocking,
 the good one, points and the tournament's VP.
 
 Written from the seed's text; documented decisions (docs/rulings.md, "Juegos de cartas") are followed.

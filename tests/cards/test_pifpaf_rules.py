@@ -1,4 +1,4 @@
-"""Independent review of Pif Paf against seed 001: melds, the capped betting round, play and going out.
+"""Pif Paf against the text of seed 001: melds, the capped betting round, play and going out.
 
 Written from the seed's text; documented decisions (docs/rulings.md, "Juegos de cartas") are followed.
 """
