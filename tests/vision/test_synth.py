@@ -363,26 +363,11 @@ def _top_face_aspect(die: dict[str, object]) -> float:
 
 def test_a_flat_die_shows_a_square_top_face() -> None:
     """Looking down, the camera sees a lying die's top face square (the camera's own tilt of a few degrees
-    aside), wherever the die lies; the "billboard" placement of earlier data sets squashed it."""
-    exact = [compose_table(seed, flat_dice="exact") for seed in range(40, 46)]
-    billboard = [compose_table(seed, flat_dice="billboard") for seed in range(40, 46)]
+    aside), wherever the die lies."""
+    exact = [compose_table(seed) for seed in range(40, 46)]
     flat = [_top_face_aspect(d) for t in exact for d in t.dice if not d["cocked"]]
-    before = [_top_face_aspect(d) for t in billboard for d in t.dice if not d["cocked"]]
     assert len(flat) > 30 and min(flat) > 0.95 and float(np.median(flat)) > 0.98
-    assert sum(a < 0.93 for a in before) >= 5  # the squash this option removes
-    assert {t.meta["flat_dice"] for t in exact} == {"exact"} and billboard[0].meta["flat_dice"] == "billboard"
-    assert np.array_equal(compose_table(40, flat_dice="exact").image, exact[0].image)  # still a seed's table
-    with pytest.raises(ValueError, match="flat_dice"):
-        compose_table(40, *SMALL, flat_dice="sideways")
-
-
-def test_cli_flat_dice(tmp_path: Path) -> None:
-    args = ["--out", str(tmp_path), "--count", "1", "--seed", "44", "--size", "960x540", "--workers", "1"]
-    assert cli.main([*args, "--flat-dice", "billboard"]) == 0
-    meta = json.loads(next((tmp_path / "meta").glob("*.json")).read_text())
-    assert meta["flat_dice"] == "billboard"
-    with pytest.raises(SystemExit):
-        cli.main([*args, "--flat-dice", "sideways"])
+    assert {t.meta["flat_dice"] for t in exact} == {"exact"}
 
 
 # ------------------------------------------------------------------------------------------ tiles

@@ -142,9 +142,6 @@ TOUCHING = 0.45  # a seat's next die's chance to be laid against one of the seat
 # The first round of cocked batches (c000-c004). Later rounds (c005-...) came after the data sets of the
 # model cards were made: a table uses them only when asked, so that every earlier seed makes the same table.
 FIRST_COCKED_BATCHES = 5
-# How a die lying flat is laid on the table: "exact" maps its top face as the camera sees it (session 8);
-# "billboard" maps the sprite's view plane, as every data set made before did (see affine_for_top).
-FLAT_DICE = ("exact", "billboard")
 
 
 def _render_batch(sprite: Sprite) -> tuple[str, int] | None:
@@ -689,13 +686,11 @@ def place_table(
     felt_mask: npt.NDArray[np.bool_],
     sprites: tuple[Sprite, ...],
     cocked_rate: float = COCKED_RATE,
-    flat_dice: str = "exact",
     touching: float = TOUCHING,
 ) -> tuple[list[Placed], list[Placed]]:
     """Seats with clusters of dice (touching, some cocked: a seat's chance is `cocked_rate`), cups, coins, caps
-    and cards; (dice, props). `flat_dice` (FLAT_DICE): how a lying die's sprite is laid on the table;
-    `touching`: a die's chance to be laid against one of its seat's dice already down."""
-    lay = affine_for_top if flat_dice == "exact" else affine_for
+    and cards; (dice, props). A lying die is laid exact on its top face (affine_for_top); `touching`: a die's
+    chance to be laid against one of its seat's dice already down."""
     cam = scene.cam
     w, h = cam.width, cam.height_px
     dice_by_key: dict[tuple[str, int, bool], list[Sprite]] = {}
@@ -779,7 +774,7 @@ def place_table(
                 if not pool:
                     break
                 s, gamma = pick_sprite(rng, pool, scene, p)
-                pl = Placed(s, lay(cam, s, p, gamma), order=0.0, seat=seat, recolour=_recolour(st, recolour))
+                pl = Placed(s, affine_for_top(cam, s, p, gamma), order=0.0, seat=seat, recolour=_recolour(st, recolour))
                 top = _shrink(pl.map(s.top_face), 0.97)
                 hull = pl.hull
                 if hull[:, 0].min() < 0 or hull[:, 1].min() < 0 or hull[:, 0].max() > w or hull[:, 1].max() > h:
@@ -991,18 +986,14 @@ def compose_table(
     cocked_rate: float = COCKED_RATE,
     more_cocked: bool = False,
     surface: str = "felt",
-    flat_dice: str = "exact",
     touching: float = TOUCHING,
 ) -> Table:
     """Render one table photo from its seed and sprite set (SPRITE_SETS): image, exact dice labels, distractors;
     `cocked_rate`: each seat's chance of a cocked die; `more_cocked`: use the later rounds of cocked sprites;
     `surface` (SURFACES): felt tables, bare café tables, half and half, or patterned cloths and boards;
-    `flat_dice` (FLAT_DICE): a lying die's top face as the camera sees it ("exact") or as sets made before
-    session 8 had it ("billboard"); `touching`: a die's chance to be laid against another of its seat."""
+    `touching`: a die's chance to be laid against another of its seat."""
     if surface not in SURFACES:
         raise ValueError(f"surface must be one of {', '.join(SURFACES)}, got {surface!r}")
-    if flat_dice not in FLAT_DICE:
-        raise ValueError(f"flat_dice must be one of {', '.join(FLAT_DICE)}, got {flat_dice!r}")
     if not 0.0 <= touching <= 1.0:
         raise ValueError(f"touching must be a chance from 0 to 1, got {touching}")
     rng = np.random.default_rng(seed)
@@ -1020,7 +1011,7 @@ def compose_table(
         if surface == "bare" or side.random() < 0.5:
             not_felt = str(side.choice(list(BARE_TABLES)))
             img = bare_table(side, scene, not_felt)
-    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, flat_dice, touching)
+    dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, touching)
     for pl in sorted(dice + items, key=lambda p: -p.order):
         draw(img, pl, assets, feather=not_felt is not None)  # felt tables unchanged: their seeds make the same images
     ppm = scene.cam.focal / scene.cam.height
@@ -1081,7 +1072,7 @@ def compose_table(
     meta = {
         **scene_meta(scene),
         "surface": not_felt or "felt",
-        "flat_dice": flat_dice,
+        "flat_dice": "exact",  # how lying dice are laid (the only way left): kept so a table's meta reads as before
         "blur_sigma_px": round(float(sigma), 3),
         "motion_blur": motion,
     }

@@ -16,7 +16,6 @@ from tqdm import tqdm
 from vision.synth.compose import (
     ASSETS,
     COCKED_RATE,
-    FLAT_DICE,
     SPRITE_SETS,
     SURFACES,
     TOUCHING,
@@ -74,12 +73,6 @@ def build_parser() -> argparse.ArgumentParser:
         default="felt",
         help="felt tables (default), bare café tables (laminate, wood, granite, marble, black), half and half, "
         "or patterned cloths and printed boards (gingham, stripes, a busy print, hexagonal tiles)",
-    )
-    p.add_argument(
-        "--flat-dice",
-        choices=FLAT_DICE,
-        default="exact",
-        help="a lying die's top face as the camera sees it (default), or as data sets made before session 8 had it",
     )
     p.add_argument(
         "--touching",
@@ -145,7 +138,6 @@ def make_one(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         cocked_rate=args.cocked_rate,
         more_cocked=args.more_cocked,
         surface=args.surface,
-        flat_dice=args.flat_dice,
         touching=args.touching,
     )
     stem = f"{args.split}_{seed:08d}"
