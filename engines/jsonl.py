@@ -1,4 +1,5 @@
-"""JSON Lines game logs, shared by every engine: decode a line, replay a log, report its first bad line."""
+"""JSON Lines game logs, shared by every engine: decode a line, check an event's keys and fields, replay a log,
+report its first bad line."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ from engines.errors import LogError, RuleError
 
 State = TypeVar("State")
 Event = TypeVar("Event")
+
+# Each event's (required keys, optional keys), by its name.
+EventFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]
+
+INVALID_JSON = "no es JSON válido: {msg} (columna {colno})"  # a line that is not JSON, by the decoder's words
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,22 +37,59 @@ def dump_lines(objects: Iterable[Mapping[str, object]]) -> str:
     return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for obj in objects)
 
 
-def decode_json_line(raw: str) -> object:
-    """Decode one JSON Lines line; LogError says where the JSON is broken."""
+def decode_json_line(raw: str, invalid: str = INVALID_JSON) -> object:
+    """Decode one JSON Lines line; LogError says where the JSON is broken (`invalid` with the decoder's words)."""
     try:
         return json.loads(raw)
     except json.JSONDecodeError as error:
-        raise LogError(f"no es JSON válido: {error.msg} (columna {error.colno})") from None
+        raise LogError(invalid.format(msg=error.msg, colno=error.colno)) from None
+
+
+def checked_event(obj: object, fields: EventFields, meta_keys: frozenset[str]) -> tuple[str, dict[str, object]]:
+    """The event's name and the decoded object, once it is an object naming one of `fields`' events with that
+    event's required keys and no key but its own, `meta_keys` and "event"; LogError says what is wrong."""
+    if not isinstance(obj, dict):
+        raise LogError("cada línea debe ser un objeto JSON")
+    kind = obj.get("event")
+    if not isinstance(kind, str) or kind not in fields:
+        raise LogError(f"evento desconocido {kind!r}; los eventos son: {', '.join(fields)}")
+    required, optional = fields[kind]
+    missing = sorted(required - obj.keys())
+    if missing:
+        raise LogError(f"al evento {kind!r} le falta {', '.join(missing)}")
+    unknown = sorted(obj.keys() - required - optional - meta_keys - {"event"})
+    if unknown:
+        raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
+    return kind, obj
+
+
+def int_field(obj: Mapping[str, object], key: str) -> int:
+    """The event's `key`, an integer (not a boolean); LogError otherwise."""
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LogError(f"{key!r} debe ser un número entero, no {value!r}")
+    return value
+
+
+def str_field(obj: Mapping[str, object], key: str) -> str:
+    """The event's `key`, a text; LogError otherwise."""
+    value = obj[key]
+    if not isinstance(value, str):
+        raise LogError(f"{key!r} debe ser un texto, no {value!r}")
+    return value
 
 
 def replay_jsonl(
     lines: Iterable[str],
     parse: Callable[[object], Event],
     step: Callable[[State | None, Event], State],
+    *,
+    invalid: str = INVALID_JSON,
 ) -> tuple[State | None, ReplayError | None]:
     """Apply a log's events in order with `step` (None before the first); stop at the first bad line.
 
-    Blank lines are skipped but counted. Nothing after the first malformed or refused line is applied.
+    Blank lines are skipped but counted. Nothing after the first malformed or refused line is applied. A line that
+    is not JSON is reported by `invalid` (see `decode_json_line`).
     """
     state: State | None = None
     number = 0
@@ -54,7 +97,7 @@ def replay_jsonl(
         if not raw.strip():
             continue
         try:
-            state = step(state, parse(decode_json_line(raw)))
+            state = step(state, parse(decode_json_line(raw, invalid)))
         except LogError as error:
             return state, ReplayError(number, None, error.message)
         except RuleError as error:

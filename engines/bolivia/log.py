@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engines.jsonl import ReplayError as ReplayError
-from engines.jsonl import dump_lines, replay_jsonl
+from engines.jsonl import checked_event, dump_lines, int_field, replay_jsonl, str_field
 
 from .actions import Action, Declare, Hatch, LogEvent, Pick, Roll, Score, SetAside, Start, Undo, Variant
 from .config import BoliviaConfig
@@ -33,20 +33,6 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def _str(obj: Mapping[str, object], key: str) -> str:
-    value = obj[key]
-    if not isinstance(value, str):
-        raise LogError(f"{key!r} debe ser un texto, no {value!r}")
-    return value
-
-
-def _int(obj: Mapping[str, object], key: str) -> int:
-    value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LogError(f"{key!r} debe ser un número entero, no {value!r}")
-    return value
-
-
 def _ints(obj: Mapping[str, object], key: str) -> tuple[int, ...]:
     value = obj[key]
     if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
@@ -69,23 +55,12 @@ def _category(obj: Mapping[str, object], key: str) -> Category:
 
 def parse_event(obj: object) -> LogEvent:
     """Turn one decoded JSON object into a typed action (or an undo); LogError says what is malformed."""
-    if not isinstance(obj, dict):
-        raise LogError("cada línea debe ser un objeto JSON")
-    kind = obj.get("event")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise LogError(f"evento desconocido {kind!r}; los eventos son: {', '.join(_FIELDS)}")
-    required, optional = _FIELDS[kind]
-    missing = sorted(required - obj.keys())
-    if missing:
-        raise LogError(f"al evento {kind!r} le falta {', '.join(missing)}")
-    unknown = sorted(obj.keys() - required - optional - META_KEYS - {"event"})
-    if unknown:
-        raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
+    kind, obj = checked_event(obj, _FIELDS, META_KEYS)
     if kind == "start":
         return _parse_start(obj)
     if kind == "undo":
         return Undo()
-    player = _str(obj, "player")
+    player = str_field(obj, "player")
     if kind == "roll":
         return Roll(player, _ints(obj, "dice"))
     if kind == "declare":
@@ -96,7 +71,7 @@ def parse_event(obj: object) -> LogEvent:
         return Score(player, _category(obj, "category") if "category" in obj else None)
     if kind == "pick":
         return Pick(player)
-    return Hatch(player, _int(obj, "hatch"))
+    return Hatch(player, int_field(obj, "hatch"))
 
 
 def _parse_start(obj: Mapping[str, object]) -> Start:

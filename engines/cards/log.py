@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,12 +11,11 @@ from engines.cards.errors import CardRuleError, LogFormatError
 Event = Mapping[str, Any]
 
 
-def parse_line(line: str) -> dict[str, Any]:
-    """Parse one log line into an event dict with an `event` name."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise LogFormatError(f"JSON inválido: {error.msg}") from None
+INVALID_JSON = "JSON inválido: {msg}"  # how the card logs report a line that is not JSON
+
+
+def event_of(obj: object) -> dict[str, Any]:
+    """A decoded log line (engines.jsonl.decode_json_line) as an event dict with an `event` name."""
     if not isinstance(obj, dict) or not isinstance(obj.get("event"), str):
         raise LogFormatError('cada línea debe ser un objeto JSON con "event"')
     return obj

@@ -4,18 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engines.cards.cacheta import game as cacheta
 from engines.cards.cacho import game as cacho
-from engines.cards.errors import CardRuleError, LogFormatError
-from engines.cards.log import Event, parse_line
+from engines.cards.errors import LogFormatError
+from engines.cards.log import INVALID_JSON, Event, event_of
 from engines.cards.pifpaf import game as pifpaf
 from engines.cards.truco import game as truco
-from engines.jsonl import ReplayError
+from engines.jsonl import ReplayError, replay_jsonl
 
-GAMES = ("cacho", "pifpaf", "cacheta", "truco")
 S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules(Generic[S]):
+    """How one card game starts from its `start` event, applies a logged event, and sums up a state."""
+
+    new_state: Callable[[Event], S]
+    apply_event: Callable[[S, Event], S]
+    summary: Callable[[S], dict[str, Any]]
+
+
+RULES: dict[str, Rules[Any]] = {
+    "cacho": Rules(cacho.new_state, cacho.apply_event, cacho.CachoHand.summary),
+    "pifpaf": Rules(pifpaf.new_state, pifpaf.apply_event, pifpaf.PifPafHand.summary),
+    "cacheta": Rules(cacheta.new_state, cacheta.apply_event, cacheta.CachetaGame.summary),
+    "truco": Rules(truco.new_state, truco.apply_event, truco.TrucoGame.summary),
+}
+GAMES = tuple(RULES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,67 +45,45 @@ class Replay:
     error: ReplayError | None
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """A game being replayed: which one, its state, and how many events made it (the start included)."""
+
+    game: str
+    state: Any
+    events: int
+
+
+def _game_of(event: Event) -> str:
+    """The game a log's first event starts; LogFormatError unless it is a `start` of a known game."""
+    game = event.get("game")
+    if event["event"] != "start" or game not in GAMES:
+        games = ", ".join(GAMES)
+        raise LogFormatError(f'la primera línea es {{"event": "start", "game": ...}} con un juego de: {games}')
+    return str(game)
+
+
 def replay(lines: Iterable[str]) -> Replay:
     """Replay a log whose first event is `start` with a `game`; nothing after an error is applied."""
-    events: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    lines = list(lines)
+    if not any(line.strip() for line in lines):
+        return Replay(None, 0, None, ReplayError(1, None, "el registro está vacío"))
+    game: str | None = None  # the game the first event names, once it names one (even if it cannot start)
+
+    def step(played: _Played | None, event: Event) -> _Played:
+        nonlocal game
         try:
-            events.append((number, parse_line(line)))
-        except LogFormatError as error:
-            return _stop(events, ReplayError(number, None, error.message))
-    return _stop(events, None)
-
-
-def _stop(events: list[tuple[int, dict[str, Any]]], late: ReplayError | None) -> Replay:
-    if not events:
-        return Replay(None, 0, None, late or ReplayError(1, None, "el registro está vacío"))
-    number, first = events[0]
-    game = first.get("game")
-    if first["event"] != "start" or game not in GAMES:
-        message = f'la primera línea es {{"event": "start", "game": ...}} con un juego de: {", ".join(GAMES)}'
-        return Replay(None, 0, None, ReplayError(number, None, message))
-    if game == "cacho":
-        result = _run(game, events, cacho.new_state, cacho.apply_event, cacho.CachoHand.summary)
-    elif game == "pifpaf":
-        result = _run(game, events, pifpaf.new_state, pifpaf.apply_event, pifpaf.PifPafHand.summary)
-    elif game == "cacheta":
-        result = _run(game, events, cacheta.new_state, cacheta.apply_event, cacheta.CachetaGame.summary)
-    else:
-        result = _run(game, events, truco.new_state, truco.apply_event, truco.TrucoGame.summary)
-    if result.error is None and late is not None:
-        return Replay(result.game, result.events, result.summary, late)
-    return result
-
-
-def _run(
-    game: str,
-    events: list[tuple[int, dict[str, Any]]],
-    new_state: Callable[[Event], S],
-    apply_event: Callable[[S, Event], S],
-    summary: Callable[[S], dict[str, Any]],
-) -> Replay:
-    state: S | None = None
-    applied = 0
-    for number, event in events:
-        try:
-            if state is None:
-                state = new_state(event)
-            elif event["event"] == "start":
+            if played is None:
+                game = _game_of(event)
+                return _Played(game, RULES[game].new_state(event), 1)
+            if event["event"] == "start":
                 raise LogFormatError("solo la primera línea es «start»")
-            else:
-                state = apply_event(state, event)
-        except CardRuleError as error:
-            return Replay(game, applied, None if state is None else summary(state), _error(number, error))
-        except LogFormatError as error:
-            return Replay(game, applied, None if state is None else summary(state), _error(number, error))
+            state = RULES[played.game].apply_event(played.state, event)
         except TypeError as error:  # a start option of the wrong kind reaching a config
-            return Replay(game, applied, None, ReplayError(number, None, str(error)))
-        applied += 1
-    assert state is not None
-    return Replay(game, applied, summary(state), None)
+            raise LogFormatError(str(error)) from None
+        return _Played(played.game, state, played.events + 1)
 
-
-def _error(number: int, error: CardRuleError | LogFormatError) -> ReplayError:
-    return ReplayError(number, error.article, error.message)
+    played, error = replay_jsonl(lines, event_of, step, invalid=INVALID_JSON)
+    if played is None:
+        return Replay(game, 0, None, error)
+    return Replay(played.game, played.events, RULES[played.game].summary(played.state), error)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
 from engines.jsonl import ReplayError as ReplayError
-from engines.jsonl import dump_lines, replay_jsonl
+from engines.jsonl import checked_event, dump_lines, int_field, replay_jsonl, str_field
 
 from .actions import Bid, Calzo, Dudo, LogEvent, Paso, Reveal, Start, Undo
 from .config import DudoConfig
@@ -31,20 +31,6 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def _int(obj: Mapping[str, object], key: str) -> int:
-    value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LogError(f"{key!r} debe ser un número entero, no {value!r}")
-    return value
-
-
-def _str(obj: Mapping[str, object], key: str) -> str:
-    value = obj[key]
-    if not isinstance(value, str):
-        raise LogError(f"{key!r} debe ser un texto, no {value!r}")
-    return value
-
-
 def _mapping(value: object, key: str) -> Mapping[str, object]:
     if not isinstance(value, dict):
         raise LogError(f"{key!r} debe ser un objeto {{jugador: ...}}, no {value!r}")
@@ -53,18 +39,7 @@ def _mapping(value: object, key: str) -> Mapping[str, object]:
 
 def parse_event(obj: object) -> LogEvent:
     """Turn one decoded JSON object into a typed event; LogError says what is malformed."""
-    if not isinstance(obj, dict):
-        raise LogError("cada línea debe ser un objeto JSON")
-    kind = obj.get("event")
-    if kind not in _FIELDS:
-        raise LogError(f"evento desconocido {kind!r}; los eventos son: {', '.join(_FIELDS)}")
-    required, optional = _FIELDS[kind]
-    missing = sorted(required - obj.keys())
-    if missing:
-        raise LogError(f"al evento {kind!r} le falta {', '.join(missing)}")
-    unknown = sorted(obj.keys() - required - optional - META_KEYS - {"event"})
-    if unknown:
-        raise LogError(f"el evento {kind!r} no lleva {', '.join(unknown)}")
+    kind, obj = checked_event(obj, _FIELDS, META_KEYS)
     if kind == "start":
         return _parse_start(obj)
     if kind == "undo":
@@ -76,12 +51,12 @@ def parse_event(obj: object) -> LogEvent:
                 raise LogError(f"los dados de {name} deben ser una lista de números, no {faces!r}")
             dice[name] = tuple(faces)
         return Reveal.of(dice)
-    player = _str(obj, "player")
+    player = str_field(obj, "player")
     if kind == "bid":
         desestima = obj.get("desestima", False)
         if not isinstance(desestima, bool):
             raise LogError(f"'desestima' debe ser true o false, no {desestima!r}")
-        return Bid(player, _int(obj, "quantity"), _int(obj, "face"), desestima)
+        return Bid(player, int_field(obj, "quantity"), int_field(obj, "face"), desestima)
     if kind == "paso":
         hand = obj["hand"]
         if hand not in [h.value for h in Hand]:
@@ -95,7 +70,7 @@ def _parse_start(obj: Mapping[str, object]) -> Start:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise LogError("'players' debe ser la lista de nombres en orden horario")
     names = tuple(str(p) for p in players)
-    opener = _str(obj, "opener") if "opener" in obj else None
+    opener = str_field(obj, "opener") if "opener" in obj else None
     if "sorteo" in obj:
         rolls = obj["sorteo"]
         if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
@@ -111,8 +86,8 @@ def _parse_start(obj: Mapping[str, object]) -> Start:
         counts = _mapping(obj["dice"], "dice")
         if sorted(counts) != sorted(names):
             raise LogError("'dice' debe dar los dados de cada jugador sentado, y de nadie más")
-        dice = tuple(_int(counts, name) for name in names)
-    table_start = _int(obj, "table_start_dice") if "table_start_dice" in obj else None
+        dice = tuple(int_field(counts, name) for name in names)
+    table_start = int_field(obj, "table_start_dice") if "table_start_dice" in obj else None
     config = DudoConfig.from_mapping(_mapping(obj["options"], "options")) if "options" in obj else DudoConfig()
     return Start(names, opener, dice, table_start, config)
 

@@ -84,6 +84,12 @@ def test_malformed_events_are_refused(line: str, fragment: str) -> None:
         parse_event(json.loads(line))
 
 
+@pytest.mark.parametrize("name", [[1], {"a": 1}])
+def test_an_event_name_that_is_not_a_text_is_refused(name: object) -> None:
+    with pytest.raises(LogError, match="evento desconocido"):
+        parse_event({"event": name})
+
+
 def test_meta_keys_are_allowed() -> None:
     event = parse_event({"event": "dudo", "player": "Ana", "ts": "2026-11-22T10:00:00", "photo": "r1.jpg"})
     assert event == Dudo("Ana")
