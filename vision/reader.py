@@ -9,7 +9,6 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.faces.classifier import METHOD as CLASSIFIER
 from vision.faces.crops import outward_turn, turned_crop
 from vision.faces.pips import METHOD as PIP_COUNT
 from vision.faces.pips import TopShare, TopShares
@@ -101,15 +100,6 @@ class ReaderSettings:
     # from 5 to 2 for 0.9 points more load (models/dice/rules-session11.md, T'). None turns it off (photos not
     # from above).
     tilt_squash: float | None = 0.88
-    # The same check in pixels, for 4-6 pips: a die whose corner pips' square looks longer one way than the other
-    # by more than this many pixels (pips.corner_slant) is flagged. None turns it off.
-    tilt_slant: float | None = None
-    # A milder slant with a less sure classifier: a die whose counted face's squash is under the first and whose
-    # classifier names that face under the second is flagged. Cocked dice leaning on a die or a cup, their face
-    # turned nearly square to the camera, were let through with squash 0.90-0.97 and the classifier at 0.91-0.95.
-    # At (0.95, 0.95) it caught 1 of 3 on 240 fresh tables for 1.35 points of load, and cost 1.52 points on fresh
-    # felt, over the 1.5 its rule allowed: off (models/dice/rules-session22.md, AQ). None turns it off.
-    tilt_doubt: tuple[float, float] | None = None
     # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), count
     # the top face alone: the die's box less its sides, which a camera looking down sees swept toward the frame's
     # centre by about this share of the die's distance from it (side / (height - side): 0.016-0.027 for a 16 mm
@@ -121,12 +111,9 @@ class ReaderSettings:
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
 
     def __post_init__(self) -> None:
-        """Refuse a nadir that would turn the lean check off without a word (not two finite numbers), and a
-        tilt_doubt that is not two levels."""
+        """Refuse a nadir that would turn the lean check off without a word (not two finite numbers)."""
         if self.nadir is not None and (len(self.nadir) != 2 or not all(math.isfinite(v) for v in self.nadir)):
             raise ValueError(f"nadir: dos fracciones finitas (x, y) del ancho y el alto, no {self.nadir!r}")
-        if self.tilt_doubt is not None and (len(self.tilt_doubt) != 2 or not all(0 < v <= 1 for v in self.tilt_doubt)):
-            raise ValueError(f"tilt_doubt: dos niveles entre 0 y 1 (squash, modelo), no {self.tilt_doubt!r}")
 
     @property
     def finder_floor(self) -> float:
@@ -350,28 +337,16 @@ class DiceReader:
         return None
 
     def _tilt_reason(self, verdict: FaceVerdict) -> str | None:
-        """Why the face read looks seen at a slant (a cocked die), or None: see ReaderSettings.tilt_squash,
-        tilt_slant and tilt_doubt."""
+        """Why the face read looks seen at a slant (a cocked die), or None: see ReaderSettings.tilt_squash."""
         if not self.settings.from_above:
             return None
         counted = [g for g in verdict.guesses if g.squash is not None and g.face == verdict.face]
         if not counted:
             return None
-        squash, slant = counted[0].squash, counted[0].slant
+        squash = counted[0].squash
         limit = self.settings.tilt_squash
         if limit is not None and squash is not None and squash < limit:
             return f"la cara de arriba se ve inclinada ({squash:.2f} < {limit:.2f}): ¿dado montado?"
-        pixels = self.settings.tilt_slant
-        if pixels is not None and slant is not None and slant > pixels:
-            return f"las esquinas de la cara se ven inclinadas ({slant:.1f} px > {pixels:.2f}): ¿dado montado?"
-        doubt = self.settings.tilt_doubt
-        if doubt is not None and squash is not None and squash < doubt[0]:
-            model = [g.confidence for g in verdict.guesses if g.method == CLASSIFIER and g.face == verdict.face]
-            if model and model[0] < doubt[1]:
-                return (
-                    f"la cara se ve algo inclinada ({squash:.2f} < {doubt[0]:.2f}) y el modelo no está muy seguro "
-                    f"({model[0]:.2f} < {doubt[1]:.2f}): ¿dado montado?"
-                )
         return None
 
     def read_many(self, frames: Sequence[Frame]) -> list[FrameReading]:

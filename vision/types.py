@@ -88,9 +88,6 @@ class FaceGuess:
     centre: tuple[float, float] | None = None
     # how square the face it read looks: 1 seen square-on, cos(angle) seen at a slant; None when it does not say
     squash: float | None = None
-    # how much longer one way than the other the square of its corner pips looks, in crop pixels (4-6 pips): about
-    # 0 seen square-on; None when it does not say
-    slant: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

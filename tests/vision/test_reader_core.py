@@ -549,14 +549,14 @@ def test_box_overlap_share() -> None:
 class SquashedFaces:
     """Reads every die as a sure 4 whose pip count agrees and whose pips look squashed to a given degree."""
 
-    def __init__(self, squash: float | None, slant: float | None = None, model: float = 0.99) -> None:
-        self.squash, self.slant, self.model = squash, slant, model
+    def __init__(self, squash: float | None) -> None:
+        self.squash = squash
 
     def read_dice(
         self, crops: Sequence[Frame], turned: Sequence[Frame] | None = None, tops: TopShares | None = None
     ) -> list[FaceVerdict]:
-        guesses = (FaceGuess(4, self.model, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash, self.slant))
-        return [FaceVerdict(4, min(self.model, 0.97), (), guesses) for _ in crops]
+        guesses = (FaceGuess(4, 0.99, "cnn"), FaceGuess(4, 0.9, "pips", (0.5, 0.5), self.squash))
+        return [FaceVerdict(4, 0.97, (), guesses) for _ in crops]
 
 
 @pytest.mark.parametrize(
@@ -576,47 +576,6 @@ def test_a_face_seen_at_a_slant_is_flagged_as_maybe_cocked(squash: float | None,
         ReaderSettings(max_die_share=None, from_above=False),
     ):
         assert not DiceReader(finder, SquashedFaces(squash), off).read(frame).dice[0].uncertain
-
-
-@pytest.mark.parametrize(("slant", "flagged"), [(4.0, True), (1.51, True), (1.5, False), (0.2, False), (None, False)])
-def test_corner_pips_seen_at_a_slant_flag_the_die_as_maybe_cocked(slant: float | None, flagged: bool) -> None:
-    frame = frame_with_patches({(500, 150, 540, 190): 200})
-    finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
-    settings = ReaderSettings(max_die_share=None, lean_sideways=None, tilt_slant=1.5)
-    [die] = DiceReader(finder, SquashedFaces(0.97, slant), settings).read(frame).dice
-    assert die.uncertain == flagged
-    assert any("esquinas de la cara se ven inclinadas" in r for r in die.reasons) == flagged
-    for off in (
-        ReaderSettings(max_die_share=None, lean_sideways=None, tilt_slant=None),
-        ReaderSettings(max_die_share=None, from_above=False, tilt_slant=1.5),
-    ):
-        assert not DiceReader(finder, SquashedFaces(0.97, slant), off).read(frame).dice[0].uncertain
-
-
-@pytest.mark.parametrize(
-    ("squash", "model", "flagged"),
-    [(0.93, 0.92, True), (0.949, 0.949, True), (0.95, 0.92, False), (0.93, 0.95, False), (0.97, 0.91, False)],
-)
-def test_a_little_slant_with_a_doubtful_model_flags_the_die(squash: float, model: float, flagged: bool) -> None:
-    """`tilt_doubt`: a face a little squashed that the classifier names with less certainty is flagged; off by
-    default, and never for photos not taken from above."""
-    frame = frame_with_patches({(500, 150, 540, 190): 200})
-    finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
-    settings = ReaderSettings(max_die_share=None, lean_sideways=None, tilt_doubt=(0.95, 0.95))
-    [die] = DiceReader(finder, SquashedFaces(squash, model=model), settings).read(frame).dice
-    assert die.uncertain == flagged
-    assert any("algo inclinada" in r for r in die.reasons) == flagged
-    for off in (
-        ReaderSettings(max_die_share=None, lean_sideways=None),
-        ReaderSettings(max_die_share=None, from_above=False, tilt_doubt=(0.95, 0.95)),
-    ):
-        assert not DiceReader(finder, SquashedFaces(squash, model=model), off).read(frame).dice[0].uncertain
-
-
-@pytest.mark.parametrize("doubt", [(0.95,), (0.0, 0.9), (0.95, 1.2)])
-def test_a_tilt_doubt_that_is_not_two_levels_is_refused(doubt: tuple[float, ...]) -> None:
-    with pytest.raises(ValueError, match="tilt_doubt"):
-        ReaderSettings(tilt_doubt=doubt)  # type: ignore[arg-type]
 
 
 class SureOfBright:

@@ -375,25 +375,6 @@ def face_squash(pips: Sequence[Blob], scale: tuple[float, float] = (1.0, 1.0)) -
     return squash
 
 
-def corner_slant(pips: Sequence[Blob], scale: tuple[float, float] = (1.0, 1.0)) -> float | None:
-    """How much longer one way than the other the square of a 4, 5 or 6's corner pips looks, in crop pixels
-    (None for 1-3 pips). `scale`: as for face_squash.
-
-    Those faces have a pip at each corner of a square (the four farthest from the pips' mean); its two axes (twice
-    the root of each principal variance of the four) are equal seen square-on and differ by about its side times
-    1 - cos(tilt) on a cocked die's face. In pixels, as where a pip is found is known to about a pixel whatever
-    the die's size: the same slant is plain on a large die and within the noise on a small one."""
-    if len(pips) < 4:
-        return None
-    sx, sy = scale
-    points = np.array([(p.x * sx, p.y * sy) for p in pips])
-    offsets = points - points.mean(axis=0)
-    corners = offsets[np.argsort(-np.hypot(offsets[:, 0], offsets[:, 1]), kind="stable")[:4]]
-    corners = corners - corners.mean(axis=0)
-    small, large = np.linalg.eigvalsh(corners.T @ corners / 4)
-    return 2 * (math.sqrt(max(float(large), 0.0)) - math.sqrt(max(float(small), 0.0)))
-
-
 def _rot(d: Floats) -> Floats:
     """`d` turned a quarter turn."""
     return np.array([-d[1], d[0]])
@@ -674,7 +655,7 @@ class PipCounter:
         height, width = crop.shape[:2]
         sub_h, sub_w = sub.shape[:2]
         centre = ((x0 + guess.centre[0] * sub_w) / width, (y0 + guess.centre[1] * sub_h) / height)
-        return FaceGuess(guess.face, guess.confidence, METHOD, centre, guess.squash, guess.slant)
+        return FaceGuess(guess.face, guess.confidence, METHOD, centre, guess.squash)
 
     def _decide(self, tier: list[PipCount], shape: tuple[int, ...]) -> FaceGuess:
         """The count of one region's readings (best first, one at least fitting): a face, or None when a rival
@@ -691,8 +672,7 @@ class PipCounter:
         height, width = shape[:2]
         scale = (width / WORK, height / WORK)
         squash = round(face_squash(best.pips, scale), 4)
-        slant = corner_slant(best.pips, scale)
-        return FaceGuess(best.face, confidence, METHOD, centre, squash, None if slant is None else round(slant, 3))
+        return FaceGuess(best.face, confidence, METHOD, centre, squash)
 
     def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
         """One guess per crop, counted in parallel: the same guesses as one at a time (`tops`: see `read`)."""
