@@ -24,6 +24,19 @@ def _ceil_half(n: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class _Verdict:
+    """What the lifted cups decide: who loses how many dice (None, 0: a right calzo), the articles applied, and the
+    count (a dudo or calzo) or the passer's dice and whether they hold his hand (a doubted paso)."""
+
+    loser: str | None
+    lost: int
+    articles: tuple[str, ...]
+    tally: Count | None = None
+    passer_dice: tuple[int, ...] | None = None
+    hand_held: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PasoDeclared:
     """A paso just declared: the next player raises the bid before it or doubts it (art. 8)."""
 
@@ -485,80 +498,28 @@ class DudoTable:
         pending = self.pending
         rnd = self._round()
         assert pending is not None and pending.bid is not None
-        shown = reveal.as_dict()
-        bid = pending.bid
-        challenger, target = pending.challenger, pending.target
-        articles = [pending.article]
-        tally = None
-        loser: str | None
-        hand_held = None
-        passer_dice = None
-        if pending.kind is ChallengeKind.PASO:
-            assert pending.hand is not None
-            passer_dice = shown[target]
-            found = hands_in(passer_dice, pending.aces_wild)
-            hand_held = pending.hand in found or (
-                self.config.paso_mayor_cubre and any(h.rank > pending.hand.rank for h in found)
-            )
-            loser, lost = (challenger if hand_held else target), 1
-        else:
-            tally = count((face for faces in shown.values() for face in faces), bid.face, pending.aces_wild)
-            if not pending.aces_wild:
-                tally = replace(tally, why_not_wild=" en el obligo" if pending.obligo else " en la apertura")
-            if not pending.aces_wild and bid.face != AS:
-                articles.append("9" if pending.obligo else "5")
-            if pending.kind is ChallengeKind.DUDO:
-                loser = challenger if tally.total >= bid.quantity else target
-                lost = SICILIANA_DICE if pending.siciliana else 1
-                if pending.siciliana:
-                    articles.append(SICILIANA_ARTICLE)
-            else:
-                loser, lost = (None, 0) if tally.total == bid.quantity else (challenger, 1)
-
-        dice = list(self.dice)
-        changes: list[tuple[str, int]] = []
-        if loser is not None:
-            i = self.players.index(loser)
-            lost = min(lost, dice[i])
-            dice[i] -= lost
-            changes.append((loser, -lost))
-        else:  # a calzo that was right gets a die back, never above five (art. 7)
-            i = self.players.index(challenger)
-            gained = 1 if dice[i] < MAX_DICE else 0
-            dice[i] += gained
-            changes.append((challenger, gained))
+        verdict = self._verdict(pending, pending.bid, reveal.as_dict())
+        dice, change = self._dice_after(verdict.loser, verdict.lost, pending.challenger)
         eliminated = tuple(
             p for p, before, after in zip(self.players, self.dice, dice, strict=True) if before and not after
         )
-        if eliminated:
-            articles.append("10")
-        table = replace(self, dice=tuple(dice), pending=None)
+        articles = verdict.articles + (("10",) if eliminated else ())
+        table = replace(self, dice=dice, pending=None)
         active = table.active
         winner = active[0] if len(active) == 1 else None
-
-        opener: str | None = None
-        if winner is None:
-            if loser is None:
-                opener = challenger if self.config.abre_tras_calzo is AbreTrasCalzo.CALZADOR else target
-            elif loser not in eliminated:
-                opener = loser  # whoever loses a die opens the next round (art. 3)
-            elif self.config.abre_tras_eliminacion is AbreTrasEliminacion.SIGUIENTE:
-                opener = table.next_active(loser)
-            else:  # the duel's winner lost nothing, so he still has dice
-                opener = target if loser == challenger else challenger
-
-        message = self._ruling_message(pending, tally, passer_dice, hand_held, changes, eliminated, winner, opener)
+        opener = None if winner is not None else table._next_opener(pending, verdict.loser, eliminated)
+        message = self._ruling_message(pending, verdict, change, eliminated, winner, opener)
         ruling = Ruling(
             round=rnd.number,
             kind=pending.kind,
-            challenger=challenger,
-            target=target,
-            bid=bid,
-            count=tally,
+            challenger=pending.challenger,
+            target=pending.target,
+            bid=pending.bid,
+            count=verdict.tally,
             hand=pending.hand,
-            shown=passer_dice,
-            hand_held=hand_held,
-            changes=tuple(changes),
+            shown=verdict.passer_dice,
+            hand_held=verdict.hand_held,
+            changes=(change,),
             eliminated=eliminated,
             siciliana=pending.siciliana and pending.kind is ChallengeKind.DUDO,
             article=SICILIANA_ARTICLE if pending.siciliana else pending.article,
@@ -570,7 +531,59 @@ class DudoTable:
         if winner is not None:
             return replace(table, round=None)
         assert opener is not None
-        return replace(table, round=table._new_round(rnd.number + 1, opener, opener_lost=opener == loser))
+        return replace(table, round=table._new_round(rnd.number + 1, opener, opener_lost=opener == verdict.loser))
+
+    def _verdict(self, pending: Challenge, bid: StandingBid, shown: dict[str, tuple[int, ...]]) -> _Verdict:
+        """Who loses how many dice (nobody: a right calzo), by the passer's hand (art. 8) or the count (art. 6, 7)."""
+        articles: tuple[str, ...] = (pending.article,)
+        if pending.kind is ChallengeKind.PASO:
+            assert pending.hand is not None
+            passer_dice = shown[pending.target]
+            found = hands_in(passer_dice, pending.aces_wild)
+            hand_held = pending.hand in found or (
+                self.config.paso_mayor_cubre and any(h.rank > pending.hand.rank for h in found)
+            )
+            loser = pending.challenger if hand_held else pending.target
+            return _Verdict(loser, 1, articles, None, passer_dice, hand_held)
+        tally = count((face for faces in shown.values() for face in faces), bid.face, pending.aces_wild)
+        if not pending.aces_wild:
+            tally = replace(tally, why_not_wild=" en el obligo" if pending.obligo else " en la apertura")
+            if bid.face != AS:
+                articles += ("9" if pending.obligo else "5",)
+        if pending.kind is ChallengeKind.CALZO:
+            if tally.total == bid.quantity:
+                return _Verdict(None, 0, articles, tally)
+            return _Verdict(pending.challenger, 1, articles, tally)
+        loser = pending.challenger if tally.total >= bid.quantity else pending.target
+        if pending.siciliana:
+            return _Verdict(loser, SICILIANA_DICE, (*articles, SICILIANA_ARTICLE), tally)
+        return _Verdict(loser, 1, articles, tally)
+
+    def _dice_after(self, loser: str | None, lost: int, challenger: str) -> tuple[tuple[int, ...], tuple[str, int]]:
+        """Everyone's dice once the loser gives up `lost` (never more than he has), and whose dice changed by how
+        many."""
+        dice = list(self.dice)
+        if loser is not None:
+            i = self.players.index(loser)
+            lost = min(lost, dice[i])
+            dice[i] -= lost
+            return tuple(dice), (loser, -lost)
+        # A calzo that was right gets a die back, never above five (art. 7).
+        i = self.players.index(challenger)
+        gained = 1 if dice[i] < MAX_DICE else 0
+        dice[i] += gained
+        return tuple(dice), (challenger, gained)
+
+    def _next_opener(self, pending: Challenge, loser: str | None, eliminated: tuple[str, ...]) -> str:
+        """Who opens the next round (the table after the ruling, nobody has won yet)."""
+        if loser is None:
+            return pending.challenger if self.config.abre_tras_calzo is AbreTrasCalzo.CALZADOR else pending.target
+        if loser not in eliminated:
+            return loser  # whoever loses a die opens the next round (art. 3)
+        if self.config.abre_tras_eliminacion is AbreTrasEliminacion.SIGUIENTE:
+            return self.next_active(loser)
+        # The duel's winner lost nothing, so he still has dice.
+        return pending.target if loser == pending.challenger else pending.challenger
 
     def _new_round(self, number: int, opener: str, opener_lost: bool) -> Round:
         heads_up = len(self.active) == 2
@@ -592,28 +605,29 @@ class DudoTable:
     def _ruling_message(
         self,
         pending: Challenge,
-        tally: Count | None,
-        passer_dice: tuple[int, ...] | None,
-        hand_held: bool | None,
-        changes: list[tuple[str, int]],
+        verdict: _Verdict,
+        change: tuple[str, int],
         eliminated: tuple[str, ...],
         winner: str | None,
         opener: str | None,
     ) -> str:
         assert pending.bid is not None
-        who, delta = changes[0]
+        who, delta = change
         if pending.kind is ChallengeKind.PASO:
-            assert pending.hand is not None and passer_dice is not None
-            shown = " ".join(str(d) for d in passer_dice)
-            verdict = "tiene" if hand_held else "no tiene"
+            assert pending.hand is not None and verdict.passer_dice is not None
+            shown = " ".join(str(d) for d in verdict.passer_dice)
+            held = "tiene" if verdict.hand_held else "no tiene"
             text = (
                 f"{pending.challenger} dudó el paso de {pending.target} ({pending.hand.label}): "
-                f"mostró {shown}, {verdict} {pending.hand.label}"
+                f"mostró {shown}, {held} {pending.hand.label}"
             )
         else:
-            assert tally is not None
+            assert verdict.tally is not None
             verb = "dudó" if pending.kind is ChallengeKind.DUDO else "calzó"
-            text = f"{pending.challenger} {verb} «{pending.bid.text()}» de {pending.bid.player}: hay {tally.text()}"
+            text = (
+                f"{pending.challenger} {verb} «{pending.bid.text()}» de {pending.bid.player}: "
+                f"hay {verdict.tally.text()}"
+            )
         if delta < 0:
             text += f". Pierde {who} {_dados(-delta)}"
             if pending.siciliana and pending.kind is ChallengeKind.DUDO:
