@@ -8,6 +8,7 @@ from pathlib import Path
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, likeliest_face
 from vision.faces.pips import TopShares
 from vision.reader import DiceReader, FaceVerdict, ReaderSettings
+from vision.reasons import Reason, ReasonCode
 from vision.types import Frame
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -68,7 +69,7 @@ class PairedFaces:
 
 def _cocked_reason(p: float, leaning: float) -> tuple[str, ...]:
     """Why the model thinks the die may be cocked (p(cocked) at its calibrated threshold or over), or nothing."""
-    return (f"el modelo ve un dado quizá montado ({p:.2f} ≥ {leaning:.2f})",) if p >= leaning else ()
+    return (Reason(ReasonCode.MAYBE_COCKED, p=p, threshold=leaning),) if p >= leaning else ()
 
 
 def build_reader(

@@ -13,6 +13,7 @@ from vision.faces.crops import outward_turn, turned_crop
 from vision.faces.pips import METHOD as PIP_COUNT
 from vision.faces.pips import TopShare, TopShares
 from vision.frames import check_frame
+from vision.reasons import Reason, ReasonCode
 from vision.types import Box, Detection, Detector, DieReading, FaceGuess, Frame, FrameReading
 
 
@@ -241,15 +242,13 @@ class DiceReader:
         height, width = frame.shape[:2]
         reasons: list[str] = []
         if detection < s.min_detection:
-            reasons.append(f"detección dudosa ({detection:.0%})")
+            reasons.append(Reason(ReasonCode.DOUBTFUL_DETECTION, confidence=detection))
         if box.x1 <= s.edge_px or box.y1 <= s.edge_px or box.x2 >= width - s.edge_px or box.y2 >= height - s.edge_px:
-            reasons.append("cortado por el borde de la imagen")
+            reasons.append(Reason(ReasonCode.CUT))
         if min(box.width, box.height) < s.min_side_px:
-            reasons.append(f"muy chico para ver los puntos ({min(box.width, box.height):.0f} px)")
+            reasons.append(Reason(ReasonCode.TOO_SMALL, side=min(box.width, box.height)))
         if s.from_above and s.max_die_share is not None and box.side > s.max_die_share * max(width, height):
-            reasons.append(
-                f"demasiado grande para un dado ({box.side / max(width, height):.0%} de la imagen): ¿es un dado?"
-            )
+            reasons.append(Reason(ReasonCode.TOO_BIG, share=box.side / max(width, height)))
         reasons.extend(verdict.reasons)
         lean = self._lean_reason(box, bounds, verdict, width, height)
         if lean:
@@ -278,9 +277,7 @@ class DiceReader:
             if counts and counts[0] < s.neighbour_pips:
                 overlap = max((die.box.overlap_share(o.box) for j, o in enumerate(dice) if j != i), default=0.0)
                 if overlap > s.neighbour_overlap:
-                    die = die.flagged(
-                        f"apoyado en otro dado ({overlap:.0%}) con los puntos poco claros: ¿dado montado?"
-                    )
+                    die = die.flagged(Reason(ReasonCode.LEANING, overlap=overlap))
             out.append(die)
         return out
 
@@ -301,7 +298,7 @@ class DiceReader:
                 continue
             die = self._read_one(frame, box, detection.confidence, verdict, bounds)
             if not die.uncertain:
-                die = die.flagged(f"detección dudosa ({detection.confidence:.0%})")
+                die = die.flagged(Reason(ReasonCode.DOUBTFUL_DETECTION, confidence=detection.confidence))
             out.append(die)
             boxes.append(box)
         return out
@@ -317,11 +314,11 @@ class DiceReader:
         for die in [*dice, *second]:
             ratio = die.box.side / median if median > 0 else 1.0
             if ratio > spread or ratio < 1 / spread:
-                die = die.flagged(f"de otro tamaño que los demás dados ({ratio:.1f} veces): ¿es un dado?")
+                die = die.flagged(Reason(ReasonCode.ODD_SIZE, ratio=ratio))
             out.append(die)
         return out
 
-    def _lean_reason(self, box: Box, bounds: Bounds, verdict: FaceVerdict, width: int, height: int) -> str | None:
+    def _lean_reason(self, box: Box, bounds: Bounds, verdict: FaceVerdict, width: int, height: int) -> Reason | None:
         """Why the face read looks tilted (a cocked die), or None: see ReaderSettings.lean_*."""
         s = self.settings
         seen = [g.centre for g in verdict.guesses if g.centre is not None and g.face == verdict.face]
@@ -331,12 +328,10 @@ class DiceReader:
         if (s.lean_sideways is not None and sideways > s.lean_sideways) or (
             s.lean_inward is not None and outward < -s.lean_inward
         ):
-            return (
-                f"la cara de arriba está corrida ({sideways:.2f} de lado, {outward:+.2f} hacia afuera): ¿dado montado?"
-            )
+            return Reason(ReasonCode.OFF_CENTRE, sideways=sideways, outward=outward)
         return None
 
-    def _tilt_reason(self, verdict: FaceVerdict) -> str | None:
+    def _tilt_reason(self, verdict: FaceVerdict) -> Reason | None:
         """Why the face read looks seen at a slant (a cocked die), or None: see ReaderSettings.tilt_squash."""
         if not self.settings.from_above:
             return None
@@ -346,7 +341,7 @@ class DiceReader:
         squash = counted[0].squash
         limit = self.settings.tilt_squash
         if limit is not None and squash is not None and squash < limit:
-            return f"la cara de arriba se ve inclinada ({squash:.2f} < {limit:.2f}): ¿dado montado?"
+            return Reason(ReasonCode.TILTED, squash=squash, limit=limit)
         return None
 
     def read_many(self, frames: Sequence[Frame]) -> list[FrameReading]:

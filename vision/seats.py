@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.frames import check_frame
+from vision.reasons import Reason, ReasonCode, has
 from vision.still import FrameReader, FrameSource, StillCapture, StillSettings, capture_still
 from vision.types import DieReading, Frame, FrameReading
 
@@ -853,9 +854,9 @@ class TableCheck:
                 box = ", ".join(f"{v:.0f}" for v in placed.die.box.to_list())
                 why = list(placed.die.reasons)
                 if placed.where == "fuera":
-                    why.insert(0, "fuera de la mesa")
-                elif placed.where == "borde" and not any("borde" in r for r in why):
-                    why.insert(0, "cortado por el borde de la imagen")
+                    why.insert(0, Reason(ReasonCode.OUTSIDE))
+                elif placed.where == "borde" and not has(why, ReasonCode.CUT):
+                    why.insert(0, Reason(ReasonCode.CUT))
                 out.append(f"  dudoso en [{box}]: {'; '.join(why)} (lee {placed.die.face})")
         for placed in self.stray:
             box = ", ".join(f"{v:.0f}" for v in placed.die.box.to_list())

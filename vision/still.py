@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.reasons import Reason, ReasonCode
 from vision.types import Box, DieReading, Frame, FrameReading
 
 if TYPE_CHECKING:
@@ -263,9 +264,9 @@ def _vote_track(track: Sequence[DieReading | None]) -> VotedDie:
     reasons: list[str] = []
     faces = tuple(d.face for d in seen)
     if len(seen) < len(track):
-        reasons.append(f"visto en {len(seen)} de {len(track)} imágenes")
+        reasons.append(Reason(ReasonCode.FEW_FRAMES, seen=len(seen), frames=len(track)))
     if len(counts) > 1:
-        reasons.append(f"las imágenes no coinciden en la cara ({', '.join(map(str, faces))})")
+        reasons.append(Reason(ReasonCode.FRAMES_DISAGREE, faces=", ".join(map(str, faces))))
     for die in seen:
         for reason in die.reasons:
             if reason not in reasons:

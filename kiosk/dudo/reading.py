@@ -15,6 +15,7 @@ from typing import Any
 from engines.dudo import ChallengeKind, DudoTable, Reveal, RuleError
 from kiosk.dice import CorrectionError, away_from, capture_problems, change_die, die, die_read, same_die
 from kiosk.store import now
+from vision.reasons import Reason, ReasonCode
 
 
 def needed(table: DudoTable) -> list[str]:
@@ -72,7 +73,7 @@ def from_check(check: Any, capture: Any, photo: str | None) -> dict[str, Any]:
         for placed in seat.counted:
             reasons = list(placed.die.reasons)
             if placed.where == "borde":
-                reasons.insert(0, "cortado por el borde de la imagen")
+                reasons.insert(0, Reason(ReasonCode.CUT))
             uncertain = bool(placed.die.uncertain or placed.where != "mesa")
             entries.append(die_read(placed.die, uncertain=uncertain, reasons=reasons))
         players[seat.player] = entries

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from vision.faces.classifier import MODEL_DIR, FaceClassifier
 from vision.faces.pips import PipCounter, TopShares
+from vision.reasons import Reason, ReasonCode
 from vision.types import FaceGuess, FaceReader, Frame
 
 PAIR_METHOD = "cnn+pips"
@@ -38,13 +39,13 @@ def combine(model: FaceGuess, pips: FaceGuess, threshold: float) -> FaceVerdict:
     """Accept the classifier's face only when it is confident and the pip count agrees; otherwise flag it."""
     reasons = []
     if model.face is None:
-        reasons.append("el modelo no ve una cara legible")
+        reasons.append(Reason(ReasonCode.NO_FACE))
     elif model.confidence < threshold:
-        reasons.append(f"el modelo duda ({model.confidence:.2f} < {threshold:.2f})")
+        reasons.append(Reason(ReasonCode.MODEL_DOUBTS, confidence=model.confidence, threshold=threshold))
     if pips.face is None and pips.method != NOT_COUNTED:
-        reasons.append("no se pudieron contar los puntos")
+        reasons.append(Reason(ReasonCode.NOT_COUNTED))
     if model.face is not None and pips.face is not None and model.face != pips.face:
-        reasons.append(f"los dos lectores no coinciden (modelo {model.face}, puntos {pips.face})")
+        reasons.append(Reason(ReasonCode.READERS_DISAGREE, model=model.face, pips=pips.face))
     face = model.face if model.face is not None else pips.face
     confidence = model.confidence if model.face is not None else 0.0
     return FaceVerdict(face, confidence, bool(reasons), tuple(reasons), (model, pips))

@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.reasons import Reason, ReasonCode
 from vision.seats import MARKER_MM, MAX_SEAT, aruco_dictionary
 from vision.synth.camera import LENSES, Camera
 from vision.synth.compose import (
@@ -172,11 +173,11 @@ class SeatedScene:
         for index, die in enumerate(self.dice):
             reasons = []
             if die.cut:
-                reasons.append("cortado por el borde de la imagen")
+                reasons.append(Reason(ReasonCode.CUT))
             if die.occluded:
-                reasons.append("tapado por una mano")
+                reasons.append(Reason(ReasonCode.COVERED))
             if index in uncertain:
-                reasons.append("cara dudosa")
+                reasons.append(Reason(ReasonCode.DOUBTFUL_FACE))
             dice.append(DieReading(die.face, 0.6 if reasons else 0.97, Box(*die.box), bool(reasons), tuple(reasons)))
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
         return FrameReading(self.width, self.height, tuple(dice))

@@ -1,0 +1,83 @@
+"""Why a die must go to the coordinator: a code that programs compare, and the Spanish message people read.
+
+A reason is its message (a `str`: what `cacho vision read --json`, the table check and the kiosk show) that also
+knows its code, so code asks `has(die.reasons, ReasonCode.CUT)` and never searches the Spanish text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+
+class ReasonCode(StrEnum):
+    """What makes a die uncertain."""
+
+    DOUBTFUL_DETECTION = "doubtful_detection"  # the finder is not sure of the box
+    CUT = "cut"  # cut by the frame's edge
+    TOO_SMALL = "too_small"  # too small on the frame to show its pips
+    TOO_BIG = "too_big"  # too big a share of the frame for a die
+    ODD_SIZE = "odd_size"  # far bigger or smaller than the frame's other dice
+    OFF_CENTRE = "off_centre"  # the top face is pushed sideways or inwards (a cocked die)
+    TILTED = "tilted"  # the top face looks seen at a slant (a cocked die)
+    LEANING = "leaning"  # leans on another die, its pips unclear (a cocked die)
+    NO_FACE = "no_face"  # the face classifier sees no readable face
+    MODEL_DOUBTS = "model_doubts"  # the face classifier is under its threshold
+    NOT_COUNTED = "not_counted"  # the pip counter could not count
+    READERS_DISAGREE = "readers_disagree"  # the classifier and the pip counter name different faces
+    MAYBE_COCKED = "maybe_cocked"  # the face classifier's cocked class is at its threshold or over
+    FEW_FRAMES = "few_frames"  # seen on only some of a still's frames
+    FRAMES_DISAGREE = "frames_disagree"  # a still's frames read different faces
+    OUTSIDE = "outside"  # outside the table (the seat check)
+    COVERED = "covered"  # covered by a hand (a rendered scene's labels)
+    DOUBTFUL_FACE = "doubtful_face"  # a face a rendered scene's labels mark as doubtful
+
+
+# The Spanish message of each code: a str.format template of the values the reason is made with.
+MESSAGES: dict[ReasonCode, str] = {
+    ReasonCode.DOUBTFUL_DETECTION: "detección dudosa ({confidence:.0%})",
+    ReasonCode.CUT: "cortado por el borde de la imagen",
+    ReasonCode.TOO_SMALL: "muy chico para ver los puntos ({side:.0f} px)",
+    ReasonCode.TOO_BIG: "demasiado grande para un dado ({share:.0%} de la imagen): ¿es un dado?",
+    ReasonCode.ODD_SIZE: "de otro tamaño que los demás dados ({ratio:.1f} veces): ¿es un dado?",
+    ReasonCode.OFF_CENTRE: (
+        "la cara de arriba está corrida ({sideways:.2f} de lado, {outward:+.2f} hacia afuera): ¿dado montado?"
+    ),
+    ReasonCode.TILTED: "la cara de arriba se ve inclinada ({squash:.2f} < {limit:.2f}): ¿dado montado?",
+    ReasonCode.LEANING: "apoyado en otro dado ({overlap:.0%}) con los puntos poco claros: ¿dado montado?",
+    ReasonCode.NO_FACE: "el modelo no ve una cara legible",
+    ReasonCode.MODEL_DOUBTS: "el modelo duda ({confidence:.2f} < {threshold:.2f})",
+    ReasonCode.NOT_COUNTED: "no se pudieron contar los puntos",
+    ReasonCode.READERS_DISAGREE: "los dos lectores no coinciden (modelo {model}, puntos {pips})",
+    ReasonCode.MAYBE_COCKED: "el modelo ve un dado quizá montado ({p:.2f} ≥ {threshold:.2f})",
+    ReasonCode.FEW_FRAMES: "visto en {seen} de {frames} imágenes",
+    ReasonCode.FRAMES_DISAGREE: "las imágenes no coinciden en la cara ({faces})",
+    ReasonCode.OUTSIDE: "fuera de la mesa",
+    ReasonCode.COVERED: "tapado por una mano",
+    ReasonCode.DOUBTFUL_FACE: "cara dudosa",
+}
+
+
+class Reason(str):
+    """A reason's Spanish message that knows its code: `Reason(ReasonCode.MODEL_DOUBTS, confidence=0.6,
+    threshold=0.9)` is the text "el modelo duda (0.60 < 0.90)" with `.code` MODEL_DOUBTS."""
+
+    code: ReasonCode
+
+    def __new__(cls, code: ReasonCode, **values: object) -> Reason:
+        return _reason(MESSAGES[code].format(**values), code)
+
+    def __reduce__(self) -> tuple[object, tuple[str, ReasonCode]]:
+        """Pickled as its text and code (a reading sent between processes keeps its codes)."""
+        return _reason, (str(self), self.code)
+
+
+def _reason(text: str, code: ReasonCode) -> Reason:
+    reason = str.__new__(Reason, text)
+    reason.code = code
+    return reason
+
+
+def has(reasons: Iterable[str], code: ReasonCode) -> bool:
+    """Whether one of `reasons` has this code (a plain message, one written by hand, has none)."""
+    return any(getattr(reason, "code", None) is code for reason in reasons)
