@@ -7,9 +7,9 @@ from pathlib import Path
 
 from vision.faces.classifier import COCKED, NO_DIE, guess_from_probabilities, likeliest_face
 from vision.faces.pips import TopShares
-from vision.reader import DiceReader, FaceVerdict, ReaderSettings
+from vision.reader import DiceReader, ReaderSettings
 from vision.reasons import Reason, ReasonCode
-from vision.types import Frame
+from vision.types import FaceVerdict, Frame
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

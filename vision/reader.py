@@ -14,18 +14,7 @@ from vision.faces.pips import METHOD as PIP_COUNT
 from vision.faces.pips import TopShare, TopShares
 from vision.frames import check_frame
 from vision.reasons import Reason, ReasonCode
-from vision.types import Box, Detection, Detector, DieReading, FaceGuess, Frame, FrameReading
-
-
-@dataclass(frozen=True, slots=True)
-class FaceVerdict:
-    """The face readers' joint answer for one die: the face, confidence, and why it is unsafe (if it is)."""
-
-    face: int
-    confidence: float
-    reasons: tuple[str, ...]
-    guesses: tuple[FaceGuess, ...]
-    absent: bool = False  # sure there is no die in the crop at all (a coin, a cap, a pattern): drop it
+from vision.types import Box, Detection, Detector, DieReading, FaceVerdict, Frame, FrameReading
 
 
 class DieFaceReader(Protocol):
@@ -37,8 +26,8 @@ class DieFaceReader(Protocol):
         turned: Sequence[Frame] | None = None,
         tops: TopShares | None = None,
     ) -> list[FaceVerdict]:
-        """One verdict per crop; `turned`: the same crops turned outward-up, and `tops`: where each die's top
-        face is in its crop (frames taken from above)."""
+        """One verdict per crop, each naming a face; `turned`: the same crops turned outward-up, and `tops`: where
+        each die's top face is in its crop (frames taken from above)."""
         ...
 
 
@@ -239,6 +228,8 @@ class DiceReader:
 
     def _read_one(self, frame: Frame, box: Box, detection: float, verdict: FaceVerdict, bounds: Bounds) -> DieReading:
         s = self.settings
+        if verdict.face is None:
+            raise ValueError("el lector de caras no nombró una cara: DiceReader necesita una para cada dado")
         height, width = frame.shape[:2]
         reasons: list[str] = []
         if detection < s.min_detection:

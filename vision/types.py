@@ -91,6 +91,23 @@ class FaceGuess:
 
 
 @dataclass(frozen=True, slots=True)
+class FaceVerdict:
+    """The face readers' joint answer for one die: the face, how sure, why it must go to the coordinator (when it
+    must), the readings it comes from, and whether the crop surely holds no die at all."""
+
+    face: int | None  # None where no reading names a face (vision.faces.reader.combine); DiceReader needs one
+    confidence: float
+    reasons: tuple[str, ...]  # none: the die is safe
+    guesses: tuple[FaceGuess, ...]
+    absent: bool = False  # sure there is no die in the crop at all (a coin, a cap, a pattern): drop it
+
+    @property
+    def uncertain(self) -> bool:
+        """Whether the die must go to the coordinator: it has a reason to."""
+        return bool(self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
 class DieReading:
     """A die read: its face, confidence, box, and `uncertain` with the reasons when it is not safe."""
 

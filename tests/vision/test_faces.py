@@ -40,9 +40,9 @@ from vision.faces.pips import (
     median,
     percentile,
 )
-from vision.faces.reader import FaceReaderPair, FaceVerdict, combine
+from vision.faces.reader import FaceReaderPair, combine
 from vision.faces.train import choose_threshold, class_weights, strictest_threshold
-from vision.types import Box, FaceGuess, Frame
+from vision.types import Box, FaceGuess, FaceVerdict, Frame
 
 FIXTURES = Path(__file__).parent / "fixtures" / "faces"
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
@@ -330,7 +330,7 @@ def pips(face: int | None, confidence: float = 0.9) -> FaceGuess:
 
 def test_combine_accepts_when_both_agree_and_the_model_is_sure() -> None:
     verdict = combine(cnn(5), pips(5), threshold=0.9)
-    assert verdict == FaceVerdict(5, 0.99, False, (), (cnn(5), pips(5)))
+    assert verdict == FaceVerdict(5, 0.99, (), (cnn(5), pips(5)))
 
 
 def test_combine_flags_disagreement_with_both_faces_in_the_reason() -> None:

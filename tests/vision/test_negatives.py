@@ -26,8 +26,8 @@ from vision.faces.negatives import (
 from vision.faces.pips import TopShares
 from vision.faces.train import absent_threshold, cocked_threshold, not_dice_of, training_label
 from vision.frames import load_image
-from vision.reader import DiceReader, FaceVerdict
-from vision.types import Box, Detection, FaceGuess, Frame
+from vision.reader import DiceReader
+from vision.types import Box, Detection, FaceGuess, FaceVerdict, Frame
 
 
 class FixedFinder:

@@ -22,8 +22,8 @@ from vision.evaluate import (
 )
 from vision.faces.pips import TopShares
 from vision.frames import FrameError, check_frame, load_image
-from vision.reader import SECOND_CHANCE, DiceReader, FaceVerdict, ReaderSettings, crop_box, top_face_share
-from vision.types import Box, Detection, DieReading, FaceGuess, Frame
+from vision.reader import SECOND_CHANCE, DiceReader, ReaderSettings, crop_box, top_face_share
+from vision.types import Box, Detection, DieReading, FaceGuess, FaceVerdict, Frame
 
 
 class FakeFinder:

@@ -10,8 +10,8 @@ import pytest
 
 from vision.faces.crops import Augment, DieSample, augment, outward_turn, turned_crop
 from vision.faces.pips import TopShares
-from vision.reader import DiceReader, FaceVerdict, ReaderSettings
-from vision.types import Box, Detection, Frame
+from vision.reader import DiceReader, ReaderSettings
+from vision.types import Box, Detection, FaceVerdict, Frame
 
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
 

@@ -18,9 +18,9 @@ import numpy as np
 from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probabilities, likeliest_face
 from vision.faces.crops import labelled_dice, reader_crop
 from vision.faces.pips import PipCounter
-from vision.faces.reader import FaceVerdict, combine
+from vision.faces.reader import combine
 from vision.faces.train import METRICS_NAME, VAL_SPLIT, update_metrics
-from vision.types import Frame
+from vision.types import FaceVerdict, Frame
 
 
 def _share(part: int, whole: int) -> float:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from vision.faces.classifier import MODEL_DIR, FaceClassifier
 from vision.faces.pips import PipCounter, TopShares
 from vision.reasons import Reason, ReasonCode
-from vision.types import FaceGuess, FaceReader, Frame
+from vision.types import FaceGuess, FaceReader, FaceVerdict, Frame
 
 PAIR_METHOD = "cnn+pips"
 NOT_COUNTED = "pips:no-contado"  # the method of a pip guess not taken: the model's doubt already flags the die
@@ -24,19 +23,9 @@ class PipReader(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class FaceVerdict:
-    """The face to report, how sure, whether it must go to the coordinator (and why), and both readings."""
-
-    face: int | None  # the classifier's face; the pip count's when the classifier abstains; None if neither
-    confidence: float
-    uncertain: bool
-    reasons: tuple[str, ...]
-    guesses: tuple[FaceGuess, ...]
-
-
 def combine(model: FaceGuess, pips: FaceGuess, threshold: float) -> FaceVerdict:
-    """Accept the classifier's face only when it is confident and the pip count agrees; otherwise flag it."""
+    """Accept the classifier's face only when it is confident and the pip count agrees; otherwise flag it. The
+    face: the classifier's; the pip count's when the classifier abstains; None if neither names one."""
     reasons = []
     if model.face is None:
         reasons.append(Reason(ReasonCode.NO_FACE))
@@ -48,7 +37,7 @@ def combine(model: FaceGuess, pips: FaceGuess, threshold: float) -> FaceVerdict:
         reasons.append(Reason(ReasonCode.READERS_DISAGREE, model=model.face, pips=pips.face))
     face = model.face if model.face is not None else pips.face
     confidence = model.confidence if model.face is not None else 0.0
-    return FaceVerdict(face, confidence, bool(reasons), tuple(reasons), (model, pips))
+    return FaceVerdict(face, confidence, tuple(reasons), (model, pips))
 
 
 class FaceReaderPair:
