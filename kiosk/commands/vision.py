@@ -90,12 +90,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "cámara que dan los marcadores de asiento de cada foto (como el quiosco; el centro si no lo dicen)",
     )
     parser.add_argument(
-        "--second-chance",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="segunda mirada (por omisión sí): también las cajas que el detector apenas ve (desde 0.03) si el "
-        "clasificador está seguro de que son un dado; salen siempre marcadas. --no-second-chance: solo las "
-        "cajas desde 0.25",
+        "--no-second-chance",
+        action="store_false",
+        dest="second_chance",
+        help="sin segunda mirada: solo las cajas desde 0.25 (por omisión también las que el detector apenas ve, "
+        "desde 0.03, si el clasificador está seguro de que son un dado; salen siempre marcadas)",
     )
 
 

@@ -309,8 +309,6 @@ def test_second_chance_adds_only_flagged_dice(capsys: pytest.CaptureFixture[str]
     plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert main(["vision", "read", *images, "--json"]) == 0
     second = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert main(["vision", "read", *images, "--json", "--second-chance"]) == 0
-    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == second
     added = 0
     for a, b in zip(plain, second, strict=True):
         extra = [d for d in b["dice"] if d["box"] not in [e["box"] for e in a["dice"]]]
