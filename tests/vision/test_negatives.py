@@ -125,11 +125,10 @@ def test_mining_command_adds_the_judged_boxes_and_refuses_one_on_a_die(
 def test_the_committed_lists_judged_by_eye_parse_and_never_call_one_box_both_die_and_no_die() -> None:
     unlabelled = read_unlabelled(UNLABELLED)
     assert unlabelled
-    for judged in (NOT_DICE, NOT_DICE.with_name("not_dice_bare1.txt")):  # the second: session 17, finder bare1
-        not_dice = read_unlabelled(judged)
-        assert not_dice, judged
-        for name, boxes in not_dice.items():
-            assert all(box.iou(die) == 0.0 for box in boxes for die in unlabelled.get(name, [])), (judged, name)
+    not_dice = read_unlabelled(NOT_DICE)
+    assert not_dice
+    for name, boxes in not_dice.items():
+        assert all(box.iou(die) == 0.0 for box in boxes for die in unlabelled.get(name, [])), name
 
 
 def test_unlabelled_list_and_negatives_files(tmp_path: Path) -> None:
