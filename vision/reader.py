@@ -334,7 +334,3 @@ class DiceReader:
         if limit is not None and squash is not None and squash < limit:
             return Reason(ReasonCode.TILTED, squash=squash, limit=limit)
         return None
-
-    def read_many(self, frames: Sequence[Frame]) -> list[FrameReading]:
-        """Read several frames with the models loaded once."""
-        return [self.read(frame) for frame in frames]

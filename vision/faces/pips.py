@@ -534,14 +534,6 @@ def _top_region(inside: npt.NDArray[np.bool_], top: TopShare) -> npt.NDArray[np.
     return region if region.sum() >= (SIDE * 0.3) ** 2 else None
 
 
-def count_candidates(crop: Frame) -> list[PipCount]:
-    """Every binarisation's reading of the crop, for each region (pips kept, layout fit), best fit first."""
-    prepared = _Prepared(crop)
-    out = [c for region in REGIONS for c in prepared.tier(region)]
-    out.sort(key=lambda c: -c.fit)
-    return out
-
-
 log = logging.getLogger(__name__)
 # On training crops (real and rendered alike) counts under 0.3 were wrong one time in three, 0.3-0.4 one in
 # four, over 0.6 3 %: too weak under 0.4 to confirm the model's face, so none is given (models/faces).

@@ -70,7 +70,3 @@ class Camera:
         hinv = np.linalg.inv(self.table_homography())
         p = np.column_stack([pixels, np.ones(len(pixels))]) @ hinv.T
         return p[:, :2] / p[:, 2:3]
-
-    def pixels_per_metre(self, point: F64) -> float:
-        """Scale (pixels per metre) for small objects at a world point, across the line of sight."""
-        return self.focal / float(np.linalg.norm(np.asarray(point, dtype=float) - self.position))
