@@ -31,7 +31,7 @@ class DieFaceReader(Protocol):
         ...
 
 
-SECOND_CHANCE = 0.03  # the floor of the second chance (models/dice/rules-session12.md, U)
+SECOND_CHANCE = 0.03  # the floor of the second chance (docs/experiments/2026-11-23-second-chance-and-board-pieces.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +47,9 @@ class ReaderSettings:
     found: float = 0.25  # finder confidence from which a box is read as a die
     # A second chance: a box the finder is less sure of, down to this confidence, is kept only where the face
     # classifier names a face with at least `second_chance_face` (it is a die, and which) and the box overlaps no
-    # die kept before it by more than `second_chance_overlap` of either box; such a die is always flagged. With
-    # r7 it failed on real val, which took Catan board pieces for dice (models/dice/rules-session12.md, U); on
-    # since session 13, with r10, taught those pieces: on real val recall 0.890 -> 0.913 and images all right
-    # 58.7 -> 69.0 % (models/dice/rules-session13.md, W). None: only boxes of `found` and over.
+    # die kept before it by more than `second_chance_overlap` of either box; such a die is always flagged. On real
+    # val recall 0.890 -> 0.913 with a classifier taught the board pieces it took for dice
+    # (docs/experiments/2026-11-23-second-chance-and-board-pieces.md). None: only boxes of `found` and over.
     second_chance: float | None = SECOND_CHANCE
     second_chance_face: float = 0.90
     second_chance_overlap: float = 0.30
@@ -65,9 +64,9 @@ class ReaderSettings:
     lean_inward: float | None = 0.03
     # Where the camera's vertical meets the frame (the point straight below the lens), as fractions of the frame's
     # width and height: the lean check measures from it. A flat die's sides sweep toward it; a camera tilted a few
-    # degrees puts it hundreds of pixels off the frame's centre, where the check measured from before (the
-    # default, None; models/dice/rules-session20.md, AK). The kiosk and `cacho table read` measure it from the seat
-    # markers on each capture (vision.seats.TiltedReader, through at_nadir; rules-session21.md, AM).
+    # degrees puts it hundreds of pixels off the frame's centre (the default, None). The kiosk and `cacho table
+    # read` measure it from the seat markers on each capture (vision.seats.TiltedReader, through at_nadir;
+    # docs/experiments/2026-11-24-camera-nadir-from-seat-markers.md).
     nadir: tuple[float, float] | None = None
     # The dice of one game are all one size: a "die" this many times bigger or smaller than the median of
     # the frame's dice (three or more read) is something else (a playing card's ace read as a 1: both
@@ -84,19 +83,17 @@ class ReaderSettings:
     neighbour_pips: float = 0.6
     # The tilt check: a camera looking straight down sees a lying die's top face square, and a cocked die's
     # slanted. A die whose counted pips look squashed under this (pips.face_squash: about the cosine of the
-    # face's slant) is flagged. First 0.84, on rendered training tables (tune-exact: the largest level that
-    # flags at most 3 % of the flat dice the reader accepts, 2.6 %; models/dice/rules-session8.md); 0.88 since
-    # session 11, which flags 1.9 % more of them there and, on 240 fresh tables, cut the cocked dice let through
-    # from 5 to 2 for 0.9 points more load (models/dice/rules-session11.md, T'). None turns it off (photos not
-    # from above).
+    # face's slant) is flagged. 0.88: on 240 fresh rendered tables it let 2 cocked dice through where 0.84 let 5,
+    # for 0.9 points more load (docs/experiments/2026-11-22-faithful-flat-dice-and-the-tilt-check.md). None turns it
+    # off (photos not from above).
     tilt_squash: float | None = 0.88
     # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), count
     # the top face alone: the die's box less its sides, which a camera looking down sees swept toward the frame's
     # centre by about this share of the die's distance from it (side / (height - side): 0.016-0.027 for a 16 mm
-    # die 60-100 cm below; 0.015 was chosen on training tables). Off from session 10 to 18: it let through cocked
-    # dice seen face-on (models/dice/rules-session10.md, K and L; rules-session18.md, AD). On since session 19,
-    # trusted only where the top face looks square (pips.MIN_TOP_SQUASH 0.97): on fresh rendered tables 5-6 points
-    # off the coordinator's load, no cocked die or wrong face let through (rules-session19.md, AF). None: off.
+    # die 60-100 cm below; 0.015 was chosen on training tables). Trusted only where the top face looks square
+    # (pips.MIN_TOP_SQUASH), as alone it let through cocked dice seen face-on: on fresh rendered tables 5-6 points
+    # off the coordinator's load, no cocked die or wrong face let through
+    # (docs/experiments/2026-11-23-top-face-counted-alone.md). None: off.
     top_sweep: float | None = 0.015
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
 

@@ -166,7 +166,7 @@ def test_pip_counter_reads_the_top_face_alone_where_a_side_shows() -> None:
 def test_pip_counter_trusts_a_top_face_counted_alone_only_where_it_looks_square() -> None:
     """A cocked die seen face-on shows a top face squashed by about the cosine of its tilt (0.925 at 22 degrees):
     counted alone, a top face that looks more squashed than MIN_TOP_SQUASH gives no count
-    (models/dice/rules-session19.md)."""
+    (docs/experiments/2026-11-23-top-face-counted-alone.md)."""
     strict, loose = PipCounter(), PipCounter(min_top_squash=0.9)
     assert MIN_TOP_SQUASH == strict.min_top_squash == 0.97
     for scheme in ("blanco", "negro", "rojo"):

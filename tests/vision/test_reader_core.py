@@ -169,7 +169,7 @@ def test_the_reader_says_where_the_top_faces_are_only_from_above() -> None:
     DiceReader(finder, above, ReaderSettings(margin=0.0, top_sweep=0.1)).read(frame)
     DiceReader(finder, slanted, ReaderSettings(margin=0.0, from_above=False)).read(frame)
     DiceReader(finder, off, ReaderSettings(margin=0.0, top_sweep=None)).read(frame)
-    DiceReader(finder, default, ReaderSettings(margin=0.0)).read(frame)  # on since session 19, sweep 0.015
+    DiceReader(finder, default, ReaderSettings(margin=0.0)).read(frame)  # on by default, sweep 0.015
     assert above.tops == [[pytest.approx((10 / 60, 5 / 60, 1, 1))]]
     assert default.tops == [[pytest.approx((1.5 / 60, 0.75 / 60, 1, 1))]]
     assert slanted.tops == off.tops == [None]
@@ -461,7 +461,8 @@ def test_a_nadir_that_would_turn_the_lean_check_off_is_refused(nadir: tuple[floa
 
 def test_the_lean_check_measures_from_the_nadir_the_installation_gives() -> None:
     """A face pushed up, sideways as seen from the frame's centre, is pushed outward from a nadir below the die: a
-    flat die of a tilted camera (models/dice/rules-session20.md, AK); pushed toward that nadir, it is flagged."""
+    flat die of a tilted camera (docs/experiments/2026-11-24-camera-nadir-from-seat-markers.md); pushed toward
+    that nadir, it is flagged."""
     frame = frame_with_patches({(500, 150, 540, 190): 200})
     finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
     below = replace(SMALL_FRAME, nadir=(520 / 600, 480 / 400))
@@ -564,7 +565,7 @@ class SquashedFaces:
     [(0.7, True), (0.83, True), (0.86, True), (0.879, True), (0.88, False), (0.97, False), (None, False)],
 )
 def test_a_face_seen_at_a_slant_is_flagged_as_maybe_cocked(squash: float | None, flagged: bool) -> None:
-    # the default level, 0.88 since session 11 (0.84 before: models/dice/rules-session11.md, T')
+    # the default level, 0.88 (docs/experiments/2026-11-22-faithful-flat-dice-and-the-tilt-check.md)
     frame = frame_with_patches({(500, 150, 540, 190): 200})
     finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9)])
     settings = ReaderSettings(max_die_share=None, lean_sideways=None)
@@ -656,6 +657,6 @@ def test_second_chances_do_not_move_the_median_the_sure_dice_are_measured_by() -
 
 
 def test_the_finder_floor_is_the_second_chance_or_else_the_found_confidence() -> None:
-    assert ReaderSettings().finder_floor == pytest.approx(0.03)  # on by default (rules-session13.md, W)
+    assert ReaderSettings().finder_floor == pytest.approx(0.03)  # the second chance is on by default
     assert ReaderSettings(second_chance=None).finder_floor == pytest.approx(0.25)
     assert ReaderSettings(second_chance=0.4).finder_floor == pytest.approx(0.25)

@@ -539,10 +539,9 @@ log = logging.getLogger(__name__)
 # four, over 0.6 3 %: too weak under 0.4 to confirm the model's face, so none is given (models/faces).
 MIN_CONFIDENCE = 0.4
 # The top face alone is counted on the premise that the die lies flat under a camera looking down, so that
-# its top face looks square: one that looks more squashed than this may be a cocked die's. 0.90 in session 10
-# (models/dice/rules-session10.md); 0.97 since session 19: on 600 rendered tables the cocked dice it let through
-# measured 0.903-0.958, so the lowest level letting none through, 0.96, plus a step of margin (rules-session19.md,
-# AE and AF).
+# its top face looks square: one that looks more squashed than this may be a cocked die's. On 600 rendered tables
+# the cocked dice 0.90 let through measured 0.903-0.958: the lowest level letting none through, 0.96, plus a step
+# of margin (docs/experiments/2026-11-23-top-face-counted-alone.md).
 MIN_TOP_SQUASH = 0.97
 PROCESS_MIN = 6  # with fewer crops than this, a process pool costs more than it saves
 
