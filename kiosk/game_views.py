@@ -1,36 +1,90 @@
-"""What every game's blueprint serves alike: its tables loaded, changed and drawn, and the routes written once.
+"""What every game's blueprint serves alike: its tables loaded, changed and drawn, the reading flow, and the routes
+written once.
 
-A game's blueprint makes one `GameViews` from its desk module's functions and its `state_of`, then
-`add_routes` adds state.json, the photos, the export, the import and the undo under the blueprint's own names.
+A game's blueprint makes one `GameViews` from its desk module's functions, its `state_of` and its current reading,
+then `add_routes` adds state.json, the photos, the export, the import and the undo under the blueprint's own names.
+
+The reading flow is the same for every game, each reading its own way (a `Look`): `read` starts a camera reading in
+the background (capture when the table is still, read, store the annotated photo, carry the corrections over, keep
+it and tell the table's pages); `by_hand` puts dice entered by hand in its place and `corrected` corrects one die,
+both under the table's lock, one at a time with a camera reading that ends.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from flask import Blueprint, jsonify, render_template, url_for
+from flask import Blueprint, Response, jsonify, render_template, url_for
 
 from kiosk import web
 from kiosk.auth import coordinator_required, page_view
+from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError
 from kiosk.store import Store
 from kiosk.tables import Loaded, table_lock
 from kiosk.web import json_body, json_seq, publish, refuse, store
 
-D = TypeVar("D", bound=Loaded)
+Reading = dict[str, Any]  # a reading awaiting confirmation, as the game's reading module writes it
+Refusal = tuple[Response, int]
+
+
+class Desk(Loaded, Protocol):
+    """A game's table as loaded, with its id."""
+
+    @property
+    def table_id(self) -> int:
+        """The table's id."""
+        ...
+
+
+D = TypeVar("D", bound=Desk)
+
+
+class Look(Protocol):
+    """How a game reads its table with the camera: one for each reading."""
+
+    @property
+    def waiting(self) -> str:
+        """What the pages say while the reading waits for the table to be still."""
+        ...
+
+    def empty(self, state: str, message: str) -> Reading:
+        """A reading with no dice yet: under way ("reading") or "failed", and why."""
+        ...
+
+    def capture(self) -> Any:
+        """The still capture (vision.still.StillCapture), taken once the table is still."""
+        ...
+
+    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> Reading:
+        """The reading of a capture with a frame and its reading; `keep_photo` stores the annotated photo (a BGR
+        image) and gives its stored name."""
+        ...
+
+    def carry(self, old: Mapping[str, Any], new: Reading) -> Reading:
+        """The new reading with the corrections made to `old`, the ready reading it replaces, still applied."""
+        ...
+
+
+def photo_name(seq: int, at: float) -> str:
+    """The file name of a reading's photo: the event the table was at, then the time in milliseconds (two readings
+    in the same second keep two photos)."""
+    return f"{seq:04d}-{int(at * 1000)}.jpg"
 
 
 @dataclass(frozen=True)
 class GameViews(Generic[D]):
-    """One game's tables as its blueprint serves them, by the game's own load, act and state_of."""
+    """One game's tables as its blueprint serves them, by the game's own load, act, state_of and current reading."""
 
     game: str
     load: Callable[[Store, int], D]
     act: Callable[[Store, int, Any, int | None, Mapping[str, object] | None], D]
     state_of: Callable[[D, str], dict[str, Any]]
+    current: Callable[[D], Reading | None]  # the reading awaiting confirmation, if it is for the table as it stands
 
     def load_or_404(self, table_id: int) -> D:
         """The table, or 404 (also for another game's table)."""
@@ -56,26 +110,60 @@ class GameViews(Generic[D]):
             return None
         return url_for(f"{self.game}.photo", table_id=table_id, name=Path(photo).name)
 
-    def corrected(
-        self,
-        table_id: int,
-        seq: int,
-        current: Callable[[], dict[str, Any] | None],
-        fix: Callable[[dict[str, Any]], dict[str, Any]],
-        nothing: str,
-    ) -> Any:
-        """Correct the reading awaiting confirmation by `fix` (CorrectionError: 400) and keep it; 409 `nothing`
-        when there is none. One at a time with a camera reading that ends now."""
-        with table_lock(table_id):
-            reading = current()
-            if reading is None:
-                return refuse(nothing, 409)
-            try:
-                reading = fix(reading)
-            except CorrectionError as error:
-                return refuse(str(error), 400)
-            web.save_correction(table_id, seq, reading)
-        return self.redrawn(table_id)
+    def page(self, template: str, table_id: int, **extra: Any) -> str:
+        """A page of the table (`GAME/TEMPLATE.html`) with the game, its id and its name."""
+        name = store().table(table_id).name
+        return render_template(f"{self.game}/{template}.html", game=self.game, table_id=table_id, name=name, **extra)
+
+    # ------------------------------------------------------------------ the reading flow
+
+    def read(self, desk: D, look: Look, refused: Refusal | None = None) -> Any:
+        """The camera reads the table in the background: 202 with the coordinator's state, or the refusal (the
+        game's `refused`, no camera, a reading already under way)."""
+        refused = refused or web.camera_refusal() or self._under_way(desk)
+        if refused is not None:
+            return refused
+        self.start_reading(desk, look)
+        return jsonify(self.coordinator_state(desk.table_id)), 202
+
+    def _under_way(self, desk: D) -> Refusal | None:
+        current = self.current(desk)
+        if current is not None and current.get("state") == "reading":
+            return refuse("ya se está leyendo la mesa: espere la lectura", 409)
+        return None
+
+    def start_reading(self, desk: D, look: Look) -> None:
+        """Mark the reading as under way, tell the table's pages, and read on a thread (synchronously under
+        READ_SYNC); the reading is kept if still wanted (`keep_reading`)."""
+        old = self.current(desk)
+        store().set_pending(desk.table_id, desk.seq, look.empty("reading", look.waiting))
+        publish(desk.table_id)
+
+        def work() -> None:
+            self.keep_reading(desk.table_id, desk.seq, self._camera_reading(desk, old, look))
+
+        web.in_background(work, f"lectura-{self.game}-{desk.table_id}")
+
+    def _camera_reading(self, desk: D, old: Reading | None, look: Look) -> Reading:
+        """Capture, read and store the photo; the corrections of the ready reading it replaces carried over. A failed
+        reading when the camera, the frame or the table's seats cannot be used."""
+        from hardware.camera import CameraError
+        from vision.frames import FrameError
+        from vision.seats import ConfigError
+
+        def keep_photo(image: Any) -> str:
+            return web.save_photo(desk.table_id, photo_name(desk.seq, time.time()), encode_jpeg(image))
+
+        try:
+            capture = look.capture()
+            if capture.reading is None or capture.frame is None:
+                return look.empty("failed", capture.message)
+            data = look.read(capture, keep_photo)
+        except (CameraError, FrameError, ConfigError) as error:
+            return look.empty("failed", f"no se pudo leer: {error}")
+        if old is not None and old.get("state") == "ready":
+            data = look.carry(old, data)
+        return data
 
     def keep_reading(self, table_id: int, seq: int, data: dict[str, Any]) -> None:
         """Keep a reading made in the background if the table is still at event `seq` and the reading it started
@@ -87,10 +175,26 @@ class GameViews(Generic[D]):
                 store().set_pending(table_id, seq, data)
         publish(table_id)
 
-    def page(self, template: str, table_id: int, **extra: Any) -> str:
-        """A page of the table (`GAME/TEMPLATE.html`) with the game, its id and its name."""
-        name = store().table(table_id).name
-        return render_template(f"{self.game}/{template}.html", game=self.game, table_id=table_id, name=name, **extra)
+    def by_hand(self, desk: D, reading: Reading) -> Any:
+        """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera
+        reading that ends now; the coordinator's state."""
+        with table_lock(desk.table_id):
+            store().set_pending(desk.table_id, desk.seq, reading)
+        return self.redrawn(desk.table_id)
+
+    def corrected(self, desk: D, fix: Callable[[Reading], Reading], nothing: str) -> Any:
+        """Correct the reading awaiting confirmation by `fix` (CorrectionError: 400) and keep it; 409 `nothing`
+        when there is none. One at a time with a camera reading that ends now."""
+        with table_lock(desk.table_id):
+            reading = self.current(desk)
+            if reading is None:
+                return refuse(nothing, 409)
+            try:
+                reading = fix(reading)
+            except CorrectionError as error:
+                return refuse(str(error), 400)
+            web.save_correction(desk.table_id, desk.seq, reading)
+        return self.redrawn(desk.table_id)
 
     def add_routes(
         self,

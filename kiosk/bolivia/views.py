@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
@@ -30,10 +31,10 @@ from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.bolivia import desk as desks
 from kiosk.bolivia import reading as readings
-from kiosk.camera import encode_jpeg, shrink
+from kiosk.camera import shrink
 from kiosk.game_views import GameViews
 from kiosk.i18n import t
-from kiosk.web import camera, json_body, json_seq, publish, refuse, rule_refusal, store
+from kiosk.web import camera, json_body, json_seq, refuse, rule_refusal, store
 
 bp = Blueprint("bolivia", __name__, url_prefix="/bolivia")
 
@@ -293,7 +294,7 @@ def advice(table_id: int) -> Any:
     return jsonify(advice=advice_of(desk.game))
 
 
-VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of)
+VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of, current_reading)
 VIEWS.add_routes(
     bp,
     undo=Undo(),  # the last action
@@ -359,46 +360,42 @@ def _kept(desk: desks.Desk) -> list[dict[str, Any]]:
 def read(table_id: int) -> Any:
     """Ask the camera to read the roll (in the background): wait until the dice are still, read the rolling area."""
     desk = VIEWS.load_or_404(table_id)
-    refused = _roll_or_refuse(desk) or web.camera_refusal()
-    if refused is not None:
-        return refused
-    old = current_reading(desk)
-    kept = _kept(desk)
-    waiting = readings.reading("reading", "esperando a que los dados queden quietos", kept)
-    store().set_pending(table_id, desk.seq, waiting)
-    publish(table_id)
-    web.in_background(lambda: _read_roll(desk, old, kept), f"tirada-{table_id}")
-    return jsonify(VIEWS.coordinator_state(table_id)), 202
+    return VIEWS.read(desk, RollingArea(_kept(desk)), _roll_or_refuse(desk))
 
 
-def _read_roll(desk: desks.Desk, old: dict[str, Any] | None, kept: list[dict[str, Any]]) -> None:
-    import cv2
-    import numpy as np
+@dataclass(frozen=True)
+class RollingArea:
+    """The camera's reading of a roll: the dice in the rolling area, and which of them are the set-aside dice."""
 
-    from hardware.camera import CameraError
-    from vision.annotate import annotate
-    from vision.frames import FrameError
+    kept: list[dict[str, Any]]  # the dice set aside before this roll (readings.kept_dice)
+    waiting: str = "esperando a que los dados queden quietos"
 
-    table_id = desk.table_id
-    try:
-        capture = camera().capture_still(current_app.config.get("STILL"))
-        if capture.reading is None or capture.frame is None:
-            data = readings.reading("failed", capture.message, kept)
-        else:
-            area, markers = readings.rolling_area(capture.frame)
-            drawn = annotate(capture.frame, capture.reading)
-            if area is not None:
-                thick = max(2, round(3 * max(drawn.shape[:2]) / 1280))
-                cv2.polylines(drawn, [np.array(area, np.int32)], True, (255, 255, 0), thick)
-            name = f"{desk.seq:04d}-{int(time.time() * 1000)}.jpg"
-            photo = web.save_photo(table_id, name, encode_jpeg(shrink(drawn, PHOTO_WIDTH)))
-            data = readings.from_capture(capture, kept, photo, area, markers)
-            if old is not None and old.get("state") == "ready" and old.get("source") == "camera":
-                data = readings.keep_corrections(old, data)
-    except (CameraError, FrameError) as error:
-        data = readings.reading("failed", f"no se pudo leer: {error}", kept)
-    # Whatever awaits confirmation is replaced (a cancelled reading is not brought back).
-    VIEWS.keep_reading(table_id, desk.seq, data)
+    def empty(self, state: str, message: str) -> dict[str, Any]:
+        """A reading with no dice yet (the set-aside dice as they were)."""
+        return readings.reading(state, message, self.kept)
+
+    def capture(self) -> Any:
+        """The still capture of the whole frame, once the dice are still."""
+        return camera().capture_still(current_app.config.get("STILL"))
+
+    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> dict[str, Any]:
+        """The dice in the rolling area; the photo annotated with the dice read and the area's outline."""
+        import cv2
+        import numpy as np
+
+        from vision.annotate import annotate
+
+        area, markers = readings.rolling_area(capture.frame)
+        drawn = annotate(capture.frame, capture.reading)
+        if area is not None:
+            thick = max(2, round(3 * max(drawn.shape[:2]) / 1280))
+            cv2.polylines(drawn, [np.array(area, np.int32)], True, (255, 255, 0), thick)
+        photo = keep_photo(shrink(drawn, PHOTO_WIDTH))
+        return readings.from_capture(capture, self.kept, photo, area, markers)
+
+    def carry(self, old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+        """The corrections of an earlier camera reading, kept (a roll entered by hand is read afresh)."""
+        return readings.keep_corrections(old, new) if old.get("source") == "camera" else new
 
 
 @bp.route("/<int:table_id>/manual", methods=["POST"])
@@ -406,11 +403,7 @@ def _read_roll(desk: desks.Desk, old: dict[str, Any] | None, kept: list[dict[str
 def manual(table_id: int) -> Any:
     """Enter the roll by hand (no camera, or the coordinator prefers to): the set-aside dice stay as they are."""
     desk = VIEWS.load_or_404(table_id)
-    refused = _roll_or_refuse(desk)
-    if refused is not None:
-        return refused
-    store().set_pending(table_id, desk.seq, readings.manual(_kept(desk)))
-    return VIEWS.redrawn(table_id)
+    return _roll_or_refuse(desk) or VIEWS.by_hand(desk, readings.manual(_kept(desk)))
 
 
 @bp.route("/<int:table_id>/cancel", methods=["POST"])
@@ -433,9 +426,7 @@ def die(table_id: int) -> Any:
     if (die_id is not None and not isinstance(die_id, str)) or (at is not None and not isinstance(at, list)):
         return refuse("se esperaba {die, face} (y at: [x, y] para un dado añadido sobre la foto)", 400)
     return VIEWS.corrected(
-        table_id,
-        desk.seq,
-        lambda: current_reading(desk),
+        desk,
         lambda reading: readings.correct(reading, die_id, face, at),
         "no hay lectura que corregir: lea la tirada o entre los dados a mano",
     )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,12 +25,10 @@ from engines.dudo import (
 from engines.dudo.config import AbreTrasCalzo, AbreTrasEliminacion
 from kiosk import web
 from kiosk.auth import coordinator_required
-from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError, confirmed_meta
 from kiosk.dudo import desk as desks
 from kiosk.dudo import reading as readings
 from kiosk.game_views import GameViews
-from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, publish, refuse, store
 
 bp = Blueprint("dudo", __name__, url_prefix="/dudo")
@@ -173,7 +172,7 @@ def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
     return web.pending_reading(desk.table_id, desk.seq)
 
 
-VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of)
+VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of, current_reading)
 VIEWS.add_routes(
     bp,
     undo=Undo(),  # the last action or ruling
@@ -206,7 +205,7 @@ def action(table_id: int) -> Any:
     desk = desks.load(store(), table_id)
     if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
         # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
-        _start_read(desk, None)
+        VIEWS.start_reading(desk, Cups(desk))
         return jsonify(VIEWS.coordinator_state(table_id))
     return response
 
@@ -251,53 +250,47 @@ def _challenge_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
 def read(table_id: int) -> Any:
     """Ask the camera to read the lifted cups (in the background): capture when still, read, seat, check."""
     desk = VIEWS.load_or_404(table_id)
-    refused = _challenge_or_refuse(desk) or web.camera_refusal()
-    if refused is not None:
-        return refused
-    old = current_reading(desk)
-    if old is not None and old.get("state") == "reading":
-        return refuse("ya se está leyendo la mesa: espere la lectura", 409)
-    _start_read(desk, old)
-    return jsonify(VIEWS.coordinator_state(table_id)), 202
+    return VIEWS.read(desk, Cups(desk), _challenge_or_refuse(desk))
 
 
-def _start_read(desk: desks.Desk, old: dict[str, Any] | None) -> None:
-    """Mark the reading as under way and read in a background thread (synchronously under READ_SYNC)."""
-    table_id = desk.table_id
-    store().set_pending(table_id, desk.seq, readings.reading("reading", "esperando a que la mesa quede quieta"))
-    publish(table_id)
-    web.in_background(lambda: _read_cups(desk, old), f"lectura-{table_id}")
+@dataclass
+class Cups:
+    """The camera's reading of the lifted cups: the dice of each seat (the table's seats, mesa.json)."""
 
+    desk: desks.Desk
+    seats: Any = None  # the table's seats (vision.seats.TableConfig), loaded by `capture`
+    waiting: str = "esperando a que la mesa quede quieta"
 
-def _read_cups(desk: desks.Desk, old: dict[str, Any] | None) -> None:
-    from hardware.camera import CameraError
-    from vision.annotate import annotate
-    from vision.frames import FrameError
-    from vision.seats import ConfigError, TableConfig, load_table_config, read_table
+    def empty(self, state: str, message: str) -> dict[str, Any]:
+        """A reading with no dice yet."""
+        return readings.reading(state, message)
 
-    table_id = desk.table_id
-    cam = camera()
-    try:
-        config_path = Path(current_app.config["TABLE_CONFIG"])
-        config = load_table_config(config_path) if config_path.exists() else TableConfig()
-        cam.cue(len(desk.table.rulings))
-        capture = cam.capture_still(current_app.config.get("STILL"), config)
-        if capture.reading is None or capture.frame is None:
-            data = readings.reading("failed", capture.message)
-        else:
-            expected = readings.expected_counts(desk.table)
-            if not config.players:  # the players sit at seats 1..N in their clockwise order
-                config = replace(config, players=dict(enumerate(desk.table.players, start=1)))
-            check = read_table(capture.frame, capture.reading, config, expected)
-            name = f"{desk.seq:04d}-{int(time.time())}.jpg"
-            photo = web.save_photo(table_id, name, encode_jpeg(annotate(capture.frame, capture.reading)))
-            data = readings.from_check(check, capture, photo)
-            if old is not None and old.get("state") == "ready":
-                data = readings.keep_corrections(old, data)
-    except (CameraError, FrameError, ConfigError) as error:
-        data = readings.reading("failed", f"no se pudo leer: {error}")
-    # Only the reading this thread started is replaced: dice entered by hand meanwhile are kept.
-    VIEWS.keep_reading(table_id, desk.seq, data)
+    def capture(self) -> Any:
+        """The still capture, seat by seat, once the table is still (the demo camera is cued to the ruling)."""
+        from vision.seats import TableConfig, load_table_config
+
+        path = Path(current_app.config["TABLE_CONFIG"])
+        self.seats = load_table_config(path) if path.exists() else TableConfig()
+        camera().cue(len(self.desk.table.rulings))
+        return camera().capture_still(current_app.config.get("STILL"), self.seats)
+
+    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> dict[str, Any]:
+        """Each player's dice by his seat, with the seats' problems; the photo annotated with the dice read."""
+        from vision.annotate import annotate
+        from vision.seats import read_table
+
+        table = self.desk.table
+        expected = readings.expected_counts(table)
+        seats = self.seats
+        if not seats.players:  # the players sit at seats 1..N in their clockwise order
+            seats = replace(seats, players=dict(enumerate(table.players, start=1)))
+        check = read_table(capture.frame, capture.reading, seats, expected)
+        photo = keep_photo(annotate(capture.frame, capture.reading))
+        return readings.from_check(check, capture, photo)
+
+    def carry(self, old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+        """The corrections of the earlier reading, kept."""
+        return readings.keep_corrections(old, new)
 
 
 @bp.route("/<int:table_id>/manual", methods=["POST"])
@@ -305,12 +298,7 @@ def _read_cups(desk: desks.Desk, old: dict[str, Any] | None) -> None:
 def manual(table_id: int) -> Any:
     """Enter the dice by hand (no camera, or the coordinator prefers to)."""
     desk = VIEWS.load_or_404(table_id)
-    refused = _challenge_or_refuse(desk)
-    if refused is not None:
-        return refused
-    with table_lock(table_id):  # one at a time with a camera reading that ends now
-        store().set_pending(table_id, desk.seq, readings.manual(desk.table))
-    return VIEWS.redrawn(table_id)
+    return _challenge_or_refuse(desk) or VIEWS.by_hand(desk, readings.manual(desk.table))
 
 
 @bp.route("/<int:table_id>/die", methods=["POST"])
@@ -326,7 +314,7 @@ def die(table_id: int) -> Any:
             raise CorrectionError("se esperaba {player, die, face}")
         return readings.correct(reading, player, die_id, face)
 
-    return VIEWS.corrected(table_id, desk.seq, lambda: current_reading(desk), fix, "no hay lectura que corregir")
+    return VIEWS.corrected(desk, fix, "no hay lectura que corregir")
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
