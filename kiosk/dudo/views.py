@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from engines.dudo import (
     DudoConfig,
+    DudoTable,
     LogError,
     Reveal,
     RuleError,
@@ -106,63 +107,88 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         "name": store().table(desk.table_id).name,
         "seq": desk.seq,
         "view": view,
-        "players": [
-            {
-                "name": name,
-                "dice": dice,
-                "eliminated": dice == 0,
-                "to_act": rnd is not None and tbl.pending is None and rnd.to_act == name and tbl.winner is None,
-            }
-            for name, dice in zip(tbl.players, tbl.dice, strict=True)
-        ],
+        "players": players_of(tbl),
         "in_play": tbl.in_play,
         "table_start_dice": tbl.table_start_dice,
         "winner": tbl.winner,
         "round": None if rnd is None else rnd.to_dict() | {"aces_wild": rnd.aces_wild},
         "bid": None if rnd is None or rnd.bid is None else rnd.bid.to_dict() | {"text": rnd.bid.text()},
-        "challenge": None,
-        "last_ruling": None,
+        "challenge": challenge_of(tbl),
+        "last_ruling": last_ruling(desk, meta),
         "rulings": len(tbl.rulings),
         "history": [desks.describe(e) for e in meta][-14:],
         "timer": timers().get(desk.table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60}),
         "camera": camera().health().to_dict(),
         "can_read": camera().can_read,
         "now": time.time(),
+        "reading": reading_of(desk),
     }
-    if tbl.pending is not None:
-        p = tbl.pending
-        out["challenge"] = {
-            "kind": p.kind.value,
-            "challenger": p.challenger,
-            "target": p.target,
-            "article": p.article,
-            "bid": None if p.bid is None else p.bid.to_dict() | {"text": p.bid.text()},
-            "hand": None if p.hand is None else p.hand.value,
-            "needed": readings.needed(tbl),
-        }
-    if tbl.rulings:
-        ruling = tbl.rulings[-1].to_dict()
-        reveal_line: dict[str, Any] = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
-        ruling["photo"] = VIEWS.photo_url(desk.table_id, reveal_line.get("photo"))
-        ruling["shown_dice"] = reveal_line.get("dice")
-        out["last_ruling"] = ruling
-    reading = current_reading(desk)
-    if reading is not None:
-        if reading.get("photo"):
-            reading = reading | {"photo_url": VIEWS.photo_url(desk.table_id, reading["photo"])}
-        out["reading"] = reading | {"proposal": readings.proposal(tbl, reading)}
-    else:
-        out["reading"] = None
     if view == "tv":
-        if rnd is not None and rnd.bid is not None and tbl.pending is None:
-            out["odds"] = bid_odds(rnd.bid.quantity, rnd.bid.face, tbl.in_play, rnd.aces_wild).to_dict()
-        else:
-            out["odds"] = None
+        out["odds"] = odds_of(tbl)
     else:
         legal = tbl.legal_actions()
         out["legal"] = None if legal is None else legal.to_dict()
         out["can_undo"] = len(tbl.history) > 1
     return out
+
+
+def players_of(tbl: DudoTable) -> list[dict[str, Any]]:
+    """Each player's dice, clockwise, and whether he is the one to act."""
+    rnd = tbl.round
+    return [
+        {
+            "name": name,
+            "dice": dice,
+            "eliminated": dice == 0,
+            "to_act": rnd is not None and tbl.pending is None and rnd.to_act == name and tbl.winner is None,
+        }
+        for name, dice in zip(tbl.players, tbl.dice, strict=True)
+    ]
+
+
+def challenge_of(tbl: DudoTable) -> dict[str, Any] | None:
+    """The dudo, calzo or doubted paso waiting for the cups to be lifted, and whose cups must be shown."""
+    p = tbl.pending
+    if p is None:
+        return None
+    return {
+        "kind": p.kind.value,
+        "challenger": p.challenger,
+        "target": p.target,
+        "article": p.article,
+        "bid": None if p.bid is None else p.bid.to_dict() | {"text": p.bid.text()},
+        "hand": None if p.hand is None else p.hand.value,
+        "needed": readings.needed(tbl),
+    }
+
+
+def last_ruling(desk: desks.Desk, meta: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last ruling, with the photo and the dice of the reveal it ruled on."""
+    if not desk.table.rulings:
+        return None
+    ruling = desk.table.rulings[-1].to_dict()
+    reveal_line: dict[str, Any] = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
+    ruling["photo"] = VIEWS.photo_url(desk.table_id, reveal_line.get("photo"))
+    ruling["shown_dice"] = reveal_line.get("dice")
+    return ruling
+
+
+def reading_of(desk: desks.Desk) -> dict[str, Any] | None:
+    """The reading awaiting confirmation, with its photo's URL and what confirming it would rule."""
+    reading = current_reading(desk)
+    if reading is None:
+        return None
+    if reading.get("photo"):
+        reading = reading | {"photo_url": VIEWS.photo_url(desk.table_id, reading["photo"])}
+    return reading | {"proposal": readings.proposal(desk.table, reading)}
+
+
+def odds_of(tbl: DudoTable) -> dict[str, Any] | None:
+    """The spectators' odds of the standing bid (none while the cups wait to be lifted)."""
+    rnd = tbl.round
+    if rnd is None or rnd.bid is None or tbl.pending is not None:
+        return None
+    return bid_odds(rnd.bid.quantity, rnd.bid.face, tbl.in_play, rnd.aces_wild).to_dict()
 
 
 def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
