@@ -29,6 +29,24 @@ DEFAULTS: dict[str, Any] = {
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the kiosk; `test_config` overrides the defaults (DATABASE, CAMERA, READER_FACTORY...)."""
     app = Flask(__name__, instance_relative_config=True)
+    _configure(app, test_config)
+    store = Store(Path(app.config["DATABASE"]))
+    app.extensions["cacho.store"] = store
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = store.setting_once("secret_key", secrets.token_hex(32))
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
+    _start_camera(app)
+    auth.install(app)
+    _install_pages(app)
+    if app.config["DEMO"]:
+        from kiosk.demo.table import seat_demo
+
+        seat_demo(store)
+    return app
+
+
+def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """The defaults, then `test_config`; the data folder (photos, the table's seats) beside the database."""
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = str(Path(app.instance_path) / "cacho.sqlite3")
     if test_config is not None:
@@ -39,12 +57,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("PHOTOS", str(data_dir / "fotos"))
     app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
 
-    store = Store(database)
-    app.extensions["cacho.store"] = store
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = store.setting_once("secret_key", secrets.token_hex(32))
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
 
+def _start_camera(app: Flask) -> None:
+    """The live bus and the camera service (its health changes go out on the bus), closed at exit."""
     bus = Bus()
     app.extensions["cacho.bus"] = bus
     camera = CameraService(
@@ -57,7 +72,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     camera.start()
     atexit.register(camera.close)
 
-    auth.install(app)
+
+def _install_pages(app: Flask) -> None:
+    """The page language (?lang= remembered in a cookie), the 404 page, and the blueprints."""
 
     @app.before_request
     def choose_language() -> None:
@@ -85,9 +102,3 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(live_bp)
     app.register_blueprint(dudo_bp)
     app.register_blueprint(bolivia_bp)
-
-    if app.config["DEMO"]:
-        from kiosk.demo.table import seat_demo
-
-        seat_demo(store)
-    return app
