@@ -13,6 +13,7 @@ import sys
 import time
 import warnings
 import zlib
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -263,8 +264,8 @@ def update_metrics(path: Path, section: str, figures: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line entry point."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se usa su train)")
     parser.add_argument("--synth", type=Path, action="append", default=[], help="carpeta YOLO renderizada")
@@ -316,8 +317,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help=f"seguir un entrenamiento cortado desde el {CHECKPOINT_NAME} de --out (mismas opciones)",
     )
-    given = list(argv if argv is not None else sys.argv[1:])
-    args = parser.parse_args(given)
+    return parser
+
+
+def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse (parser.error) shares out of 0-1, and a recalibration or a resumption with nothing to start from."""
     for name in ("max_error", "max_drop", "cocked_budget"):
         if not 0.0 <= getattr(args, name) <= 1.0:
             parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: debe estar entre 0 y 1")
@@ -325,9 +329,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--recalibrate: no hay modelo entrenado en {args.out / TORCH_NAME}")
     if args.resume and args.recalibrate:
         parser.error("--resume y --recalibrate no van juntos: --recalibrate no entrena")
-    checkpoint_path = args.out / CHECKPOINT_NAME
-    if args.resume and not checkpoint_path.is_file():
-        parser.error(f"--resume: no hay entrenamiento cortado en {checkpoint_path}")
+    if args.resume and not (args.out / CHECKPOINT_NAME).is_file():
+        parser.error(f"--resume: no hay entrenamiento cortado en {args.out / CHECKPOINT_NAME}")
+
+
+def _mined_negatives(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[Path, dict[str, list[Box]]]:
+    """The --negatives files' boxes by the folder each was mined on (resolved), each a --real or --synth folder."""
     mined: dict[Path, dict[str, list[Box]]] = {}
     folders = {f.resolve() for f in (args.real, *args.synth)}
     for path in args.negatives:
@@ -342,35 +349,40 @@ def main(argv: list[str] | None = None) -> int:
         found = mined.setdefault(Path(folder).resolve(), {})
         for name, listed in boxes.items():
             found.setdefault(name, []).extend(b for b in listed if b not in found[name])
+    return mined
 
+
+def _resumed(parser: argparse.ArgumentParser, path: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """The checkpoint of a cut training at `path`, refused unless it was trained with the same `options`."""
     import torch
-    from torch import nn
 
-    options = training_options(args)
-    checkpoint = None
-    if args.resume:
-        try:
-            checkpoint = torch.load(checkpoint_path, map_location="cpu", weights_only=True)
-            stored = json.loads(checkpoint["options"])
-        except Exception as err:  # a file cut while written, or not ours
-            parser.error(f"--resume: {checkpoint_path} no se puede leer ({err})")
-        if stored != options:
-            changed = sorted(k for k in set(stored) | set(options) if stored.get(k) != options.get(k))
-            parser.error(f"--resume: {checkpoint_path} se entrenó con otras opciones ({', '.join(changed)})")
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
-    if hasattr(os, "nice"):
-        os.nice(10)
-    started = time.time()
+    try:
+        checkpoint: dict[str, Any] = torch.load(path, map_location="cpu", weights_only=True)
+        stored = json.loads(checkpoint["options"])
+    except Exception as err:  # a file cut while written, or not ours
+        parser.error(f"--resume: {path} no se puede leer ({err})")
+    if stored != options:
+        changed = sorted(k for k in set(stored) | set(options) if stored.get(k) != options.get(k))
+        parser.error(f"--resume: {path} se entrenó con otras opciones ({', '.join(changed)})")
+    return checkpoint
 
-    saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True) if args.recalibrate else None
-    # a model recalibrated keeps its own way of seeing dice, whatever --turn says (one trained before turning
-    # sees them as cut), so its calibration crops are cut as it reads them
-    turned = bool(saved["meta"].get("turned", False)) if saved is not None else args.turn
+
+@dataclass
+class _Crops:
+    """The training's samples: those it fits on, those it calibrates on (and the source of each), and counts."""
+
+    fit: list[DieSample]
+    calib: list[DieSample]
+    calib_source: list[str]  # the threshold must hold on each source alone
+    sources: dict[str, int]
+
+
+def _training_crops(
+    args: argparse.Namespace, mined: dict[Path, dict[str, list[Box]]], turned: bool, rng: np.random.Generator
+) -> _Crops:
+    """The real photos' train samples and up to --synth-max of each rendered folder's, each split by photo."""
     fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()), turned)
-    sources = {"real_fit": len(fit), "real_calibration": len(calib)}
-    calib_source = ["real"] * len(calib)  # the threshold must hold on each source alone
+    crops = _Crops(fit, calib, ["real"] * len(calib), {"real_fit": len(fit), "real_calibration": len(calib)})
     for folder in args.synth:
         # rendered tables: cocked dice (class 6), coins and bottle caps are crops with no readable face
         synth = load_samples(
@@ -385,129 +397,143 @@ def main(argv: list[str] | None = None) -> int:
             keep = rng.choice(len(synth), args.synth_max, replace=False)
             synth = [synth[i] for i in sorted(keep)]
         synth_fit, synth_calib = split_by_photo(synth, args.calib_share)
-        sources[f"synth:{folder}"] = len(synth_fit)
-        sources[f"synth_calibration:{folder}"] = len(synth_calib)
-        fit += synth_fit
-        calib += synth_calib
-        calib_source += [f"synth:{folder}"] * len(synth_calib)
-    print(f"recortes: {sources} ({time.time() - started:.0f} s)", flush=True)
-    weights = class_weights(fit, args.unreadable_share, args.cocked_share)
+        crops.sources[f"synth:{folder}"] = len(synth_fit)
+        crops.sources[f"synth_calibration:{folder}"] = len(synth_calib)
+        crops.fit += synth_fit
+        crops.calib += synth_calib
+        crops.calib_source += [f"synth:{folder}"] * len(synth_calib)
+    return crops
 
-    # a model recalibrated keeps its own classes (one trained before the cocked class has 7)
-    class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
-    model = build_model(classes=len(class_names))
-    params = sum(p.numel() for p in model.parameters())
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    steps_per_epoch = args.per_epoch // args.batch
-    schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimiser, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.15
-    )
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    calib_crops = [s.crop() for s in calib]  # as the pip counter reads them
-    calib_seen = [s.crop(turned=turned) for s in calib] if turned else calib_crops  # as the classifier does
-    calib_labels = np.array([s.face for s in calib])
-    calib_batch = torch.from_numpy(preprocess(calib_seen, args.input_size))
 
-    def calib_probs() -> np.ndarray:
-        model.eval()
+class _Training:
+    """The model, its optimiser and schedule, and what an epoch needs: fit and calibration crops, sampling weights."""
+
+    def __init__(
+        self, args: argparse.Namespace, crops: _Crops, class_names: list[str], turned: bool, rng: np.random.Generator
+    ) -> None:
+        import torch
+        from torch import nn
+
+        self.args, self.crops, self.turned, self.rng = args, crops, turned, rng
+        self.weights = class_weights(crops.fit, args.unreadable_share, args.cocked_share)
+        self.model = build_model(classes=len(class_names))
+        self.optimiser = torch.optim.AdamW(self.model.parameters(), lr=args.lr, weight_decay=5e-4)
+        self.steps_per_epoch = args.per_epoch // args.batch
+        self.schedule = torch.optim.lr_scheduler.OneCycleLR(
+            self.optimiser, max_lr=args.lr, total_steps=args.epochs * self.steps_per_epoch, pct_start=0.15
+        )
+        self.loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+        self.calib_crops = [s.crop() for s in crops.calib]  # as the pip counter reads them
+        # as the classifier does
+        calib_seen = [s.crop(turned=turned) for s in crops.calib] if turned else self.calib_crops
+        self.calib_labels = np.array([s.face for s in crops.calib])
+        self.calib_batch = torch.from_numpy(preprocess(calib_seen, args.input_size))
+
+    def calib_probs(self) -> np.ndarray:
+        """The model's probabilities for the calibration crops (the model left in training mode)."""
+        import torch
+
+        self.model.eval()
         with torch.no_grad():
-            out = np.concatenate([model(calib_batch[i : i + 256]).numpy() for i in range(0, len(calib_batch), 256)])
-        model.train()
+            batch = self.calib_batch
+            out = np.concatenate([self.model(batch[i : i + 256]).numpy() for i in range(0, len(batch), 256)])
+        self.model.train()
         return softmax(out)
 
-    history: list[dict[str, Any]] = []
-    first_epoch = 1
-    if saved is not None:
-        model.load_state_dict(saved["state_dict"])
-        args.epochs = 0
-    elif checkpoint is not None:
-        # everything above is rebuilt from the seed; the loop's own state comes back as it was after the epoch
-        model.load_state_dict(checkpoint["model"])
-        optimiser.load_state_dict(checkpoint["optimiser"])
-        schedule.load_state_dict(checkpoint["schedule"])
-        rng.bit_generator.state = json.loads(checkpoint["rng"])
+    def restore(self, checkpoint: dict[str, Any]) -> tuple[list[dict[str, Any]], int, float]:
+        """Put the loop's own state back as it was after the checkpoint's epoch (everything else is rebuilt from the
+        seed): (history, first epoch to run, seconds already spent)."""
+        import torch
+
+        self.model.load_state_dict(checkpoint["model"])
+        self.optimiser.load_state_dict(checkpoint["optimiser"])
+        self.schedule.load_state_dict(checkpoint["schedule"])
+        self.rng.bit_generator.state = json.loads(checkpoint["rng"])
         torch.set_rng_state(checkpoint["torch_rng"])
-        history = json.loads(checkpoint["history"])
-        first_epoch = int(checkpoint["epoch"]) + 1
-        started -= float(checkpoint["seconds"])
-        print(f"seguimos desde la época {first_epoch - 1}/{args.epochs} de {checkpoint_path}", flush=True)
-    for epoch in range(first_epoch, args.epochs + 1):
-        t0 = time.time()
-        picks = rng.choice(len(fit), steps_per_epoch * args.batch, p=weights)
+        return json.loads(checkpoint["history"]), int(checkpoint["epoch"]) + 1, float(checkpoint["seconds"])
+
+    def epoch(self) -> tuple[float, float]:
+        """One epoch of augmented crops drawn by the sampling weights: (mean loss, accuracy on them)."""
+        import torch
+
+        args, fit, rng = self.args, self.crops.fit, self.rng
+        picks = rng.choice(len(fit), self.steps_per_epoch * args.batch, p=self.weights)
         total, correct, loss_sum = 0, 0, 0.0
-        model.train()
-        for step in range(steps_per_epoch):
+        self.model.train()
+        for step in range(self.steps_per_epoch):
             idx = picks[step * args.batch : (step + 1) * args.batch]
-            crops = [augment(fit[i], rng, turned=turned) for i in idx]
+            crops = [augment(fit[i], rng, turned=self.turned) for i in idx]
             x = torch.from_numpy(preprocess(crops, args.input_size))
             y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
-            logits = model(x)
-            loss = loss_fn(logits, y)
-            optimiser.zero_grad()
+            logits = self.model(x)
+            loss = self.loss_fn(logits, y)
+            self.optimiser.zero_grad()
             loss.backward()
-            optimiser.step()
-            schedule.step()
+            self.optimiser.step()
+            self.schedule.step()
             loss_sum += float(loss.detach()) * len(idx)
             correct += int((logits.argmax(1) == y).sum())
             total += len(idx)
-        probs = calib_probs()
-        faces = calib_labels != UNREADABLE
-        calib_acc = float((likeliest_face(probs[faces]) == calib_labels[faces]).mean())
-        history.append({"epoch": epoch, "loss": loss_sum / total, "train_acc": correct / total, "calib_acc": calib_acc})
-        print(
-            f"época {epoch}/{args.epochs}: pérdida {loss_sum / total:.3f}, acierto aumentado {correct / total:.3f}, "
-            f"calibración {calib_acc:.4f} ({time.time() - t0:.0f} s)",
-            flush=True,
-        )
-        state = {
+        return loss_sum / total, correct / total
+
+    def fit(
+        self,
+        first_epoch: int,
+        history: list[dict[str, Any]],
+        options: dict[str, Any],
+        started: float,
+        checkpoint_path: Path,
+    ) -> None:
+        """Train from `first_epoch` to the last, each epoch's figures appended to `history` and its state saved to
+        `checkpoint_path` (`started`: when the training began, as time.time() tells)."""
+        for epoch in range(first_epoch, self.args.epochs + 1):
+            t0 = time.time()
+            loss, accuracy = self.epoch()
+            probs = self.calib_probs()
+            faces = self.calib_labels != UNREADABLE
+            calib_acc = float((likeliest_face(probs[faces]) == self.calib_labels[faces]).mean())
+            history.append({"epoch": epoch, "loss": loss, "train_acc": accuracy, "calib_acc": calib_acc})
+            print(
+                f"época {epoch}/{self.args.epochs}: pérdida {loss:.3f}, acierto aumentado {accuracy:.3f}, "
+                f"calibración {calib_acc:.4f} ({time.time() - t0:.0f} s)",
+                flush=True,
+            )
+            save_checkpoint(self.checkpoint(options, epoch, history, time.time() - started), checkpoint_path)
+
+    def checkpoint(
+        self, options: dict[str, Any], epoch: int, history: list[dict[str, Any]], seconds: float
+    ) -> dict[str, Any]:
+        """The state after `epoch`, for --resume."""
+        import torch
+
+        return {
             "options": json.dumps(options),
             "epoch": epoch,
-            "model": model.state_dict(),
-            "optimiser": optimiser.state_dict(),
-            "schedule": schedule.state_dict(),
-            "rng": json.dumps(rng.bit_generator.state),
+            "model": self.model.state_dict(),
+            "optimiser": self.optimiser.state_dict(),
+            "schedule": self.schedule.state_dict(),
+            "rng": json.dumps(self.rng.bit_generator.state),
             "torch_rng": torch.get_rng_state(),
             "history": json.dumps(history),
-            "seconds": time.time() - started,
+            "seconds": seconds,
         }
-        save_checkpoint(state, checkpoint_path)
 
-    model.eval()
-    probs = calib_probs()
-    # The threshold is the pair's: the model sure and the pip count agreeing, every calibration crop counted
-    # (a cocked die accepted as a face is an error too); the model's own curves are kept beside it.
-    pip_faces = np.array([g.face or 0 for g in PipCounter(processes=True).read_faces(calib_crops)])
-    threshold, curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error, pip_faces)
-    _, model_curves = strictest_threshold(probs, calib_labels, calib_source, args.max_error)
+
+def _calibrate(training: _Training, probs: np.ndarray) -> dict[str, Any]:
+    """The model's thresholds (accepting a face, dropping a detection, flagging a cocked die) and their curves.
+
+    The threshold is the pair's: the model sure and the pip count agreeing, every calibration crop counted (a
+    cocked die accepted as a face is an error too); the model's own curves are kept beside it."""
+    args, calib, labels = training.args, training.crops.calib, training.calib_labels
+    source = training.crops.calib_source
+    pip_faces = np.array([g.face or 0 for g in PipCounter(processes=True).read_faces(training.calib_crops)])
+    threshold, curves = strictest_threshold(probs, labels, source, args.max_error, pip_faces)
+    _, model_curves = strictest_threshold(probs, labels, source, args.max_error)
     is_die = np.array([s.face != UNREADABLE or s.cocked for s in calib])
-    absent, absent_curves = absent_threshold(probs, is_die, calib_source, args.max_drop)
+    absent, absent_curves = absent_threshold(probs, is_die, source, args.max_drop)
     cocked = np.array([s.cocked for s in calib])
-    leaning, cocked_curves = cocked_threshold(
-        probs, calib_labels, cocked, pip_faces, threshold, calib_source, args.cocked_budget
-    )
-    meta = {
-        "input_size": args.input_size,
-        "widths": list(WIDTHS),
-        "classes": class_names,
-        "threshold": threshold,
-        "absent_threshold": absent,
-        "cocked_threshold": leaning,
-        "turned": turned,
-        "seed": args.seed,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": model.state_dict(), "meta": meta}, args.out / TORCH_NAME)
-    export_onnx(model, args.out / ONNX_NAME, meta)
-    digest = hashlib.sha256((args.out / ONNX_NAME).read_bytes()).hexdigest()[:16]
-    figures = {
-        "command": "python -m vision.faces.train " + " ".join(a for a in given if a != "--resume"),
-        "samples": sources,
-        "parameters": params,
-        "epochs": args.epochs,
-        "crops_per_epoch": steps_per_epoch * args.batch,
-        "minutes": round((time.time() - started) / 60, 1),
-        "history": history,
-        "calibration_accuracy": history[-1]["calib_acc"] if history else None,
+    leaning, cocked_curves = cocked_threshold(probs, labels, cocked, pip_faces, threshold, source, args.cocked_budget)
+    return {
         "threshold": threshold,
         "threshold_rule": "pair: model >= threshold and the pip count agrees; every calibration crop counts",
         "threshold_curves": curves,
@@ -519,29 +545,119 @@ def main(argv: list[str] | None = None) -> int:
         "cocked_rule": "flag a die as maybe cocked when p(cocked) >= cocked_threshold: it flags at most "
         f"{args.cocked_budget:.0%} of the flat dice the pair accepts, on each calibration source",
         "cocked_curves": cocked_curves,
+    }
+
+
+def _save_model(
+    training: _Training, class_names: list[str], calibration: dict[str, Any], args: argparse.Namespace
+) -> str:
+    """Write the model (TorchScript weights and ONNX, with their metadata) to --out; the ONNX file's digest."""
+    import torch
+
+    meta = {
+        "input_size": args.input_size,
+        "widths": list(WIDTHS),
+        "classes": class_names,
+        "threshold": calibration["threshold"],
+        "absent_threshold": calibration["absent_threshold"],
+        "cocked_threshold": calibration["cocked_threshold"],
+        "turned": training.turned,
+        "seed": args.seed,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": training.model.state_dict(), "meta": meta}, args.out / TORCH_NAME)
+    export_onnx(training.model, args.out / ONNX_NAME, meta)
+    return hashlib.sha256((args.out / ONNX_NAME).read_bytes()).hexdigest()[:16]
+
+
+def _recalibrated(out: Path, figures: dict[str, Any], given: list[str]) -> dict[str, Any]:
+    """A recalibrated model's figures: the training's stay; the thresholds and their curves are new."""
+    trained = json.loads((out / METRICS_NAME).read_text()).get("train", {})
+    renewed = (
+        "threshold",
+        "threshold_rule",
+        "threshold_curves",
+        "model_alone_curves",
+        "absent_threshold",
+        "absent_rule",
+        "absent_curves",
+        "cocked_threshold",
+        "cocked_rule",
+        "cocked_curves",
+        "onnx_sha256_16",
+    )
+    return {
+        **trained,
+        **{k: figures[k] for k in renewed},
+        "recalibrated": "python -m vision.faces.train " + " ".join(given),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = build_parser()
+    given = list(argv if argv is not None else sys.argv[1:])
+    args = parser.parse_args(given)
+    _check_options(parser, args)
+    checkpoint_path = args.out / CHECKPOINT_NAME
+    mined = _mined_negatives(parser, args)
+
+    import torch
+
+    options = training_options(args)
+    checkpoint = _resumed(parser, checkpoint_path, options) if args.resume else None
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    if hasattr(os, "nice"):
+        os.nice(10)
+    started = time.time()
+
+    saved = torch.load(args.out / TORCH_NAME, map_location="cpu", weights_only=True) if args.recalibrate else None
+    # a model recalibrated keeps its own way of seeing dice, whatever --turn says (one trained before turning
+    # sees them as cut), so its calibration crops are cut as it reads them
+    turned = bool(saved["meta"].get("turned", False)) if saved is not None else args.turn
+    crops = _training_crops(args, mined, turned, rng)
+    print(f"recortes: {crops.sources} ({time.time() - started:.0f} s)", flush=True)
+    # a model recalibrated keeps its own classes (one trained before the cocked class has 7)
+    class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
+    training = _Training(args, crops, class_names, turned, rng)
+    params = sum(p.numel() for p in training.model.parameters())
+
+    history: list[dict[str, Any]] = []
+    first_epoch = 1
+    if saved is not None:
+        training.model.load_state_dict(saved["state_dict"])
+        args.epochs = 0
+    elif checkpoint is not None:
+        history, first_epoch, seconds = training.restore(checkpoint)
+        started -= seconds
+        print(f"seguimos desde la época {first_epoch - 1}/{args.epochs} de {checkpoint_path}", flush=True)
+    training.fit(first_epoch, history, options, started, checkpoint_path)
+    training.model.eval()
+    calibration = _calibrate(training, training.calib_probs())
+    digest = _save_model(training, class_names, calibration, args)
+    figures = {
+        "command": "python -m vision.faces.train " + " ".join(a for a in given if a != "--resume"),
+        "samples": crops.sources,
+        "parameters": params,
+        "epochs": args.epochs,
+        "crops_per_epoch": training.steps_per_epoch * args.batch,
+        "minutes": round((time.time() - started) / 60, 1),
+        "history": history,
+        "calibration_accuracy": history[-1]["calib_acc"] if history else None,
+        **calibration,
         "onnx_sha256_16": digest,
     }
-    if args.recalibrate:  # the training's figures stay; the threshold and its curves are new
-        trained = json.loads((args.out / METRICS_NAME).read_text()).get("train", {})
-        renewed = (
-            "threshold",
-            "threshold_rule",
-            "threshold_curves",
-            "model_alone_curves",
-            "absent_threshold",
-            "absent_rule",
-            "absent_curves",
-            "cocked_threshold",
-            "cocked_rule",
-            "cocked_curves",
-            "onnx_sha256_16",
-        )
-        figures = {**trained, **{k: figures[k] for k in renewed}}
-        figures["recalibrated"] = "python -m vision.faces.train " + " ".join(given)
+    if args.recalibrate:
+        figures = _recalibrated(args.out, figures, given)
     update_metrics(args.out / METRICS_NAME, "train", figures)
     if not args.recalibrate:
         checkpoint_path.unlink(missing_ok=True)  # the training is whole: nothing left to resume
-    print(f"umbral {threshold}, descarte {absent}; modelo en {args.out / ONNX_NAME} ({params} parámetros)")
+    print(
+        f"umbral {calibration['threshold']}, descarte {calibration['absent_threshold']}; modelo en "
+        f"{args.out / ONNX_NAME} ({params} parámetros)"
+    )
     return 0
 
 
