@@ -79,6 +79,21 @@ def capture_problems(capture: Any) -> list[str]:
     return [f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas"] if disagreeing else []
 
 
+def check_correction(data: Mapping[str, Any], face: object) -> None:
+    """Refuse a correction unless the reading is ready and the face is 1-6 (None: the die is removed)."""
+    if data.get("state") != "ready":
+        raise CorrectionError("no hay lectura que corregir")
+    if face is not None and (isinstance(face, bool) or not isinstance(face, int) or face not in range(1, 7)):
+        raise CorrectionError(f"un dado va de 1 a 6, no {face!r}")
+
+
+def unsettled(dice: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """How many dice have no face yet, and how many the camera doubted that nobody has confirmed or corrected."""
+    unset = sum(1 for d in dice if d["face"] is None)
+    doubtful = sum(1 for d in dice if d["uncertain"] and not (d["corrected"] or d["confirmed"]))
+    return unset, doubtful
+
+
 def change_die(
     data: dict[str, Any], dice: list[dict[str, Any]], entry: dict[str, Any], face: int | None, **who: Any
 ) -> None:

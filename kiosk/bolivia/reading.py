@@ -30,9 +30,11 @@ from kiosk.dice import (
     away_from,
     capture_problems,
     change_die,
+    check_correction,
     confirmed_meta,
     iou,
     same_die,
+    unsettled,
 )
 from kiosk.store import now
 
@@ -257,10 +259,7 @@ def correct(
     it, so that it can be checked as a set-aside die in the next roll. The correction is logged with what was
     read, what was set and when.
     """
-    if data.get("state") != "ready":
-        raise CorrectionError("no hay lectura que corregir")
-    if face is not None and (isinstance(face, bool) or not isinstance(face, int) or face not in range(1, 7)):
-        raise CorrectionError(f"un dado va de 1 a 6, no {face!r}")
+    check_correction(data, face)
     dice: list[dict[str, Any]] = data["dice"]
     if die_id is None:
         if face is None:
@@ -336,10 +335,9 @@ def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
     if len(dice) != DICE:
         what = "quite los que sobran" if len(dice) > DICE else "añada los que faltan (+ dado)"
         blockers.append(f"se juega con cinco dados y la lectura tiene {len(dice)}: {what}")
-    unset = sum(1 for d in dice if d["face"] is None)
+    unset, doubtful = unsettled(dice)
     if unset:
         blockers.append(f"{unset} dado(s) sin cara: tóquelos para ponerla")
-    doubtful = sum(1 for d in dice if d["uncertain"] and not (d["corrected"] or d["confirmed"]))
     if doubtful:
         blockers.append(f"{doubtful} dado(s) dudoso(s): tóquelos para confirmar o corregir")
     moved: list[int] = []

@@ -13,7 +13,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.dudo import ChallengeKind, DudoTable, Reveal, RuleError
-from kiosk.dice import CorrectionError, away_from, capture_problems, change_die, die, die_read, same_die
+from kiosk.dice import (
+    CorrectionError,
+    away_from,
+    capture_problems,
+    change_die,
+    check_correction,
+    die,
+    die_read,
+    same_die,
+    unsettled,
+)
 from kiosk.store import now
 from vision.reasons import Reason, ReasonCode
 
@@ -119,10 +129,7 @@ def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | N
 
     The correction is logged with what was read, what was set and when.
     """
-    if data.get("state") != "ready":
-        raise CorrectionError("no hay lectura que corregir")
-    if face is not None and (isinstance(face, bool) or face not in range(1, 7)):
-        raise CorrectionError(f"un dado va de 1 a 6, no {face!r}")
+    check_correction(data, face)
     dice = data["players"].get(player)
     if dice is None:
         raise CorrectionError(f"{player} no muestra dados en esta lectura")
@@ -148,8 +155,7 @@ def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
     shown: dict[str, list[int]] = {}
     for name in needed(table):
         dice = data["players"].get(name, [])
-        unset = sum(1 for d in dice if d["face"] is None)
-        doubtful = sum(1 for d in dice if d["uncertain"] and not (d["corrected"] or d["confirmed"]))
+        unset, doubtful = unsettled(dice)
         if unset:
             blockers.append(f"{name}: {unset} dado(s) sin cara")
         if doubtful:

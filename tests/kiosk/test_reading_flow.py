@@ -75,3 +75,14 @@ def test_a_second_reading_waits_for_the_first(camera_app: Flask, game: str) -> N
     camera_app.extensions["cacho.store"].set_pending(table, seq, under_way)
     refused = co.post(f"/{game}/{table}/read")
     assert refused.status_code == 409 and "ya se está leyendo" in refused.json["error"]
+
+
+@pytest.mark.parametrize("game", ["dudo", "bolivia"])
+@pytest.mark.parametrize("face", [2.0, "2", True, 7])
+def test_a_correction_takes_a_face_from_1_to_6(coordinator: Coordinator, game: str, face: object) -> None:
+    table = table_of(coordinator, game)
+    coordinator.post(f"/{game}/{table}/manual")
+    reading = coordinator.get(f"/{game}/{table}/state.json").json["reading"]
+    first = reading["players"]["Ana"][0] if game == "dudo" else reading["dice"][-1]
+    refused = coordinator.post(f"/{game}/{table}/die", {"player": "Ana", "die": first["id"], "face": face})
+    assert refused.status_code == 400 and "un dado va de 1 a 6" in refused.json["error"]
