@@ -21,6 +21,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.reasons import Reason, ReasonCode
 from vision.seats import MARKER_MM, MAX_SEAT, aruco_dictionary
@@ -351,29 +352,57 @@ def _view_rect(cam: Camera, w: int, h: int) -> tuple[F64, F64]:
     return lo, hi
 
 
-def _layout(
-    seed: int,
-    faces: dict[int, tuple[int, ...]],
-    width: int,
-    height: int,
-    markers: bool,
-    cups: bool,
-    marker_mm: float,
-    strays: Sequence[Stray],
-    cup_on_marker: Collection[int],
-    hand_seat: int | None,
-    lens: str | None,
-) -> _Layout:
-    rng = _rng(seed, _LAYOUT)
-    sprites = load_manifest(ASSETS)
+@dataclass
+class _Table:
+    """What laying things on a seated table needs: its scene (the camera), the frame's size, where the felt is, and
+    the ring the seat markers lie on."""
+
+    scene: Scene
+    width: int
+    height: int
+    felt_mask: npt.NDArray[np.bool_]
+    centre: F64  # the felt's centre on the table (metres)
+    ring: F64  # the markers' ring's half axes (metres), inside the felt
+    marker_mm: float
+
+    @property
+    def cam(self) -> Camera:
+        """The camera."""
+        return self.scene.cam
+
+
+@dataclass
+class _Sprites:
+    """The sprites a seated table uses: flat dice by (style, face), and cups."""
+
+    dice: dict[tuple[str, int], list[Sprite]]
+    cups: list[Sprite]
+
+    @property
+    def styles(self) -> list[str]:
+        """The dice's styles, sorted."""
+        return sorted({k[0] for k in self.dice})
+
+
+def _sprites(sprites: Sequence[Sprite]) -> _Sprites:
+    out = _Sprites({}, [])
+    for s in sprites:
+        if s.kind == "die" and not s.cocked:
+            out.dice.setdefault((s.style, s.face), []).append(s)
+        elif s.kind == "cup":
+            out.cups.append(s)
+    return out
+
+
+def _table(rng: np.random.Generator, width: int, height: int, lens: str | None, marker_mm: float) -> tuple[_Table, F32]:
+    """The camera, the felt (it covers the seats: the markers lie on it; now and then the rails show at the frame's
+    edge) and the markers' ring, drawn from `rng`; and the felt's image (linear BGR, before light)."""
     scene = random_scene(rng, width, height)
     if lens is not None:
         if lens not in LENSES:
             raise ValueError(f"lente desconocida {lens!r}: {', '.join(LENSES)}")
         scene.cam = replace(scene.cam, hfov_deg=LENSES[lens])
-    cam = scene.cam
-    # The felt covers the seats (the markers lie on it), now and then the rails show at the frame's edge.
-    view_lo, view_hi = _view_rect(cam, width, height)
+    view_lo, view_hi = _view_rect(scene.cam, width, height)
     half_view = (view_hi - view_lo) / 2
     scene.table_centre = (float((view_lo[0] + view_hi[0]) / 2), float((view_lo[1] + view_hi[1]) / 2))
     scene.table_half = (
@@ -381,58 +410,68 @@ def _layout(
         float(half_view[1] * rng.uniform(0.97, 1.25)),
     )
     base, felt_mask = felt_and_table(rng, scene)
-    centre = np.array(scene.table_centre)
     felt_half = np.minimum(np.array(scene.table_half), half_view)
-    width_m, above, below = _card_geometry(marker_mm)
-    ring = np.maximum(felt_half - max(below, width_m / 2) - 0.02, 0.05)  # the markers' ring, inside the felt
+    width_m, _, below = _card_geometry(marker_mm)
+    ring = np.maximum(felt_half - max(below, width_m / 2) - 0.02, 0.05)  # inside the felt
+    return _Table(scene, width, height, felt_mask, np.array(scene.table_centre), ring, marker_mm), base
 
-    dice_by_key: dict[tuple[str, int], list[Sprite]] = {}
-    cup_sprites: list[Sprite] = []
-    for s in sprites:
-        if s.kind == "die" and not s.cocked:
-            dice_by_key.setdefault((s.style, s.face), []).append(s)
-        elif s.kind == "cup":
-            cup_sprites.append(s)
-    styles = sorted({k[0] for k in dice_by_key})
 
-    # Seats clockwise from the bottom (the camera's near side), as the players sit round the table.
-    order = sorted(faces)
+def _seat_plans(rng: np.random.Generator, table: _Table, seats: Iterable[int]) -> list[_Seat]:
+    """Seats clockwise from the bottom (the camera's near side), as the players sit round the table, each marker
+    on the ring, pulled in until its card is on the frame and the felt."""
+    order = sorted(seats)
+    centre, ring, cam = table.centre, table.ring, table.cam
     start = -90.0 + rng.uniform(-8, 8)
-    seat_plans: list[_Seat] = []
+    plans: list[_Seat] = []
     for k, seat in enumerate(order):
         angle = start - 360.0 * k / max(1, len(order)) + rng.uniform(-6, 6)
         a = math.radians(angle)
         direction = np.array([math.cos(a), math.sin(a)])
         inward = -ring * direction / float(np.linalg.norm(ring * direction))  # the card faces the centre
         plan = _Seat(seat, angle, centre, inward, centre)
-        for shrink in np.linspace(1.0, 0.5, 11):  # pull the marker in until its card is on the frame and the felt
+        for shrink in np.linspace(1.0, 0.5, 11):
             plan.marker = centre + ring * direction * shrink
-            card = _project(cam, _card_world(plan, marker_mm))
-            if _inside_frame(card, width, height, FRAME_MARGIN_PX) and all(felt_mask[int(y), int(x)] for x, y in card):
+            card = _project(cam, _card_world(plan, table.marker_mm))
+            if _inside_frame(card, table.width, table.height, FRAME_MARGIN_PX) and all(
+                table.felt_mask[int(y), int(x)] for x, y in card
+            ):
                 break
-        seat_plans.append(plan)
-    # The cards' places are kept clear even without markers: the same seed gives the same dice either way.
-    card_polys = [_project(cam, _card_world(p, marker_mm)) for p in seat_plans]
+        plans.append(plan)
+    return plans
 
-    # Dice: a cluster in front of each marker, touching now and then, never overlapping.
-    margin = FRAME_MARGIN_PX
 
-    def fits(pl: Placed, tops: list[F64], hulls: list[F64], obstacles: list[F64]) -> bool:
-        hull = pl.hull
-        if not _inside_frame(hull, width, height, margin):
-            return False
-        q = pl.map([pl.sprite.centre])[0]
-        if not felt_mask[int(np.clip(q[1], 0, height - 1)), int(np.clip(q[0], 0, width - 1))]:
-            return False
-        top = _shrink(pl.map(pl.sprite.top_face), 0.97)
-        return not any(_convex_overlap(top, t) for t in tops) and not any(
-            _convex_overlap(hull, o) for o in obstacles
-        ) and not any(_convex_overlap(_shrink(hull, 0.92), o) for o in hulls)  # fmt: skip
+def _fits(table: _Table, pl: Placed, tops: list[F64], hulls: list[F64], obstacles: list[F64]) -> bool:
+    """Whether a die placed so lies inside the frame, on the felt, its top face clear of the other dice's, its
+    outline clear of `obstacles` and overlapping no other die's but at the edge (touching)."""
+    width, height = table.width, table.height
+    hull = pl.hull
+    if not _inside_frame(hull, width, height, FRAME_MARGIN_PX):
+        return False
+    q = pl.map([pl.sprite.centre])[0]
+    if not table.felt_mask[int(np.clip(q[1], 0, height - 1)), int(np.clip(q[0], 0, width - 1))]:
+        return False
+    top = _shrink(pl.map(pl.sprite.top_face), 0.97)
+    return not any(_convex_overlap(top, t) for t in tops) and not any(
+        _convex_overlap(hull, o) for o in obstacles
+    ) and not any(_convex_overlap(_shrink(hull, 0.92), o) for o in hulls)  # fmt: skip
 
+
+def _seated_dice(
+    rng: np.random.Generator,
+    table: _Table,
+    plans: list[_Seat],
+    faces: dict[int, tuple[int, ...]],
+    sprites: _Sprites,
+    card_polys: list[F64],
+) -> tuple[list[_Die], list[F64]]:
+    """A cluster of dice in front of each marker (its `cluster` set here), touching now and then, never overlapping,
+    clear of the cards; (dice, their outlines)."""
+    cam, scene, styles = table.cam, table.scene, sprites.styles
+    _, above, _ = _card_geometry(table.marker_mm)
     dice: list[_Die] = []
     tops: list[F64] = []
     hulls: list[F64] = []
-    for plan in seat_plans:
+    for plan in plans:
         seat_faces = faces[plan.seat]
         style = styles[int(rng.integers(len(styles)))]
         recolour = (float(rng.uniform(-7, 7)), float(rng.uniform(0.85, 1.15)), float(rng.uniform(0.88, 1.1)))
@@ -440,7 +479,7 @@ def _layout(
         plan.cluster = plan.marker + plan.inward * (above + 0.02 + cluster_r)
         first = len(dice)
         for face in seat_faces:
-            pool = dice_by_key[(style, face)]
+            pool = sprites.dice[(style, face)]
             for attempt in range(80):
                 spread = 0.012 + 0.0006 * attempt
                 if len(dice) > first and rng.random() < 0.45:  # touching: beside one of this seat's dice
@@ -454,128 +493,206 @@ def _layout(
                 pl = Placed(
                     s, affine_for(cam, s, p, gamma), order=0.0, seat=plan.seat, recolour=_recolour(style, recolour)
                 )
-                if fits(pl, tops, hulls, card_polys):
+                if _fits(table, pl, tops, hulls, card_polys):
                     pl.world = p
                     dice.append(_Die(pl, plan.seat, gamma, pool))
                     tops.append(_shrink(pl.map(s.top_face), 0.97))
                     hulls.append(pl.hull)
                     break
             else:
-                raise ValueError(f"no caben los dados del asiento {plan.seat} en la mesa ({width}x{height})")
+                raise ValueError(
+                    f"no caben los dados del asiento {plan.seat} en la mesa ({table.width}x{table.height})"
+                )
+    return dice, hulls
 
-    # Strays: where the caller says, no checks (off the felt, cut by the frame: that is their point).
-    rng = _rng(seed, _STRAYS)
+
+def _stray_dice(rng: np.random.Generator, table: _Table, strays: Sequence[Stray], sprites: _Sprites) -> list[_Die]:
+    """Dice with no seat where the caller says, with no checks (off the felt, cut by the frame: that is their
+    point)."""
+    cam, styles = table.cam, sprites.styles
+    out = []
     for stray in strays:
         if not 1 <= stray.face <= 6:
             raise ValueError(f"cara de dado fuera de 1-6: {stray.face}")
-        xy = cam.unproject_to_table(np.array([[stray.x * width, stray.y * height]]))[0]
+        xy = cam.unproject_to_table(np.array([[stray.x * table.width, stray.y * table.height]]))[0]
         p = np.array([xy[0], xy[1], SIDE / 2])
         style = styles[int(rng.integers(len(styles)))]
-        pool = dice_by_key[(style, stray.face)]
-        s, gamma = pick_sprite(rng, pool, scene, p)
+        pool = sprites.dice[(style, stray.face)]
+        s, gamma = pick_sprite(rng, pool, table.scene, p)
         pl = Placed(s, affine_for(cam, s, p, gamma), order=0.0, seat=-1)
         pl.world = p
-        dice.append(_Die(pl, None, gamma, pool))
-        hulls.append(pl.hull)
+        out.append(_Die(pl, None, gamma, pool))
+    return out
 
-    # Cups: lifted and set down beside each cluster (on the marker, for the seats in `cup_on_marker`).
-    cup_list: list[tuple[int, Placed]] = []
-    rng = _rng(seed, _CUPS)
-    if cups and cup_sprites:
-        cup_hulls: list[F64] = []
-        for plan in seat_plans:
-            style = str(rng.choice(sorted({s.style for s in cup_sprites})))
-            variant = str(rng.choice(["down", "side", "up"], p=[0.45, 0.35, 0.2]))
-            choices = [s for s in cup_sprites if s.style == style and s.file.endswith(f"_{variant}.png")]
-            sprite = choices[0] if choices else cup_sprites[0]
-            turn = float(rng.uniform(0, 360))
-            cluster_r = 0.01 + 0.009 * len(faces[plan.seat])
-            if plan.seat in cup_on_marker:  # set down on its own marker: standing, so it hides the square
-                standing = [s for s in cup_sprites if s.style == style and not s.file.endswith("_side.png")]
-                sprite = standing[0] if standing else sprite
-                candidates = [plan.marker]
-            else:
-                tangent = np.array([-plan.inward[1], plan.inward[0]])
-                side = 1 if rng.random() < 0.5 else -1
-                candidates = []
-                for extra in (0.0, 0.015, 0.03):
-                    for turn_deg in (90, 70, 110, 50, 130, 30, 150):
-                        for sgn in (side, -side):
-                            a = math.radians(turn_deg * sgn)
-                            direction = plan.inward * math.cos(a) + tangent * math.sin(a)
-                            candidates.append(plan.cluster + direction * (cluster_r + 0.06 + extra))
-            for xy in candidates:
-                pl = _prop_at(cam, sprite, np.array([xy[0], xy[1], 0.0]), turn)
-                hull = pl.hull
-                if plan.seat not in cup_on_marker and (
-                    not _inside_frame(hull, width, height, 0)
-                    or any(_convex_overlap(hull, o) for o in hulls + cup_hulls + card_polys)
-                ):
-                    continue
-                pl.seat = plan.seat
-                cup_list.append((plan.seat, pl))
-                cup_hulls.append(hull)
-                break
 
-    # Draw order as compose_table: further from the nadir first; cups stand over the dice near them.
-    nadir = cam.project(np.array([[0.0, 0.0, 0.0]]))[0]
-    for pl in [d.placed for d in dice] + [c for _, c in cup_list]:
-        c = pl.map([pl.sprite.centre])[0]
-        pl.order = float(np.hypot(*(c - nadir)))
+def _cup_spots(rng: np.random.Generator, plan: _Seat, dice: int) -> list[F64]:
+    """Where a seat's cup may stand beside its cluster of `dice` dice, best first: across from the marker, then
+    turned toward it, a little further out each round."""
+    tangent = np.array([-plan.inward[1], plan.inward[0]])
+    side = 1 if rng.random() < 0.5 else -1
+    cluster_r = 0.01 + 0.009 * dice
+    spots = []
+    for extra in (0.0, 0.015, 0.03):
+        for turn_deg in (90, 70, 110, 50, 130, 30, 150):
+            for sgn in (side, -side):
+                a = math.radians(turn_deg * sgn)
+                direction = plan.inward * math.cos(a) + tangent * math.sin(a)
+                spots.append(plan.cluster + direction * (cluster_r + 0.06 + extra))
+    return spots
 
-    # Markers: printed cards, flat on the felt, drawn into the felt image.
-    marker_corners: list[tuple[int, F64, Point]] = []
-    for plan in seat_plans:
-        mm = (round(float(plan.marker[0]) * 1000, 2), round(float(plan.marker[1]) * 1000, 2))
-        marker_corners.append((plan.seat, _project(cam, _square_world(plan, marker_mm)), mm))
-        if markers:
-            _draw_card(base, cam, plan, marker_mm)
 
-    # Light, exposure (locked on the table without a hand, as a kiosk camera's), optics and sensor.
-    rng = _rng(seed, _LIGHT)
-    light = illumination(rng, scene)
-    static = base.copy()  # the whole still table before light: metered here, the frames start from it
-    for pl in sorted([d.placed for d in dice] + [c for _, c in cup_list], key=lambda p: -p.order):
+def _seat_cups(
+    rng: np.random.Generator,
+    table: _Table,
+    plans: list[_Seat],
+    faces: dict[int, tuple[int, ...]],
+    cup_sprites: list[Sprite],
+    cup_on_marker: Collection[int],
+    obstacles: list[F64],
+) -> list[tuple[int, Placed]]:
+    """Each seat's cup, lifted and set down beside its cluster clear of the dice and cards (`obstacles`), or on its
+    marker for the seats in `cup_on_marker`; (seat, cup)."""
+    cups: list[tuple[int, Placed]] = []
+    cup_hulls: list[F64] = []
+    for plan in plans:
+        style = str(rng.choice(sorted({s.style for s in cup_sprites})))
+        variant = str(rng.choice(["down", "side", "up"], p=[0.45, 0.35, 0.2]))
+        choices = [s for s in cup_sprites if s.style == style and s.file.endswith(f"_{variant}.png")]
+        sprite = choices[0] if choices else cup_sprites[0]
+        turn = float(rng.uniform(0, 360))
+        if plan.seat in cup_on_marker:  # set down on its own marker: standing, so it hides the square
+            standing = [s for s in cup_sprites if s.style == style and not s.file.endswith("_side.png")]
+            sprite = standing[0] if standing else sprite
+            candidates = [plan.marker]
+        else:
+            candidates = _cup_spots(rng, plan, len(faces[plan.seat]))
+        for xy in candidates:
+            pl = _prop_at(table.cam, sprite, np.array([xy[0], xy[1], 0.0]), turn)
+            hull = pl.hull
+            if plan.seat not in cup_on_marker and (
+                not _inside_frame(hull, table.width, table.height, 0)
+                or any(_convex_overlap(hull, o) for o in obstacles + cup_hulls)
+            ):
+                continue
+            pl.seat = plan.seat
+            cups.append((plan.seat, pl))
+            cup_hulls.append(hull)
+            break
+    return cups
+
+
+@dataclass
+class _Exposure:
+    """The light over a still table and how the camera takes it: gain (white balance x exposure, BGR), lens blur
+    and sensor noise; `static`: the whole still table before light, which it was metered on."""
+
+    light: F32
+    static: F32
+    gain: F32
+    sigma: float
+    shot: float
+    read: float
+
+
+def _exposure(rng: np.random.Generator, table: _Table, base: F32, things: list[Placed]) -> _Exposure:
+    """Light, exposure (locked on the table without a hand, as a kiosk camera's), optics and sensor, from `rng`."""
+    light = illumination(rng, table.scene)
+    static = base.copy()  # the frames start from it
+    for pl in sorted(things, key=lambda p: -p.order):
         draw(static, pl, ASSETS)
     median = float(np.median((static[::16, ::16] * light[::16, ::16, None]).mean(axis=2)))
     exposure = float(np.clip(rng.uniform(0.12, 0.2) / max(median, 1e-4), 0.7, 1.8))
-    gain = (np.array(scene.tint, dtype=np.float32)[::-1] * exposure).astype(np.float32)
-    res = width / 4608
+    gain = (np.array(table.scene.tint, dtype=np.float32)[::-1] * exposure).astype(np.float32)
+    res = table.width / 4608
     sigma = float(max(0.3, rng.uniform(0.5, 1.0) * res))
     shot, read = float(rng.uniform(0.0002, 0.0008)), float(rng.uniform(0.0003, 0.001))
+    return _Exposure(light, static, gain, sigma, shot, read)
 
-    zones = _zones(cam, centre, seat_plans, width, height)
-    table = _play_area(cam, centre, ring + below + 0.05, width, height)
-    hand = _hand_plan(seed, scene, seat_plans, centre, hand_seat)
+
+def _draw_order(cam: Camera, things: list[Placed]) -> None:
+    """Draw order as compose_table's: further from the nadir first; cups stand over the dice near them."""
+    nadir = cam.project(np.array([[0.0, 0.0, 0.0]]))[0]
+    for pl in things:
+        c = pl.map([pl.sprite.centre])[0]
+        pl.order = float(np.hypot(*(c - nadir)))
+
+
+def _marker_cards(cam: Camera, plans: list[_Seat], marker_mm: float, felt: F32 | None) -> list[tuple[int, F64, Point]]:
+    """Each seat's marker: (seat, its black square's corners in frame pixels, its centre on the table in mm); the
+    printed cards are drawn flat into `felt` when it is given."""
+    out: list[tuple[int, F64, Point]] = []
+    for plan in plans:
+        mm = (round(float(plan.marker[0]) * 1000, 2), round(float(plan.marker[1]) * 1000, 2))
+        out.append((plan.seat, _project(cam, _square_world(plan, marker_mm)), mm))
+        if felt is not None:
+            _draw_card(felt, cam, plan, marker_mm)
+    return out
+
+
+def _layout(
+    seed: int,
+    faces: dict[int, tuple[int, ...]],
+    width: int,
+    height: int,
+    markers: bool,
+    cups: bool,
+    marker_mm: float,
+    strays: Sequence[Stray],
+    cup_on_marker: Collection[int],
+    hand_seat: int | None,
+    lens: str | None,
+) -> _Layout:
+    """Everything of a seated table but the hand's moves and the sensor noise, from its seed alone."""
+    rng = _rng(seed, _LAYOUT)
+    sprites = _sprites(load_manifest(ASSETS))
+    table, base = _table(rng, width, height, lens, marker_mm)
+    cam = table.cam
+    seat_plans = _seat_plans(rng, table, faces)
+    # The cards' places are kept clear even without markers: the same seed gives the same dice either way.
+    card_polys = [_project(cam, _card_world(p, marker_mm)) for p in seat_plans]
+    dice, hulls = _seated_dice(rng, table, seat_plans, faces, sprites, card_polys)
+    strayed = _stray_dice(_rng(seed, _STRAYS), table, strays, sprites)
+    dice += strayed
+    hulls += [d.placed.hull for d in strayed]
+    rng = _rng(seed, _CUPS)
+    cup_list: list[tuple[int, Placed]] = []
+    if cups and sprites.cups:
+        cup_list = _seat_cups(rng, table, seat_plans, faces, sprites.cups, cup_on_marker, hulls + card_polys)
+
+    things = [d.placed for d in dice] + [c for _, c in cup_list]
+    _draw_order(cam, things)
+    marker_corners = _marker_cards(cam, seat_plans, marker_mm, base if markers else None)
+    shot = _exposure(_rng(seed, _LIGHT), table, base, things)
+    _, _, below = _card_geometry(marker_mm)
     meta = {
-        **scene_meta(scene),
+        **scene_meta(table.scene),
         "marker_mm": marker_mm,
         "markers": markers,
-        "blur_sigma_px": round(sigma, 3),
+        "blur_sigma_px": round(shot.sigma, 3),
         "seats_without_cup": [p.seat for p in seat_plans if cups and p.seat not in {s for s, _ in cup_list}],
     }
     return _Layout(
         seed=seed,
         width=width,
         height=height,
-        scene=scene,
+        scene=table.scene,
         base=base,
-        light=light,
-        gain=gain,
-        exposed=np.ascontiguousarray(light[:, :, None] * gain[None, None, :], dtype=np.float32),
-        sigma=sigma,
-        shot=shot,
-        read=read,
+        light=shot.light,
+        gain=shot.gain,
+        exposed=np.ascontiguousarray(shot.light[:, :, None] * shot.gain[None, None, :], dtype=np.float32),
+        sigma=shot.sigma,
+        shot=shot.shot,
+        read=shot.read,
         seats=seat_plans,
         dice=dice,
         cups=cup_list,
         markers=marker_corners if markers else [],
-        zones=zones,
-        table=table,
-        hand=hand,
+        zones=_zones(cam, table.centre, seat_plans, width, height),
+        table=_play_area(cam, table.centre, table.ring + below + 0.05, width, height),
+        hand=_hand_plan(seed, table.scene, seat_plans, table.centre, hand_seat),
         faces=faces,
         meta=meta,
-        _static={frozenset(): static},
+        _static={frozenset(): shot.static},
     )
 
 
@@ -742,32 +859,52 @@ def _edge_distance(p: F64, d: F64, w: int, h: int) -> float:
     return best if math.isfinite(best) else 0.0
 
 
-def _hand_layers(lay: _Layout, reach: float, moving: bool) -> _HandLayers | None:
-    """The hand and arm (reaching `reach` of the way to its target), their colour and the shadow they cast."""
+HAND_SCALE = 0.5  # the hand is drawn at half resolution: skin has no sharp detail and the edges are soft anyway
+
+
+@dataclass
+class _HandPose:
+    """Where the hand lies on the frame: its fingertips, the way into the table `d` and across it `n` (the thumb's
+    side; unit vectors in frame pixels), and pixels per metre at its height."""
+
+    tip: F64
+    d: F64
+    n: F64
+    ppm: float
+
+    def pt(self, p: F64) -> tuple[int, int]:
+        """A frame point on the half-resolution canvas, with 4 fractional bits (OpenCV's `shift`)."""
+        return round(float(p[0]) * HAND_SCALE * 16), round(float(p[1]) * HAND_SCALE * 16)
+
+    def px(self, metres: float) -> float:
+        """A length at the hand's height in half-resolution pixels."""
+        return metres * self.ppm * HAND_SCALE
+
+
+def _hand_pose(lay: _Layout, reach: float) -> _HandPose:
+    """The hand coming in from the frame's edge toward its target, `reach` of the way there (and 2 cm beyond)."""
     plan, cam = lay.hand, lay.scene.cam
-    w, h = lay.width, lay.height
-    f = 0.5  # drawn at half resolution: skin has no sharp detail and the edges are soft anyway
-    sw, sh = math.ceil(w * f), math.ceil(h * f)
     target = _project(cam, plan.target, HAND_HEIGHT)[0]
     toward = _project(cam, plan.toward, HAND_HEIGHT)[0]  # both at the hand's height: no parallax between them
     out = toward - target
     out /= max(1e-9, float(np.linalg.norm(out)))
     d = -out  # into the table
-    edge = target + out * _edge_distance(target, out, w, h)
+    edge = target + out * _edge_distance(target, out, lay.width, lay.height)
     ppm = cam.focal / (cam.height - HAND_HEIGHT) * plan.size
     tip = edge + d * reach * (float(np.linalg.norm(target - edge)) + 0.02 * ppm)
-    n = np.array([-d[1], d[0]]) * plan.side
+    return _HandPose(tip, d, np.array([-d[1], d[0]]) * plan.side, ppm)
 
-    def pt(p: F64) -> tuple[int, int]:
-        return round(float(p[0]) * f * 16), round(float(p[1]) * f * 16)  # 4 fractional bits
 
-    def px(metres: float) -> float:
-        return metres * ppm * f
-
+def _draw_hand(lay: _Layout, pose: _HandPose) -> tuple[U8, U8, U8]:
+    """The palm, fingers, thumb and arm (skin), the sleeve, and the creases between the fingers, as masks on the
+    half-resolution canvas."""
+    plan, d, n, ppm, pt, px = lay.hand, pose.d, pose.n, pose.ppm, pose.pt, pose.px
+    w, h = lay.width, lay.height
+    sw, sh = math.ceil(w * HAND_SCALE), math.ceil(h * HAND_SCALE)
     skin = np.zeros((sh, sw), np.uint8)
     sleeve = np.zeros((sh, sw), np.uint8)
     crease = np.zeros((sh, sw), np.uint8)
-    palm = tip - d * (0.078 + 0.045) * ppm
+    palm = pose.tip - d * (0.078 + 0.045) * ppm
     angle = math.degrees(math.atan2(d[1], d[0]))
     cv2.ellipse(skin, pt(palm), (round(px(0.05) * 16), round(px(0.043) * 16)), angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
     lengths, widths, offsets = (
@@ -797,29 +934,26 @@ def _hand_layers(lay: _Layout, reach: float, moving: bool) -> _HandLayers | None
         cuff = wrist - d * plan.sleeve_from * ppm
         quad = np.array([cuff + n * 0.05 * ppm, cuff - n * 0.05 * ppm, far - n * 0.07 * ppm, far + n * 0.07 * ppm])
         cv2.fillConvexPoly(sleeve, np.array([pt(p) for p in quad], np.int32), 255, cv2.LINE_AA, 4)
-    drawn = np.maximum(skin, sleeve)
-    ys, xs = np.nonzero(drawn)
-    if not len(xs):
-        return None
-    # The shadow on the felt: the hand's outline moved away from the light, softened by the light's size.
-    q = plan.target
-    scene = lay.scene
+    return skin, sleeve, crease
+
+
+def _shadow_offset(lay: _Layout, ppm: float) -> F64:
+    """Where the hand's shadow falls on the felt, from the hand, in half-resolution pixels: away from the light."""
+    q = lay.hand.target
+    scene, cam = lay.scene, lay.scene.cam
     to_light = scene.lamp - np.array([q[0], q[1], 0.0]) if scene.light in ("lamp", "flash") else scene.lamp
     to_light = to_light / np.linalg.norm(to_light)
     fall = -HAND_HEIGHT * to_light[:2] / max(0.2, float(to_light[2]))
-    offset = (_project(cam, q + fall, 0.0) - _project(cam, q, HAND_HEIGHT))[0] * f
-    penumbra = max(1.0, PENUMBRA_M[scene.light] * ppm * f)
-    soft = max(0.6, 0.0015 * ppm * f)
-    streak = max(3, round(0.008 * ppm * f) | 1) if moving else 0
-    # Work on the region the hand, its blur and its shadow can reach (half resolution).
-    pad = math.ceil(3 * soft + streak + 3 * penumbra + float(np.abs(offset).max())) + 2
-    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
-    x1, y1 = min(sw, int(xs.max()) + 1 + pad), min(sh, int(ys.max()) + 1 + pad)
-    skin, sleeve, crease = skin[y0:y1, x0:x1], sleeve[y0:y1, x0:x1], crease[y0:y1, x0:x1]
-    alpha: F32 = drawn[y0:y1, x0:x1].astype(np.float32) / 255.0
-    # Shading: round limbs are darker at their edges; the gaps between fingers are dark lines.
+    offset: F64 = (_project(cam, q + fall, 0.0) - _project(cam, q, HAND_HEIGHT))[0] * HAND_SCALE
+    return offset
+
+
+def _shaded_colour(lay: _Layout, pose: _HandPose, alpha: F32, sleeve: U8, crease: U8) -> F32:
+    """The hand's colour (premultiplied linear BGR): round limbs darker at their edges, the gaps between fingers
+    dark lines, a grain of skin, the sleeve's own colour."""
+    plan = lay.hand
     dist = cv2.distanceTransform((alpha > 0.5).astype(np.uint8), cv2.DIST_L2, 5)
-    shade = 0.5 + 0.5 * np.sqrt(np.clip(dist / max(1.0, px(0.014)), 0, 1))
+    shade = 0.5 + 0.5 * np.sqrt(np.clip(dist / max(1.0, pose.px(0.014)), 0, 1))
     shade *= 1.0 - 0.35 * cv2.GaussianBlur(crease.astype(np.float32) / 255.0, (0, 0), 0.8) * (sleeve == 0)
     grain = _rng(lay.seed, _HAND, 1).standard_normal(alpha.shape).astype(np.float32)
     shade *= 1.0 + 0.08 * cv2.GaussianBlur(grain, (0, 0), 1.2)
@@ -827,20 +961,18 @@ def _hand_layers(lay: _Layout, reach: float, moving: bool) -> _HandLayers | None
     albedo = plan.skin[None, None, :] * (1 - cover)
     if plan.sleeve is not None:
         albedo = albedo + plan.sleeve[None, None, :] * cover
-    colour = albedo * (shade * alpha * 1.1)[:, :, None]
-    alpha = cv2.GaussianBlur(alpha, (0, 0), soft)
-    colour = cv2.GaussianBlur(colour, (0, 0), soft)
-    if streak:  # the hand moves during the exposure: blurred along its way
-        kernel = _line_kernel(streak, math.degrees(math.atan2(d[1], d[0])))
-        kernel /= kernel.sum()
-        alpha = cv2.filter2D(alpha, -1, kernel)
-        colour = cv2.filter2D(colour, -1, kernel)
-    size = (x1 - x0, y1 - y0)
-    shifted = cv2.warpAffine(alpha, np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float64), size)
-    shadow = 1.0 - plan.strength * cv2.GaussianBlur(shifted, (0, 0), penumbra)
-    # Back to full resolution: exactly twice the half-resolution region, cut to the frame.
+    colour: F32 = albedo * (shade * alpha * 1.1)[:, :, None]
+    return colour
+
+
+def _full_resolution(
+    lay: _Layout, origin: tuple[int, int], size: tuple[int, int], alpha: F32, colour: F32, shadow: F32
+) -> _HandLayers:
+    """The half-resolution layers of the region at `origin` of `size` back at full resolution: exactly twice the
+    region, cut to the frame."""
+    x0, y0 = origin
     fx0, fy0 = 2 * x0, 2 * y0
-    fw, fh = min(w - fx0, 2 * size[0]), min(h - fy0, 2 * size[1])
+    fw, fh = min(lay.width - fx0, 2 * size[0]), min(lay.height - fy0, 2 * size[1])
 
     def up(layer: F32) -> F32:
         out: F32 = cv2.resize(layer, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)[:fh, :fw]
@@ -852,6 +984,41 @@ def _hand_layers(lay: _Layout, reach: float, moving: bool) -> _HandLayers | None
     if len(xs):
         box = (float(xs.min() + fx0), float(ys.min() + fy0), float(xs.max() + 1 + fx0), float(ys.max() + 1 + fy0))
     return _HandLayers((fx0, fy0, fx0 + fw, fy0 + fh), full_alpha, up(colour), up(shadow), box)
+
+
+def _hand_layers(lay: _Layout, reach: float, moving: bool) -> _HandLayers | None:
+    """The hand and arm (reaching `reach` of the way to its target), their colour and the shadow they cast."""
+    pose = _hand_pose(lay, reach)
+    skin, sleeve, crease = _draw_hand(lay, pose)
+    drawn = np.maximum(skin, sleeve)
+    ys, xs = np.nonzero(drawn)
+    if not len(xs):
+        return None
+    # The shadow on the felt: the hand's outline moved away from the light, softened by the light's size.
+    f, ppm = HAND_SCALE, pose.ppm
+    offset = _shadow_offset(lay, ppm)
+    penumbra = max(1.0, PENUMBRA_M[lay.scene.light] * ppm * f)
+    soft = max(0.6, 0.0015 * ppm * f)
+    streak = max(3, round(0.008 * ppm * f) | 1) if moving else 0
+    # Work on the region the hand, its blur and its shadow can reach (half resolution).
+    pad = math.ceil(3 * soft + streak + 3 * penumbra + float(np.abs(offset).max())) + 2
+    sh, sw = drawn.shape
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    x1, y1 = min(sw, int(xs.max()) + 1 + pad), min(sh, int(ys.max()) + 1 + pad)
+    sleeve, crease = sleeve[y0:y1, x0:x1], crease[y0:y1, x0:x1]
+    alpha: F32 = drawn[y0:y1, x0:x1].astype(np.float32) / 255.0
+    colour = _shaded_colour(lay, pose, alpha, sleeve, crease)
+    alpha = cv2.GaussianBlur(alpha, (0, 0), soft)
+    colour = cv2.GaussianBlur(colour, (0, 0), soft)
+    if streak:  # the hand moves during the exposure: blurred along its way
+        kernel = _line_kernel(streak, math.degrees(math.atan2(pose.d[1], pose.d[0])))
+        kernel /= kernel.sum()
+        alpha = cv2.filter2D(alpha, -1, kernel)
+        colour = cv2.filter2D(colour, -1, kernel)
+    size = (x1 - x0, y1 - y0)
+    shifted = cv2.warpAffine(alpha, np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float64), size)
+    shadow = 1.0 - lay.hand.strength * cv2.GaussianBlur(shifted, (0, 0), penumbra)
+    return _full_resolution(lay, (x0, y0), size, alpha, colour, shadow)
 
 
 def _overlap_share(poly: F64, other: F64) -> float:
