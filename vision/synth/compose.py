@@ -414,18 +414,15 @@ def noise_field(rng: np.random.Generator, h: int, w: int, cell: int) -> F32:
     return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def felt_and_table(rng: np.random.Generator, scene: Scene) -> tuple[F32, npt.NDArray[np.bool_]]:
-    """Linear RGB of the table (felt with fibres and wrinkles, wooden rails, floor) and the felt mask."""
+def _inside_table(scene: Scene, step: int = 8) -> tuple[F32, F32, F32]:
+    """How far inside the table's rounded rectangle each pixel's table point lies (metres, negative outside), and
+    its table-plane x and y: computed on a coarse grid and upsampled (the warp is smooth)."""
     cam = scene.cam
     w, h = cam.width, cam.height_px
-    felt = SRGB_TO_LIN[np.array(scene.felt, dtype=np.uint8)[::-1]]  # BGR
-    # Table-plane coordinates on a coarse grid, upsampled (the warp is smooth).
-    step = 8
     gy, gx = np.mgrid[0 : h + step : step, 0 : w + step : step].astype(np.float64)
     world = cam.unproject_to_table(np.column_stack([gx.ravel(), gy.ravel()])).reshape((*gy.shape, 2))
     cx, cy = scene.table_centre
     hx, hy = scene.table_half
-    # Distance inside the table's rounded rectangle (positive inside), in metres.
     dx = hx - np.abs(world[..., 0] - cx)
     dy = hy - np.abs(world[..., 1] - cy)
     corner = 0.12
@@ -436,8 +433,14 @@ def felt_and_table(rng: np.random.Generator, scene: Scene) -> tuple[F32, npt.NDA
     inside = inside[:h, :w] if inside.shape[0] >= h else inside
     wx = cv2.resize(world[..., 0].astype(np.float32), (w + step, h + step))[:h, :w]
     wy = cv2.resize(world[..., 1].astype(np.float32), (w + step, h + step))[:h, :w]
-    ppm = cam.focal / cam.height  # pixels per metre near the centre
-    # Felt: albedo variation (fibre noise at 0.3 mm and 2 mm), dye blotches, and wrinkles.
+    return inside, wx, wy
+
+
+def _felt(rng: np.random.Generator, scene: Scene, ppm: float) -> F32:
+    """Linear BGR of the felt over the whole frame: albedo variation (fibre noise at 0.3 mm and 2 mm), dye
+    blotches, and wrinkles."""
+    w, h = scene.cam.width, scene.cam.height_px
+    felt = SRGB_TO_LIN[np.array(scene.felt, dtype=np.uint8)[::-1]]  # BGR
     hh, hw = (h + 1) // 2, (w + 1) // 2  # fibre noise drawn at half resolution (the lens blurs it anyway)
     fine: F32 = rng.standard_normal((hh, hw), dtype=np.float32)
     fine = cv2.resize(cv2.GaussianBlur(fine, (0, 0), max(0.4, 0.00015 * ppm)), (w, h), interpolation=cv2.INTER_LINEAR)
@@ -451,32 +454,48 @@ def felt_and_table(rng: np.random.Generator, scene: Scene) -> tuple[F32, npt.NDA
     shade += 1.0
     for _ in range(int(rng.integers(0, 4))):  # wrinkles: a long soft ridge, lit on one side
         shade *= _wrinkle(rng, h, w, ppm)
-    img = shade[:, :, None] * felt[None, None, :].astype(np.float32)
-    # Rails: wood, a rounded profile, a dark seam against the felt; beyond them the floor (only where seen).
+    img: F32 = shade[:, :, None] * felt[None, None, :].astype(np.float32)
+    return img
+
+
+def _rails(rng: np.random.Generator, scene: Scene, img: F32, inside: F32, wx: F32, wy: F32, ppm: float) -> None:
+    """Draw into `img` the rails (wood, a rounded profile, a dark seam against the felt) and beyond them the floor,
+    where the frame shows them."""
+    cx, cy = scene.table_centre
+    hx, hy = scene.table_half
     rail = scene.rail
     wood = SRGB_TO_LIN[np.array(rng.choice([(40, 70, 110), (30, 50, 80), (50, 90, 140), (25, 35, 45)]), dtype=np.uint8)]
     freq = rng.uniform(300, 700)
     outside = inside < 0.012
-    if outside.any():
-        rows = np.nonzero(outside.any(axis=1))[0]
-        cols = np.nonzero(outside.any(axis=0))[0]
-        r0, r1, c0, c1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
-        ins = inside[r0:r1, c0:c1]
-        sx, sy = wx[r0:r1, c0:c1], wy[r0:r1, c0:c1]
-        along = np.where(np.abs(sx - cx) / hx > np.abs(sy - cy) / hy, sy, sx)
-        wobble = noise_field(rng, r1 - r0, c1 - c0, max(8, int(0.05 * ppm)))
-        grain = 1.0 + 0.12 * np.sin(along * freq + 3 * wobble)
-        t = np.clip(-ins / rail, 0, 1)  # 0 at the felt's edge, 1 at the rail's outer edge
-        profile = 0.55 + 0.6 * np.sqrt(np.maximum(np.sin(np.pi * t), 0))
-        rail_mask = (ins < 0) & (ins > -rail)
-        floor_mask = ins <= -rail
-        seam = (1.0 - 0.6 * np.exp(-((ins / 0.004) ** 2))).astype(np.float32)  # the seam between felt and rail
-        sub = img[r0:r1, c0:c1]
-        for c in range(3):
-            ch = sub[:, :, c]
-            ch[rail_mask] = (wood[c] * grain * profile)[rail_mask]
-            ch[floor_mask] = 0.02 + 0.01 * c
-            ch *= seam
+    if not outside.any():
+        return
+    rows = np.nonzero(outside.any(axis=1))[0]
+    cols = np.nonzero(outside.any(axis=0))[0]
+    r0, r1, c0, c1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    ins = inside[r0:r1, c0:c1]
+    sx, sy = wx[r0:r1, c0:c1], wy[r0:r1, c0:c1]
+    along = np.where(np.abs(sx - cx) / hx > np.abs(sy - cy) / hy, sy, sx)
+    wobble = noise_field(rng, r1 - r0, c1 - c0, max(8, int(0.05 * ppm)))
+    grain = 1.0 + 0.12 * np.sin(along * freq + 3 * wobble)
+    t = np.clip(-ins / rail, 0, 1)  # 0 at the felt's edge, 1 at the rail's outer edge
+    profile = 0.55 + 0.6 * np.sqrt(np.maximum(np.sin(np.pi * t), 0))
+    rail_mask = (ins < 0) & (ins > -rail)
+    floor_mask = ins <= -rail
+    seam = (1.0 - 0.6 * np.exp(-((ins / 0.004) ** 2))).astype(np.float32)  # the seam between felt and rail
+    sub = img[r0:r1, c0:c1]
+    for c in range(3):
+        ch = sub[:, :, c]
+        ch[rail_mask] = (wood[c] * grain * profile)[rail_mask]
+        ch[floor_mask] = 0.02 + 0.01 * c
+        ch *= seam
+
+
+def felt_and_table(rng: np.random.Generator, scene: Scene) -> tuple[F32, npt.NDArray[np.bool_]]:
+    """Linear RGB of the table (felt with fibres and wrinkles, wooden rails, floor) and the felt mask."""
+    inside, wx, wy = _inside_table(scene)
+    ppm = scene.cam.focal / scene.cam.height  # pixels per metre near the centre
+    img = _felt(rng, scene, ppm)
+    _rails(rng, scene, img, inside, wx, wy, ppm)
     felt_mask = inside > 0.02
     return img, felt_mask
 
@@ -680,6 +699,207 @@ def _shrink(poly: F64, k: float) -> F64:
     return out
 
 
+class _Laying:
+    """A table being laid (place_table): where things may go, the sprites to lay, and what is down so far."""
+
+    def __init__(
+        self, rng: np.random.Generator, scene: Scene, felt_mask: npt.NDArray[np.bool_], sprites: tuple[Sprite, ...]
+    ) -> None:
+        self.rng, self.scene, self.felt_mask = rng, scene, felt_mask
+        cam = scene.cam
+        self.w, self.h = cam.width, cam.height_px
+        self.dice_by_key: dict[tuple[str, int, bool], list[Sprite]] = {}
+        self.props: dict[str, list[Sprite]] = {}
+        for s in sprites:
+            if s.kind == "die":
+                self.dice_by_key.setdefault((s.style, s.face, s.cocked), []).append(s)
+            else:
+                self.props.setdefault(s.kind, []).append(s)
+        self.styles = sorted({k[0] for k in self.dice_by_key})
+        self.margin = 0.04 * self.w
+        corners = [[self.margin, self.margin], [self.w - self.margin, self.h - self.margin]]
+        region = cam.unproject_to_table(np.array(corners, dtype=float))
+        self.lo, self.hi = region.min(0), region.max(0)
+        self.placed: list[Placed] = []  # the dice
+        self.tops: list[F64] = []  # their top faces, a little shrunk
+        self.hulls: list[F64] = []
+        self.items: list[Placed] = []  # cups and flat distractors
+        self.item_hulls: list[F64] = []
+        self.cups: list[tuple[F64, float, Placed]] = []  # (where on the table, radius, cup)
+
+    def on_felt(self, p: F64) -> bool:
+        """Whether a table point is on the felt, inside the frame's margin."""
+        q = self.scene.cam.project(np.array([[p[0], p[1], 0.0]]))[0]
+        margin, w, h = self.margin, self.w, self.h
+        if not (margin <= q[0] < w - margin and margin <= q[1] < h - margin):
+            return False
+        return bool(self.felt_mask[int(q[1]), int(q[0])])
+
+    def out_of_frame(self, hull: F64) -> bool:
+        """Whether an outline leaves the frame."""
+        return bool(
+            hull[:, 0].min() < 0 or hull[:, 1].min() < 0 or hull[:, 0].max() > self.w or hull[:, 1].max() > self.h
+        )
+
+    def anywhere(self) -> F64:
+        """A table point anywhere in the frame's margin (it may be off the felt)."""
+        rng, lo, hi = self.rng, self.lo, self.hi
+        return np.array([rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1]), 0.0])
+
+    def lay_cups(self) -> None:
+        """Cups first (the dice go around them): upright, mouth down or on their side, 0-2 of them."""
+        rng = self.rng
+        for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
+            if "cup" not in self.props:
+                break
+            for _try in range(20):
+                p = self.anywhere()
+                if not self.on_felt(p):
+                    continue
+                s = self.props["cup"][int(rng.integers(len(self.props["cup"])))]
+                pl = _prop_at(self.scene.cam, s, p, rng.uniform(0, 360))
+                hull = pl.hull
+                if self.out_of_frame(hull):
+                    continue
+                if any(_convex_overlap(hull, o) for o in self.item_hulls):
+                    continue
+                self.items.append(pl)
+                self.item_hulls.append(hull)
+                self.cups.append((p, 0.05, pl))
+                break
+
+    def lay_seats(self, cocked_rate: float, touching: float) -> None:
+        """Up to six seats round the table, each a cluster of dice."""
+        rng = self.rng
+        n_seats = 0 if rng.random() < 0.06 else int(rng.integers(1, 7))
+        centre = (self.lo + self.hi) / 2
+        radii = (self.hi - self.lo) / 2 * rng.uniform(0.45, 0.8)
+        start = rng.uniform(0, 2 * math.pi)
+        for seat in range(n_seats):
+            a = start + 2 * math.pi * seat / max(1, n_seats) + rng.uniform(-0.3, 0.3)
+            seat_c = centre + radii * np.array([math.cos(a), math.sin(a)]) * rng.uniform(0.6, 1.0)
+            self.lay_seat(seat, seat_c, cocked_rate, touching)
+
+    def lay_seat(self, seat: int, seat_c: F64, cocked_rate: float, touching: float) -> None:
+        """A seat's 1-5 dice round `seat_c` (now and then of mixed styles), and now and then a cocked one."""
+        rng, styles = self.rng, self.styles
+        n_dice = int(rng.choice([1, 2, 3, 4, 5], p=[0.08, 0.1, 0.14, 0.18, 0.5]))
+        style = styles[int(rng.integers(len(styles)))]
+        mixed = rng.random() < 0.15
+        recolour = (
+            float(rng.uniform(-7, 7)),
+            float(rng.uniform(0.85, 1.15)),
+            float(rng.uniform(0.88, 1.1)),
+        )
+        spread = rng.uniform(0.02, 0.045)
+        seat_first = len(self.placed)
+        for _ in range(n_dice):
+            st = styles[int(rng.integers(len(styles)))] if mixed else style
+            face = int(rng.integers(1, 7))
+            self.lay_die(seat, seat_c, spread, seat_first, st, face, recolour, touching)
+        # A cocked die against one of this seat's dice or a cup (about one table in three by default).
+        if len(self.placed) > seat_first and rng.random() < cocked_rate:
+            _place_cocked(
+                rng,
+                self.scene,
+                self.placed,
+                self.tops,
+                self.item_hulls,
+                self.dice_by_key,
+                self.cups,
+                seat,
+                seat_first,
+                style,
+                recolour,
+            )
+
+    def lay_die(
+        self,
+        seat: int,
+        seat_c: F64,
+        spread: float,
+        seat_first: int,
+        style: str,
+        face: int,
+        recolour: tuple[float, float, float],
+        touching: float,
+    ) -> None:
+        """A lying die of the seat (up to 30 tries): near its centre, or touching one of its dice already down; on
+        the felt, clear of the cups, its top face clear of the other dice's."""
+        rng, cam = self.rng, self.scene.cam
+        placed = self.placed
+        for _try in range(30):
+            if len(placed) > seat_first and rng.random() < touching:
+                # Touching: next to a die of this seat, face to face or nearly so.
+                other = placed[int(rng.integers(seat_first, len(placed)))]
+                base = other.world
+                ang = rng.uniform(0, 2 * math.pi)
+                p2 = base[:2] + SIDE * rng.uniform(1.02, 1.3) * np.array([math.cos(ang), math.sin(ang)])
+            else:
+                p2 = seat_c + rng.normal(0, spread, 2)
+            p = np.array([p2[0], p2[1], SIDE / 2])
+            if not self.on_felt(p) or any(np.hypot(*(p[:2] - c[:2])) < r + SIDE for c, r, _ in self.cups):
+                continue
+            pool = self.dice_by_key.get((style, face, False))
+            if not pool:
+                return
+            s, gamma = pick_sprite(rng, pool, self.scene, p)
+            pl = Placed(s, affine_for_top(cam, s, p, gamma), order=0.0, seat=seat, recolour=_recolour(style, recolour))
+            top = _shrink(pl.map(s.top_face), 0.97)
+            hull = pl.hull
+            if self.out_of_frame(hull):
+                continue
+            if any(_convex_overlap(top, t) for t in self.tops) or any(
+                _convex_overlap(hull, o) for o in self.item_hulls
+            ):
+                continue
+            pl.world = p
+            placed.append(pl)
+            self.tops.append(top)
+            self.hulls.append(hull)
+            return
+
+    def lay_props(self) -> None:
+        """Coins, bottle caps, cards: flat distractors, away from the dice (a card may leave the frame)."""
+        rng = self.rng
+        for kind, count in (
+            ("coin", rng.choice([0, 0, 1, 2, 3])),
+            ("cap", rng.choice([0, 0, 0, 1])),
+            ("card", rng.choice([0, 0, 0, 1])),
+        ):
+            for _ in range(int(count)):
+                if kind not in self.props:
+                    break
+                for _try in range(15):
+                    p = self.anywhere()
+                    s = self.props[kind][int(rng.integers(len(self.props[kind])))]
+                    pl = _prop_at(self.scene.cam, s, p, rng.uniform(0, 360))
+                    hull = pl.hull
+                    if kind != "card" and self.out_of_frame(hull):
+                        continue
+                    if any(_convex_overlap(hull, o) for o in self.hulls + self.item_hulls):
+                        continue
+                    self.items.append(pl)
+                    self.item_hulls.append(hull)
+                    break
+
+    def set_draw_order(self) -> None:
+        """Further from the nadir first (a nearer object can hide the side of a further one); flat things under
+        everything; a cocked die just over what it leans on."""
+        nadir = self.scene.cam.project(np.array([[0.0, 0.0, 0.0]]))[0]
+        placed = self.placed
+        for pl in placed + self.items:
+            c = pl.map([pl.sprite.centre])[0]
+            pl.order = float(np.hypot(*(c - nadir)))
+            if pl.sprite.kind in ("coin", "card", "cap"):
+                pl.order += 1e6  # flat things lie under everything
+        for i, pl in enumerate(placed):
+            if pl.support >= 0:
+                pl.order = placed[pl.support].order - 1e-3 - i * 1e-6
+            elif pl.leans_on is not None:
+                pl.order = pl.leans_on.order - 1e-3 - i * 1e-6
+
+
 def place_table(
     rng: np.random.Generator,
     scene: Scene,
@@ -691,140 +911,12 @@ def place_table(
     """Seats with clusters of dice (touching, some cocked: a seat's chance is `cocked_rate`), cups, coins, caps
     and cards; (dice, props). A lying die is laid exact on its top face (affine_for_top); `touching`: a die's
     chance to be laid against one of its seat's dice already down."""
-    cam = scene.cam
-    w, h = cam.width, cam.height_px
-    dice_by_key: dict[tuple[str, int, bool], list[Sprite]] = {}
-    props: dict[str, list[Sprite]] = {}
-    for s in sprites:
-        if s.kind == "die":
-            dice_by_key.setdefault((s.style, s.face, s.cocked), []).append(s)
-        else:
-            props.setdefault(s.kind, []).append(s)
-    styles = sorted({k[0] for k in dice_by_key})
-    margin = 0.04 * w
-    region = cam.unproject_to_table(np.array([[margin, margin], [w - margin, h - margin]], dtype=float))
-    lo, hi = region.min(0), region.max(0)
-
-    def on_felt(p: F64) -> bool:
-        q = cam.project(np.array([[p[0], p[1], 0.0]]))[0]
-        if not (margin <= q[0] < w - margin and margin <= q[1] < h - margin):
-            return False
-        return bool(felt_mask[int(q[1]), int(q[0])])
-
-    placed: list[Placed] = []
-    tops: list[F64] = []
-    hulls: list[F64] = []
-    items: list[Placed] = []
-    item_hulls: list[F64] = []
-    cups: list[tuple[F64, float, Placed]] = []
-
-    # Cups first (the dice go around them): upright, mouth down or on their side, 0-2 of them.
-    for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
-        if "cup" not in props:
-            break
-        for _try in range(20):
-            p = np.array([rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1]), 0.0])
-            if not on_felt(p):
-                continue
-            s = props["cup"][int(rng.integers(len(props["cup"])))]
-            pl = _prop_at(cam, s, p, rng.uniform(0, 360))
-            hull = pl.hull
-            if hull[:, 0].min() < 0 or hull[:, 1].min() < 0 or hull[:, 0].max() > w or hull[:, 1].max() > h:
-                continue
-            if any(_convex_overlap(hull, o) for o in item_hulls):
-                continue
-            items.append(pl)
-            item_hulls.append(hull)
-            cups.append((p, 0.05, pl))
-            break
-
-    n_seats = 0 if rng.random() < 0.06 else int(rng.integers(1, 7))
-    centre = (lo + hi) / 2
-    radii = (hi - lo) / 2 * rng.uniform(0.45, 0.8)
-    start = rng.uniform(0, 2 * math.pi)
-    for seat in range(n_seats):
-        a = start + 2 * math.pi * seat / max(1, n_seats) + rng.uniform(-0.3, 0.3)
-        seat_c = centre + radii * np.array([math.cos(a), math.sin(a)]) * rng.uniform(0.6, 1.0)
-        n_dice = int(rng.choice([1, 2, 3, 4, 5], p=[0.08, 0.1, 0.14, 0.18, 0.5]))
-        style = styles[int(rng.integers(len(styles)))]
-        mixed = rng.random() < 0.15
-        recolour = (
-            float(rng.uniform(-7, 7)),
-            float(rng.uniform(0.85, 1.15)),
-            float(rng.uniform(0.88, 1.1)),
-        )
-        spread = rng.uniform(0.02, 0.045)
-        seat_first = len(placed)
-        for _ in range(n_dice):
-            st = styles[int(rng.integers(len(styles)))] if mixed else style
-            face = int(rng.integers(1, 7))
-            for _try in range(30):
-                if len(placed) > seat_first and rng.random() < touching:
-                    # Touching: next to a die of this seat, face to face or nearly so.
-                    other = placed[int(rng.integers(seat_first, len(placed)))]
-                    base = other.world
-                    ang = rng.uniform(0, 2 * math.pi)
-                    p2 = base[:2] + SIDE * rng.uniform(1.02, 1.3) * np.array([math.cos(ang), math.sin(ang)])
-                else:
-                    p2 = seat_c + rng.normal(0, spread, 2)
-                p = np.array([p2[0], p2[1], SIDE / 2])
-                if not on_felt(p) or any(np.hypot(*(p[:2] - c[:2])) < r + SIDE for c, r, _ in cups):
-                    continue
-                pool = dice_by_key.get((st, face, False))
-                if not pool:
-                    break
-                s, gamma = pick_sprite(rng, pool, scene, p)
-                pl = Placed(s, affine_for_top(cam, s, p, gamma), order=0.0, seat=seat, recolour=_recolour(st, recolour))
-                top = _shrink(pl.map(s.top_face), 0.97)
-                hull = pl.hull
-                if hull[:, 0].min() < 0 or hull[:, 1].min() < 0 or hull[:, 0].max() > w or hull[:, 1].max() > h:
-                    continue
-                if any(_convex_overlap(top, t) for t in tops) or any(_convex_overlap(hull, o) for o in item_hulls):
-                    continue
-                pl.world = p
-                placed.append(pl)
-                tops.append(top)
-                hulls.append(hull)
-                break
-        # A cocked die against one of this seat's dice or a cup (about one table in three by default).
-        if len(placed) > seat_first and rng.random() < cocked_rate:
-            _place_cocked(rng, scene, placed, tops, item_hulls, dice_by_key, cups, seat, seat_first, style, recolour)
-    # Coins, bottle caps, cards: flat distractors, away from the dice.
-    for kind, count in (
-        ("coin", rng.choice([0, 0, 1, 2, 3])),
-        ("cap", rng.choice([0, 0, 0, 1])),
-        ("card", rng.choice([0, 0, 0, 1])),
-    ):
-        for _ in range(int(count)):
-            if kind not in props:
-                break
-            for _try in range(15):
-                p = np.array([rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1]), 0.0])
-                s = props[kind][int(rng.integers(len(props[kind])))]
-                pl = _prop_at(cam, s, p, rng.uniform(0, 360))
-                hull = pl.hull
-                if kind != "card" and (
-                    hull[:, 0].min() < 0 or hull[:, 1].min() < 0 or hull[:, 0].max() > w or hull[:, 1].max() > h
-                ):
-                    continue
-                if any(_convex_overlap(hull, o) for o in hulls + item_hulls):
-                    continue
-                items.append(pl)
-                item_hulls.append(hull)
-                break
-    # Draw order: further from the nadir first (a nearer object can hide the side of a further one).
-    nadir = cam.project(np.array([[0.0, 0.0, 0.0]]))[0]
-    for pl in placed + items:
-        c = pl.map([pl.sprite.centre])[0]
-        pl.order = float(np.hypot(*(c - nadir)))
-        if pl.sprite.kind in ("coin", "card", "cap"):
-            pl.order += 1e6  # flat things lie under everything
-    for i, pl in enumerate(placed):
-        if pl.support >= 0:
-            pl.order = placed[pl.support].order - 1e-3 - i * 1e-6
-        elif pl.leans_on is not None:
-            pl.order = pl.leans_on.order - 1e-3 - i * 1e-6
-    return placed, items
+    table = _Laying(rng, scene, felt_mask, sprites)
+    table.lay_cups()
+    table.lay_seats(cocked_rate, touching)
+    table.lay_props()
+    table.set_draw_order()
+    return table.placed, table.items
 
 
 def _recolour(style: str, rec: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -1001,19 +1093,42 @@ def compose_table(
     scene = random_scene(rng, width, height)
     img: F32
     img, felt_mask = felt_and_table(rng, scene)
-    not_felt: str | None = None
-    if surface == "cloth":  # a stream of its own, as for bare tables
-        cloth = np.random.default_rng([seed, 2])
-        not_felt = str(cloth.choice(CLOTH_TABLES))
-        img = cloth_table(cloth, scene, not_felt)
-    elif surface != "felt":  # a stream of its own, so a felt table's seed still makes the table it made before
-        side = np.random.default_rng([seed, 1])
-        if surface == "bare" or side.random() < 0.5:
-            not_felt = str(side.choice(list(BARE_TABLES)))
-            img = bare_table(side, scene, not_felt)
+    img, not_felt = _surface(seed, surface, scene, img)
     dice, items = place_table(rng, scene, felt_mask, chosen, cocked_rate, touching)
     for pl in sorted(dice + items, key=lambda p: -p.order):
         draw(img, pl, assets, feather=not_felt is not None)  # felt tables unchanged: their seeds make the same images
+    out, sigma, motion = _photograph(rng, scene, img)
+    meta = {
+        **scene_meta(scene),
+        "surface": not_felt or "felt",
+        "flat_dice": "exact",  # how lying dice are laid (the only way left): kept so a table's meta reads as before
+        "blur_sigma_px": round(float(sigma), 3),
+        "motion_blur": motion,
+    }
+    others = _distractor_labels(items, width, height)
+    return Table(out, seed, _dice_labels(dice), others, meta, int(rng.integers(70, 96)))
+
+
+def _surface(seed: int, surface: str, scene: Scene, felt: F32) -> tuple[F32, str | None]:
+    """The table's image for `surface` (SURFACES) and the name of the table when it is not felt (None on felt).
+    Bare and cloth tables are drawn from streams of their own, so a felt table's seed still makes the table it
+    made before."""
+    if surface == "cloth":
+        cloth = np.random.default_rng([seed, 2])
+        kind = str(cloth.choice(CLOTH_TABLES))
+        return cloth_table(cloth, scene, kind), kind
+    if surface != "felt":
+        side = np.random.default_rng([seed, 1])
+        if surface == "bare" or side.random() < 0.5:
+            kind = str(side.choice(list(BARE_TABLES)))
+            return bare_table(side, scene, kind), kind
+    return felt, None
+
+
+def _photograph(rng: np.random.Generator, scene: Scene, img: F32) -> tuple[U8, float, dict[str, Any] | None]:
+    """The table as the camera takes it (8-bit BGR): light and shadows, auto exposure, lens blur (sometimes
+    defocus), rare motion blur, shot and read noise; with the blur's sigma and the motion blur (or None)."""
+    height, width = img.shape[:2]
     ppm = scene.cam.focal / scene.cam.height
     light = illumination(rng, scene)
     if rng.random() < 0.3:
@@ -1026,7 +1141,6 @@ def compose_table(
     exposure = float(np.clip(rng.uniform(0.1, 0.2) / max(median, 1e-4), 0.7, 1.8)) * rng.uniform(0.9, 1.1)
     tint = np.array(scene.tint, dtype=np.float32)[::-1] * exposure  # BGR
     img *= tint
-    # Optics and sensor: lens blur (sometimes defocus), rare motion blur, shot + read noise.
     res = width / 4608
     sigma = rng.uniform(0.5, 1.2) * res if rng.random() > 0.1 else rng.uniform(1.5, 3.0) * res
     img = cv2.GaussianBlur(img, (0, 0), max(0.3, sigma))
@@ -1039,7 +1153,12 @@ def compose_table(
     shot, read = rng.uniform(0.0005, 0.003), rng.uniform(0.0005, 0.003)
     noise = rng.standard_normal(img.shape, dtype=np.float32)
     np.add(img, noise * np.sqrt(np.maximum(img, 0) * shot + read**2), out=img)
-    out = LIN_TO_SRGB_U8[np.clip(img * 4095, 0, 4095).astype(np.int32)]
+    out: U8 = LIN_TO_SRGB_U8[np.clip(img * 4095, 0, 4095).astype(np.int32)]
+    return out, float(sigma), motion
+
+
+def _dice_labels(dice: list[Placed]) -> list[dict[str, Any]]:
+    """Each die's label: face, whether cocked, YOLO class, box, seat, sprite, top face and outline, what it leans on."""
     labels = []
     for i, pl in enumerate(dice):
         s = pl.sprite
@@ -1059,6 +1178,11 @@ def compose_table(
                 "index": i,
             }
         )
+    return labels
+
+
+def _distractor_labels(items: list[Placed], width: int, height: int) -> list[dict[str, Any]]:
+    """Each cup and flat distractor: its kind, sprite and box (cut to the frame)."""
     others = []
     for pl in items:
         x1, y1, x2, y2 = pl.box
@@ -1069,14 +1193,7 @@ def compose_table(
             round(min(float(height), y2), 2),
         ]
         others.append({"kind": pl.sprite.kind, "sprite": pl.sprite.file, "box": box})
-    meta = {
-        **scene_meta(scene),
-        "surface": not_felt or "felt",
-        "flat_dice": "exact",  # how lying dice are laid (the only way left): kept so a table's meta reads as before
-        "blur_sigma_px": round(float(sigma), 3),
-        "motion_blur": motion,
-    }
-    return Table(out, seed, labels, others, meta, int(rng.integers(70, 96)))
+    return others
 
 
 def yolo_lines(dice: list[dict[str, Any]], width: int, height: int, one_class: bool = False) -> str:
