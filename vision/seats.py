@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -398,20 +398,60 @@ def camera_tilt(
     seen = np.array([m.corners for m in markers], np.float64)  # m x 4 x 2
     half = marker_mm / 2
     square = np.array([(-half, half), (half, half), (half, -half), (-half, -half)])  # clockwise seen from above
-    sides = np.linalg.norm(seen - np.roll(seen, -1, axis=1), axis=2).mean(axis=1)
-    lens_height = f * marker_mm / float(np.median(sides))
-    start = [0.0, 0.0, lens_height]
-    for quad in seen:  # straight down: each marker where its centre is seen, turned as its top edge
-        u, v = quad.mean(axis=0) - centre
-        du, dv = quad[1] - quad[0]
-        start += [u * lens_height / f, -v * lens_height / f, math.atan2(-dv, du)]
-    params = np.array(start)
-    steps = np.array([1e-6, 1e-6, 1e-3] + [1e-3, 1e-3, 1e-6] * len(markers))
-    damping = 1e-3
 
     def misfit(p: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         return (_corners_seen(p, square, f, centre) - seen).ravel()
 
+    steps = np.array([1e-6, 1e-6, 1e-3] + [1e-3, 1e-3, 1e-6] * len(markers))
+    fitted = _least_squares(misfit, _straight_down(seen, f, centre, marker_mm), steps)
+    if fitted is None:
+        return None
+    params, error, jacobian = fitted
+    pitch, roll, lens_height = (float(v) for v in params[:3])
+    nadir = _nadir(pitch, roll, f, centre)
+    if nadir is None:
+        return None
+    spread = _nadir_spread(pitch, roll, f, centre, nadir, jacobian)
+    if spread is None:
+        return None
+    rotation = _tilted(pitch, roll)
+    tilt = math.degrees(math.acos(min(1.0, abs(float(rotation[2, 2])))))
+    residual = float(np.sqrt(np.mean(error**2) * 2))
+    if (
+        not math.isfinite(spread)
+        or spread > MAX_NADIR_SPREAD * width
+        or tilt > MAX_TILT_DEG
+        or residual > MAX_RESIDUAL_PX
+    ):
+        return None
+    where = (float(nadir[0]) / width, float(nadir[1]) / height)
+    return CameraTilt(where, tilt, lens_height, hfov_deg, len(markers), spread, residual)
+
+
+def _straight_down(
+    seen: npt.NDArray[np.float64], f: float, centre: npt.NDArray[np.float64], marker_mm: float
+) -> npt.NDArray[np.float64]:
+    """The fit's start: a camera looking straight down from the height the markers' size tells, each marker where
+    its centre is seen, turned as its top edge."""
+    sides = np.linalg.norm(seen - np.roll(seen, -1, axis=1), axis=2).mean(axis=1)
+    lens_height = f * marker_mm / float(np.median(sides))
+    start = [0.0, 0.0, lens_height]
+    for quad in seen:
+        u, v = quad.mean(axis=0) - centre
+        du, dv = quad[1] - quad[0]
+        start += [u * lens_height / f, -v * lens_height / f, math.atan2(-dv, du)]
+    return np.array(start)
+
+
+Misfit = Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]
+
+
+def _least_squares(
+    misfit: Misfit, params: npt.NDArray[np.float64], steps: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """Levenberg-Marquardt from `params` (up to 50 steps; a finite-difference Jacobian with these `steps`), keeping
+    the height (params[2]) above the table: (params, misfit, the last Jacobian), or None where it cannot solve."""
+    damping = 1e-3
     error = misfit(params)
     jacobian = np.zeros((error.size, params.size))
     for _ in range(50):
@@ -436,12 +476,19 @@ def camera_tilt(
             break
         if np.max(np.abs(change[:2])) < 1e-9:
             break
-    pitch, roll, lens_height = (float(v) for v in params[:3])
-    nadir = _nadir(pitch, roll, f, centre)
-    if nadir is None:
-        return None
-    # The nadir's standard error: the fit's covariance of pitch and roll (corners found to CORNER_PX), carried to
-    # the nadir's pixels.
+    return params, error, jacobian
+
+
+def _nadir_spread(
+    pitch: float,
+    roll: float,
+    f: float,
+    centre: npt.NDArray[np.float64],
+    nadir: npt.NDArray[np.float64],
+    jacobian: npt.NDArray[np.float64],
+) -> float | None:
+    """The nadir's standard error in pixels: the fit's covariance of pitch and roll (corners found to CORNER_PX),
+    carried to the nadir's pixels; None where it cannot be told."""
     try:
         covariance = np.linalg.inv(jacobian.T @ jacobian)[:2, :2] * CORNER_PX**2
     except np.linalg.LinAlgError:
@@ -452,19 +499,7 @@ def camera_tilt(
         if shifted is None:
             return None
         carry[:, i] = (shifted - nadir) / 1e-6
-    spread = math.sqrt(max(0.0, float(np.trace(carry @ covariance @ carry.T))))
-    rotation = _tilted(pitch, roll)
-    tilt = math.degrees(math.acos(min(1.0, abs(float(rotation[2, 2])))))
-    residual = float(np.sqrt(np.mean(error**2) * 2))
-    if (
-        not math.isfinite(spread)
-        or spread > MAX_NADIR_SPREAD * width
-        or tilt > MAX_TILT_DEG
-        or residual > MAX_RESIDUAL_PX
-    ):
-        return None
-    where = (float(nadir[0]) / width, float(nadir[1]) / height)
-    return CameraTilt(where, tilt, lens_height, hfov_deg, len(markers), spread, residual)
+    return math.sqrt(max(0.0, float(np.trace(carry @ covariance @ carry.T))))
 
 
 class TiltedReader:
@@ -612,33 +647,7 @@ def calibrate(
     wanted = sorted(set(config.seats) | set(config.players) | set(seats_in_play))
     use_markers = config.mode == "markers" or (config.mode == "auto" and bool(markers))
     if use_markers:
-        homography = table_homography(markers, config.marker_mm)
-        anchors: dict[int, Point] = {}
-        if homography is not None:
-            centres = to_table(homography, [m.center for m in markers])
-            anchors = {m.seat: c for m, c in zip(markers, centres, strict=True)}
-        ring = None
-        if region is None and len(markers) >= 3:
-            ring, region_source = _hull(list(anchors.values())), "markers"
-        found = {m.seat for m in markers}
-        missing = tuple(seat for seat in wanted if seat not in found)
-        if not markers:
-            problems.append(Problem("no_seats", "no se ve ningún marcador de asiento en la imagen"))
-        return Seating(
-            mode="markers",
-            width=width,
-            height=height,
-            markers=tuple(markers),
-            homography=homography,
-            anchors=anchors,
-            region=region,
-            ring=ring,
-            ring_margin_mm=s.ring_margin * config.marker_mm,
-            region_source=region_source,
-            seats=tuple(sorted(found | set(wanted))),
-            missing=missing,
-            problems=tuple(problems),
-        )
+        return _by_markers(markers, config, s, (width, height), region, wanted, problems)
     if config.zones:
         zones = {seat: _scaled(zone, width, height) for seat, zone in config.zones.items()}
         return Seating(
@@ -661,6 +670,49 @@ def calibrate(
         region=region,
         region_source=region_source,
         seats=tuple(wanted),
+        problems=tuple(problems),
+    )
+
+
+def _by_markers(
+    markers: Sequence[Marker],
+    config: TableConfig,
+    s: SeatSettings,
+    size: tuple[int, int],
+    region: Polygon | None,
+    wanted: list[int],
+    problems: list[Problem],
+) -> Seating:
+    """The seating by the markers found: each seat's marker centre on the table (through the homography), the
+    table's region (the config's, else the markers' ring when three or more are seen), the seats whose marker is
+    not seen."""
+    width, height = size
+    region_source: Literal["config", "markers", "frame"] = "config" if region is not None else "frame"
+    homography = table_homography(markers, config.marker_mm)
+    anchors: dict[int, Point] = {}
+    if homography is not None:
+        centres = to_table(homography, [m.center for m in markers])
+        anchors = {m.seat: c for m, c in zip(markers, centres, strict=True)}
+    ring = None
+    if region is None and len(markers) >= 3:
+        ring, region_source = _hull(list(anchors.values())), "markers"
+    found = {m.seat for m in markers}
+    missing = tuple(seat for seat in wanted if seat not in found)
+    if not markers:
+        problems.append(Problem("no_seats", "no se ve ningún marcador de asiento en la imagen"))
+    return Seating(
+        mode="markers",
+        width=width,
+        height=height,
+        markers=tuple(markers),
+        homography=homography,
+        anchors=anchors,
+        region=region,
+        ring=ring,
+        ring_margin_mm=s.ring_margin * config.marker_mm,
+        region_source=region_source,
+        seats=tuple(sorted(found | set(wanted))),
+        missing=missing,
         problems=tuple(problems),
     )
 
@@ -1017,6 +1069,55 @@ def _dashed_rect(page: Frame, x1: int, y1: int, x2: int, y2: int, dash: int, thi
             cv2.line(page, p, q, grey, thickness)
 
 
+def _page_header(page: Frame, lay: SheetLayout) -> None:
+    header = f"Cacho Companion - marcadores de asiento ArUco {ARUCO_NAME}. Imprimir al 100 %, sin escalar."
+    scale = lay.dpi / 300
+    cv2.putText(
+        page,
+        header,
+        (lay.px(lay.margin_mm), lay.px(lay.margin_mm + 6)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        1.1 * scale,
+        (0, 0, 0),
+        max(1, round(2 * scale)),
+        cv2.LINE_AA,
+    )
+
+
+def _cut_out(page: Frame, lay: SheetLayout, seat: int, x: int, y: int, dictionary: cv2.aruco.Dictionary) -> None:
+    """A seat's cut-out with its top-left corner at (x, y): dashed cut lines, the marker in its quiet zone, the
+    seat's number and the marker's printed size under it."""
+    cell_w, cell_h = (lay.px(v) for v in lay.cell_mm)
+    _dashed_rect(page, x, y, x + cell_w, y + cell_h, lay.px(3), max(1, lay.px(0.25)))
+    marker = cv2.aruco.generateImageMarker(dictionary, seat, lay.marker_px)
+    mx, my = x + (cell_w - lay.marker_px) // 2, y + lay.px(lay.quiet_mm)
+    page[my : my + lay.marker_px, mx : mx + lay.marker_px] = marker[:, :, None]
+    text_y = my + lay.marker_px + lay.px(lay.quiet_mm)  # the label stays out of the quiet zone
+    scale = lay.dpi / 300
+    title = f"ASIENTO {seat}"
+    cv2.putText(
+        page,
+        title,
+        (x + lay.px(4), text_y + lay.px(6)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        2.0 * scale,
+        (0, 0, 0),
+        max(1, round(5 * scale)),
+        cv2.LINE_AA,
+    )
+    size = f"id {seat} - cuadro negro de {lay.printed_mm:.1f} mm de lado"
+    cv2.putText(
+        page,
+        size,
+        (x + lay.px(4), text_y + lay.px(13)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        1.0 * scale,
+        (60, 60, 60),
+        max(1, round(2 * scale)),
+        cv2.LINE_AA,
+    )
+
+
 def marker_pages(seats: Sequence[int], layout: SheetLayout | None = None) -> list[Frame]:
     """A4 pages (BGR, white) with one marker per seat, cut lines, the seat number and the printed size."""
     lay = layout or SheetLayout()
@@ -1033,52 +1134,12 @@ def marker_pages(seats: Sequence[int], layout: SheetLayout | None = None) -> lis
     # Centre the grid horizontally; the header sits above it.
     left = (width - columns * cell_w) // 2
     top = lay.px(lay.margin_mm + lay.header_mm)
-    line = max(1, lay.px(0.25))
     dictionary = aruco_dictionary()
     pages = []
     for first in range(0, len(seats), per_page):
         page = np.full((height, width, 3), 255, np.uint8)
-        header = f"Cacho Companion - marcadores de asiento ArUco {ARUCO_NAME}. Imprimir al 100 %, sin escalar."
-        scale = lay.dpi / 300
-        cv2.putText(
-            page,
-            header,
-            (lay.px(lay.margin_mm), lay.px(lay.margin_mm + 6)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            1.1 * scale,
-            (0, 0, 0),
-            max(1, round(2 * scale)),
-            cv2.LINE_AA,
-        )
+        _page_header(page, lay)
         for slot, seat in enumerate(seats[first : first + per_page]):
-            x = left + (slot % columns) * cell_w
-            y = top + (slot // columns) * cell_h
-            _dashed_rect(page, x, y, x + cell_w, y + cell_h, lay.px(3), line)
-            marker = cv2.aruco.generateImageMarker(dictionary, seat, lay.marker_px)
-            mx, my = x + (cell_w - lay.marker_px) // 2, y + lay.px(lay.quiet_mm)
-            page[my : my + lay.marker_px, mx : mx + lay.marker_px] = marker[:, :, None]
-            text_y = my + lay.marker_px + lay.px(lay.quiet_mm)  # the label stays out of the quiet zone
-            title = f"ASIENTO {seat}"
-            cv2.putText(
-                page,
-                title,
-                (x + lay.px(4), text_y + lay.px(6)),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                2.0 * scale,
-                (0, 0, 0),
-                max(1, round(5 * scale)),
-                cv2.LINE_AA,
-            )
-            size = f"id {seat} - cuadro negro de {lay.printed_mm:.1f} mm de lado"
-            cv2.putText(
-                page,
-                size,
-                (x + lay.px(4), text_y + lay.px(13)),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                1.0 * scale,
-                (60, 60, 60),
-                max(1, round(2 * scale)),
-                cv2.LINE_AA,
-            )
+            _cut_out(page, lay, seat, left + (slot % columns) * cell_w, top + (slot // columns) * cell_h, dictionary)
         pages.append(page)
     return pages
