@@ -20,7 +20,7 @@ from vision.faces.crops import labelled_dice, reader_crop
 from vision.faces.pips import PipCounter
 from vision.faces.reader import combine
 from vision.faces.train import METRICS_NAME, VAL_SPLIT, update_metrics
-from vision.types import FaceVerdict, Frame
+from vision.types import FaceGuess, FaceVerdict, Frame
 
 
 def _share(part: int, whole: int) -> float:
@@ -40,75 +40,102 @@ def measure(
     t0 = time.perf_counter()
     pip_guesses = counter.read_faces(crops)
     pip_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
-    cnn_guesses = [guess_from_probabilities(row) for row in probs]
-    verdicts = [combine(m, p, classifier.threshold) for m, p in zip(cnn_guesses, pip_guesses, strict=True)]
-    n = len(faces)
-    best = [int(face) for face in likeliest_face(probs)]
-    cnn_right = [b == f for b, f in zip(best, faces, strict=True)]
-    pip_answered = [g.face is not None for g in pip_guesses]
-    pip_right = [g.face == f for g, f in zip(pip_guesses, faces, strict=True)]
-    accepted = [not v.uncertain for v in verdicts]
-    right = [v.face == f for v, f in zip(verdicts, faces, strict=True)]
-    silent = [a and not r for a, r in zip(accepted, right, strict=True)]
-    cnn_wrong = [i for i in range(n) if not cnn_right[i]]
-    pips_flag = [p.face is None or p.face != b for p, b in zip(pip_guesses, best, strict=True)]
-    pips_disagree = [p.face is not None and p.face != b for p, b in zip(pip_guesses, best, strict=True)]
-    cnn_unsure = [g.face is None or g.confidence < classifier.threshold for g in cnn_guesses]
-    # For comparison only: the same rule if a pip counter that cannot count did not flag the die.
-    lenient = [not (cnn_unsure[i] or pips_disagree[i]) for i in range(n)]
-    lenient_silent = sum(1 for i in range(n) if lenient[i] and not cnn_right[i])
-    reasons: Counter[str] = Counter()
-    for v in verdicts:
-        for reason in v.reasons:
-            reasons[reason.split(" (")[0]] += 1
-    per_image: dict[str, bool] = {}
-    for img, ok, good in zip(images, accepted, right, strict=True):
-        per_image[img] = per_image.get(img, True) and ok and good
-    confusion: Counter[str] = Counter(f"{f}->{b}" for f, b in zip(faces, best, strict=True) if f != b)
+    tally = _Tally(faces, images, probs, pip_guesses, classifier.threshold)
     return {
-        "dice": n,
-        "images": len(per_image),
-        "classifier": {
-            "accuracy": _share(sum(cnn_right), n),
-            "threshold": classifier.threshold,
-            "confident_share": _share(n - sum(cnn_unsure), n),
-            "confident_accuracy": _share(
-                sum(1 for i in range(n) if not cnn_unsure[i] and cnn_right[i]), n - sum(cnn_unsure)
-            ),
-            "errors": len(cnn_wrong),
+        "dice": tally.n,
+        "images": len(tally.per_image),
+        "classifier": {**tally.classifier(), "ms_per_crop": round(cnn_ms, 2), "backend": classifier.backend},
+        "pips": {**tally.pips(), "ms_per_crop": round(pip_ms, 2)},
+        "combined": tally.combined(),
+        "combined_if_pip_abstention_did_not_flag": tally.lenient(),
+        "classifier_errors_caught": tally.caught(),
+    }
+
+
+class _Tally:
+    """Each die's readings beside its true face: the classifier's likeliest face, the pip count, their verdict."""
+
+    def __init__(
+        self, faces: list[int], images: list[str], probs: np.ndarray, pip_guesses: list[FaceGuess], threshold: float
+    ) -> None:
+        self.n, self.threshold, self.faces = len(faces), threshold, faces
+        self.cnn_guesses = [guess_from_probabilities(row) for row in probs]
+        self.pip_guesses = pip_guesses
+        self.verdicts = [combine(m, p, threshold) for m, p in zip(self.cnn_guesses, pip_guesses, strict=True)]
+        self.best = [int(face) for face in likeliest_face(probs)]
+        self.cnn_right = [b == f for b, f in zip(self.best, faces, strict=True)]
+        self.pip_answered = [g.face is not None for g in pip_guesses]
+        self.pip_right = [g.face == f for g, f in zip(pip_guesses, faces, strict=True)]
+        self.accepted = [not v.uncertain for v in self.verdicts]
+        self.right = [v.face == f for v, f in zip(self.verdicts, faces, strict=True)]
+        self.cnn_wrong = [i for i in range(self.n) if not self.cnn_right[i]]
+        self.pips_flag = [p.face is None or p.face != b for p, b in zip(pip_guesses, self.best, strict=True)]
+        self.pips_disagree = [p.face is not None and p.face != b for p, b in zip(pip_guesses, self.best, strict=True)]
+        self.cnn_unsure = [g.face is None or g.confidence < threshold for g in self.cnn_guesses]
+        self.per_image: dict[str, bool] = {}
+        for img, ok, good in zip(images, self.accepted, self.right, strict=True):
+            self.per_image[img] = self.per_image.get(img, True) and ok and good
+
+    def classifier(self) -> dict[str, Any]:
+        """The classifier alone: its likeliest face, and how often it is sure (and right when sure)."""
+        n, unsure, right = self.n, self.cnn_unsure, self.cnn_right
+        confusion: Counter[str] = Counter(f"{f}->{b}" for f, b in zip(self.faces, self.best, strict=True) if f != b)
+        return {
+            "accuracy": _share(sum(right), n),
+            "threshold": self.threshold,
+            "confident_share": _share(n - sum(unsure), n),
+            "confident_accuracy": _share(sum(1 for i in range(n) if not unsure[i] and right[i]), n - sum(unsure)),
+            "errors": len(self.cnn_wrong),
             "confusions": dict(confusion.most_common()),
-            "ms_per_crop": round(cnn_ms, 2),
-            "backend": classifier.backend,
-        },
-        "pips": {
-            "accuracy": _share(sum(pip_right), n),
-            "answered_share": _share(sum(pip_answered), n),
-            "answered_accuracy": _share(sum(pip_right), sum(pip_answered)),
-            "wrong_answers": sum(pip_answered) - sum(pip_right),
-            "ms_per_crop": round(pip_ms, 2),
-        },
-        "combined": {
+        }
+
+    def pips(self) -> dict[str, Any]:
+        """The pip counter alone: how often it answers, and how often right."""
+        right, answered = sum(self.pip_right), sum(self.pip_answered)
+        return {
+            "accuracy": _share(right, self.n),
+            "answered_share": _share(answered, self.n),
+            "answered_accuracy": _share(right, answered),
+            "wrong_answers": answered - right,
+        }
+
+    def combined(self) -> dict[str, Any]:
+        """The pair as the reader uses it: accepted, right when accepted, silent errors, why the rest are flagged."""
+        n, accepted, right = self.n, self.accepted, self.right
+        reasons: Counter[str] = Counter()
+        for v in self.verdicts:
+            for reason in v.reasons:
+                reasons[reason.split(" (")[0]] += 1
+        return {
             "accepted_share": _share(sum(accepted), n),
             "accepted_accuracy": _share(sum(1 for a, r in zip(accepted, right, strict=True) if a and r), sum(accepted)),
             "uncertain_share": _share(n - sum(accepted), n),
-            "silent_errors": sum(silent),
-            "images_all_accepted_and_right": _share(sum(per_image.values()), len(per_image)),
+            "silent_errors": sum(a and not r for a, r in zip(accepted, right, strict=True)),
+            "images_all_accepted_and_right": _share(sum(self.per_image.values()), len(self.per_image)),
             "uncertain_reasons": dict(reasons.most_common()),
-        },
-        "combined_if_pip_abstention_did_not_flag": {
+        }
+
+    def lenient(self) -> dict[str, Any]:
+        """For comparison only: the same rule if a pip counter that cannot count did not flag the die."""
+        n = self.n
+        lenient = [not (self.cnn_unsure[i] or self.pips_disagree[i]) for i in range(n)]
+        return {
             "accepted_share": _share(sum(lenient), n),
-            "accepted_accuracy": _share(sum(1 for i in range(n) if lenient[i] and cnn_right[i]), sum(lenient)),
-            "silent_errors": lenient_silent,
-        },
-        "classifier_errors_caught": {
-            "classifier_errors": len(cnn_wrong),
-            "flagged_uncertain": sum(1 for i in cnn_wrong if not accepted[i]),
-            "caught_by_pip_counter": sum(1 for i in cnn_wrong if pips_flag[i]),
-            "caught_by_pip_disagreement": sum(1 for i in cnn_wrong if pips_disagree[i]),
-            "caught_only_by_pip_counter": sum(1 for i in cnn_wrong if pips_flag[i] and not cnn_unsure[i]),
-            "caught_by_classifier_threshold": sum(1 for i in cnn_wrong if cnn_unsure[i]),
-        },
-    }
+            "accepted_accuracy": _share(sum(1 for i in range(n) if lenient[i] and self.cnn_right[i]), sum(lenient)),
+            "silent_errors": sum(1 for i in range(n) if lenient[i] and not self.cnn_right[i]),
+        }
+
+    def caught(self) -> dict[str, Any]:
+        """The classifier's errors, and which check flags each."""
+        wrong, flag, disagree, unsure = self.cnn_wrong, self.pips_flag, self.pips_disagree, self.cnn_unsure
+        return {
+            "classifier_errors": len(wrong),
+            "flagged_uncertain": sum(1 for i in wrong if not self.accepted[i]),
+            "caught_by_pip_counter": sum(1 for i in wrong if flag[i]),
+            "caught_by_pip_disagreement": sum(1 for i in wrong if disagree[i]),
+            "caught_only_by_pip_counter": sum(1 for i in wrong if flag[i] and not unsure[i]),
+            "caught_by_classifier_threshold": sum(1 for i in wrong if unsure[i]),
+        }
 
 
 def write_failures(
@@ -135,8 +162,8 @@ def write_failures(
     return len(tiles)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line entry point."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se mide su val)")
     parser.add_argument(
@@ -152,24 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--from-above", action="store_true", help="fotos desde arriba: el modelo entrenado girado ve los dados girados"
     )
-    args = parser.parse_args(argv)
+    return parser
 
-    crops: list[Frame] = []
-    turned: list[Frame] | None = [] if args.from_above else None
-    faces: list[int] = []
-    images: list[str] = []
-    split = args.split or None
-    trained_on = split not in (None, VAL_SPLIT)  # a real train split: only the pip counter's figures count
-    for frame, box, face, image in labelled_dice(args.real, split):
-        if not image.startswith(args.prefix):
-            continue
-        crops.append(reader_crop(frame, box))
-        if turned is not None:
-            turned.append(reader_crop(frame, box, turned=True))
-        faces.append(face)
-        images.append(image)
-    figures = measure(crops, faces, images, args.model_dir, turned)
-    figures["data"] = f"{args.real} ({args.split or 'todo'}{', ' + args.prefix + '*' if args.prefix else ''})"
+
+def _print_summary(figures: dict[str, Any], trained_on: bool) -> None:
     cls, pips, comb, caught = (
         figures["classifier"],
         figures["pips"],
@@ -193,6 +206,28 @@ def main(argv: list[str] | None = None) -> int:
         f"atrapados por el contador de puntos {caught['caught_by_pip_counter']} "
         f"(solo por él {caught['caught_only_by_pip_counter']})"
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    args = build_parser().parse_args(argv)
+    crops: list[Frame] = []
+    turned: list[Frame] | None = [] if args.from_above else None
+    faces: list[int] = []
+    images: list[str] = []
+    split = args.split or None
+    trained_on = split not in (None, VAL_SPLIT)  # a real train split: only the pip counter's figures count
+    for frame, box, face, image in labelled_dice(args.real, split):
+        if not image.startswith(args.prefix):
+            continue
+        crops.append(reader_crop(frame, box))
+        if turned is not None:
+            turned.append(reader_crop(frame, box, turned=True))
+        faces.append(face)
+        images.append(image)
+    figures = measure(crops, faces, images, args.model_dir, turned)
+    figures["data"] = f"{args.real} ({args.split or 'todo'}{', ' + args.prefix + '*' if args.prefix else ''})"
+    _print_summary(figures, trained_on)
     if args.failures:
         classifier = FaceClassifier(args.model_dir)
         seen = turned if turned is not None and classifier.turned else crops
