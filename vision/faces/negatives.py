@@ -184,8 +184,8 @@ def load_negatives(paths: Sequence[Path]) -> dict[str, list[Box]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line entry point."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path, help="carpeta YOLO (images/, labels/)")
     parser.add_argument("--split", default="train", help="partición (vacía: la carpeta entera)")
@@ -198,14 +198,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--review", type=Path, default=None, help="JSON (y hojas PNG) de lo descartado por parecer dado"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _checked_split(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The split to mine (None: the whole folder), once the options are checked (parser.error otherwise)."""
     if args.confidence is not None and not 0.0 < args.confidence < 1.0:
         parser.error(f"--confidence {args.confidence}: debe estar entre 0 y 1")
-    split = args.split or None
+    split: str | None = args.split or None
     if split in VAL_SPLITS:
         parser.error(f"--split {split}: las fotos de validación no se usan para entrenar")
     if not (args.folder / "images").is_dir():
         parser.error(f"{args.folder} no es una carpeta YOLO (falta images/)")
+    return split
+
+
+def _write_review(
+    args: argparse.Namespace, split: str | None, left_out: list[tuple[str, Detection]], classifier: FaceReader
+) -> None:
+    """The boxes left out for looking like a die, as JSON and contact sheets beside --review."""
+    images_dir = args.folder / "images" / split if split else args.folder / "images"
+    records = for_review(images_dir, left_out, classifier)
+    args.review.parent.mkdir(parents=True, exist_ok=True)
+    args.review.write_text(json.dumps(records, indent=1) + "\n")
+    sheets = contact_sheets(records, images_dir, args.review)
+    print(f"{len(records)} cajas que parecen dado, para revisar a ojo -> {args.review} ({len(sheets)} hojas)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    split = _checked_split(parser, args)
 
     from vision.faces.classifier import FaceClassifier
     from vision.faces.pips import PipCounter
@@ -245,12 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(record, indent=1) + "\n")
     print(f"{sum(len(b) for b in images.values())} negativos en {len(images)} fotos -> {args.out}")
     if args.review is not None:
-        images_dir = args.folder / "images" / split if split else args.folder / "images"
-        records = for_review(images_dir, left_out, classifier)
-        args.review.parent.mkdir(parents=True, exist_ok=True)
-        args.review.write_text(json.dumps(records, indent=1) + "\n")
-        sheets = contact_sheets(records, images_dir, args.review)
-        print(f"{len(records)} cajas que parecen dado, para revisar a ojo -> {args.review} ({len(sheets)} hojas)")
+        _write_review(args, split, left_out, classifier)
     return 0
 
 
