@@ -36,8 +36,8 @@ def write_data_yaml(folders: list[Path], out: Path) -> Path:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Train (or resume) a finder run."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, action="append", default=[], help="YOLO folder to train on")
     parser.add_argument("--name", required=True, help="run name under runs/finder/")
@@ -55,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--close-mosaic", type=int, default=0, help="last epochs without mosaic (whole images)")
     parser.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train (or resume) a finder run."""
+    parser = build_parser()
     args = parser.parse_args(argv)
 
     from ultralytics import YOLO
