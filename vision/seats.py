@@ -1094,28 +1094,23 @@ def _cut_out(page: Frame, lay: SheetLayout, seat: int, x: int, y: int, dictionar
     page[my : my + lay.marker_px, mx : mx + lay.marker_px] = marker[:, :, None]
     text_y = my + lay.marker_px + lay.px(lay.quiet_mm)  # the label stays out of the quiet zone
     scale = lay.dpi / 300
-    title = f"ASIENTO {seat}"
-    cv2.putText(
-        page,
-        title,
-        (x + lay.px(4), text_y + lay.px(6)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        2.0 * scale,
-        (0, 0, 0),
-        max(1, round(5 * scale)),
-        cv2.LINE_AA,
+    lines = (  # text, baseline below the quiet zone (mm), size, grey, stroke
+        (f"ASIENTO {seat}", 6, 2.0, 0, 5),
+        (f"id {seat} - cuadro negro de {lay.printed_mm:.1f} mm de lado", 13, 1.0, 60, 2),
     )
-    size = f"id {seat} - cuadro negro de {lay.printed_mm:.1f} mm de lado"
-    cv2.putText(
-        page,
-        size,
-        (x + lay.px(4), text_y + lay.px(13)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        1.0 * scale,
-        (60, 60, 60),
-        max(1, round(2 * scale)),
-        cv2.LINE_AA,
-    )
+    for text, below_mm, size, grey, stroke in lines:
+        origin = (x + lay.px(4), text_y + lay.px(below_mm))
+        colour = (grey, grey, grey)
+        cv2.putText(
+            page,
+            text,
+            origin,
+            cv2.FONT_HERSHEY_SIMPLEX,
+            size * scale,
+            colour,
+            max(1, round(stroke * scale)),
+            cv2.LINE_AA,
+        )
 
 
 def marker_pages(seats: Sequence[int], layout: SheetLayout | None = None) -> list[Frame]:
