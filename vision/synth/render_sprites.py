@@ -791,6 +791,19 @@ def read_render(path: Path) -> npt.NDArray[Any]:
     return np.round(buf.reshape(h, w, 4)[::-1] * 255).astype(np.uint8)
 
 
+GRID_MARGIN = 8 / PX_PER_M  # metres round each cell of a batch's grid
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A grid cell's extent round its die's centre in the image plane (metres): the largest die + shadow."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
 def render_batch(
     sc: Any,
     mesh: Any,
@@ -807,86 +820,120 @@ def render_batch(
     """
     d, right, up = camera_axes(batch.view_tilt)
     r, u = np.array(right), np.array(up)
-    dice, rects = [], []
-    for job in batch.dice:
-        obj = bpy.data.objects.new(job.name, mesh)
-        sc.collection.objects.link(obj)
-        style = next(s for s in STYLES if s.name == job.style)
-        if style.name not in cache:
-            cache[style.name] = style_materials(style)
-        for slot, mat in zip(obj.material_slots, cache[style.name], strict=True):
-            slot.link = "OBJECT"
-            slot.material = mat
-        mw = pose_die(obj, job)
-        verts = world_vertices(obj)
-        pts = np.concatenate([verts, shadow_points(verts[::7], job)])
-        xs, ys = pts @ r, pts @ u
-        c = np.array(mw)[:3, 3]
-        rects.append((xs.min() - c @ r, ys.min() - c @ u, xs.max() - c @ r, ys.max() - c @ u))
-        dice.append((obj, job))
-    # A grid: six faces a row, one style a row; cells as large as the largest die + shadow, plus a margin.
+    placed = [add_die(sc, mesh, job, cache, r, u) for job in batch.dice]
+    objs = [obj for obj, _ in placed]
+    cell = union_cell([rect for _, rect in placed])
+    lay_out_grid(objs, cell, batch.view_tilt)
+    mapping, target = aim_at_grid(sc, objs, cell, batch.view_tilt, d, r, u)
+    existing = reuse and all((out / f"{job.name}.png").exists() for job in batch.dice)
+    frame = None if existing else render_frame(sc, batch.name, batch.dice[0], d, target, tmp)
+    entries = []
+    for obj, job in zip(objs, batch.dice, strict=True):
+        entries.append(die_sprite(obj, job, mapping, cell, frame, out))
+        bpy.data.objects.remove(obj, do_unlink=True)
+    return entries
+
+
+def add_die(
+    sc: Any, mesh: Any, job: Job, cache: dict[str, tuple[Any, Any, Any]], r: npt.NDArray[Any], u: npt.NDArray[Any]
+) -> tuple[Any, tuple[float, float, float, float]]:
+    """Add a posed die in its style's materials; with it, its extent (and its shadow's) round its centre."""
+    obj = bpy.data.objects.new(job.name, mesh)
+    sc.collection.objects.link(obj)
+    style = next(s for s in STYLES if s.name == job.style)
+    if style.name not in cache:
+        cache[style.name] = style_materials(style)
+    for slot, mat in zip(obj.material_slots, cache[style.name], strict=True):
+        slot.link = "OBJECT"
+        slot.material = mat
+    mw = pose_die(obj, job)
+    verts = world_vertices(obj)
+    pts = np.concatenate([verts, shadow_points(verts[::7], job)])
+    xs, ys = pts @ r, pts @ u
+    c = np.array(mw)[:3, 3]
+    return obj, (xs.min() - c @ r, ys.min() - c @ u, xs.max() - c @ r, ys.max() - c @ u)
+
+
+def union_cell(rects: list[tuple[float, float, float, float]]) -> Cell:
+    """The cell that holds every die's extent."""
     union = np.array(rects)
-    x1, y1 = union[:, 0].min(), union[:, 1].min()
-    x2, y2 = union[:, 2].max(), union[:, 3].max()
-    margin = 8 / PX_PER_M
-    pitch_x, pitch_y = x2 - x1 + 2 * margin, y2 - y1 + 2 * margin
-    cos_t = math.cos(math.radians(batch.view_tilt))
-    for i, (obj, _job) in enumerate(dice):
+    return Cell(union[:, 0].min(), union[:, 1].min(), union[:, 2].max(), union[:, 3].max())
+
+
+def lay_out_grid(objs: list[Any], cell: Cell, view_tilt: float) -> None:
+    """Move the dice into a grid, six faces a row and one style a row, a cell plus margins apart."""
+    pitch_x, pitch_y = cell.x2 - cell.x1 + 2 * GRID_MARGIN, cell.y2 - cell.y1 + 2 * GRID_MARGIN
+    cos_t = math.cos(math.radians(view_tilt))
+    for i, obj in enumerate(objs):
         col, row = i % 6, i // 6
         # Image-plane offset (col * pitch_x, -row * pitch_y) as a move on the table: x as is, y stretched.
         obj.matrix_world = Matrix.Translation((col * pitch_x, -row * pitch_y / cos_t, 0.0)) @ obj.matrix_world
     bpy.context.view_layer.update()
-    every = np.concatenate([world_vertices(obj) for obj, _ in dice])
-    centres = np.array([np.array(obj.matrix_world)[:3, 3] for obj, _ in dice])
-    lo = np.array([(centres @ r).min() + x1 - margin, (centres @ u).min() + y1 - margin])
-    hi = np.array([(centres @ r).max() + x2 + margin, (centres @ u).max() + y2 + margin])
-    del every
+
+
+def aim_at_grid(
+    sc: Any, objs: list[Any], cell: Cell, view_tilt: float, d: Vector, r: npt.NDArray[Any], u: npt.NDArray[Any]
+) -> tuple[dict[str, Any], Vector]:
+    """Aim the ortho camera at the whole grid; return the world-to-pixel mapping and the point aimed at."""
+    centres = np.array([np.array(obj.matrix_world)[:3, 3] for obj in objs])
+    lo = np.array([(centres @ r).min() + cell.x1 - GRID_MARGIN, (centres @ u).min() + cell.y1 - GRID_MARGIN])
+    hi = np.array([(centres @ r).max() + cell.x2 + GRID_MARGIN, (centres @ u).max() + cell.y2 + GRID_MARGIN])
     width_px = int(math.ceil((hi[0] - lo[0]) * PX_PER_M / 8) * 8)
     height_px = int(math.ceil((hi[1] - lo[1]) * PX_PER_M / 8) * 8)
     cx, cy = (lo + hi) / 2
     target = Vector(r * cx + u * cy)
     cam = sc.camera
     cam.data.ortho_scale = max(width_px, height_px) / PX_PER_M
-    cam.matrix_world = Matrix.Translation(target - d * 1.0) @ Matrix.Rotation(math.radians(batch.view_tilt), 4, "X")
+    cam.matrix_world = Matrix.Translation(target - d * 1.0) @ Matrix.Rotation(math.radians(view_tilt), 4, "X")
     sc.render.resolution_x, sc.render.resolution_y = width_px, height_px
     mapping = {"w": width_px, "h": height_px, "cx": cx, "cy": cy, "right": r, "up": u, "px_per_m": PX_PER_M}
-    existing = reuse and all((out / f"{job.name}.png").exists() for _, job in dice)
-    frame = None
-    if not existing:
-        lights = set_light(dice[0][1], d, target)
-        frame_path = tmp / f"{batch.name}.png"
-        sc.render.filepath = str(frame_path)
-        bpy.ops.render.render(write_still=True)
-        frame = read_render(frame_path)
-        for obj in lights:
-            bpy.data.objects.remove(obj, do_unlink=True)
-    entries = []
-    for obj, job in dice:
-        mw = np.array(obj.matrix_world)
-        centre = to_pixels(mapping, mw[None, :3, 3])[0]
-        # The cell: the union rect around this die, in whole pixels.
-        cx1 = math.floor(centre[0] + x1 * PX_PER_M - 6)
-        cx2 = math.ceil(centre[0] + x2 * PX_PER_M + 6)
-        cy1 = math.floor(centre[1] - y2 * PX_PER_M - 6)
-        cy2 = math.ceil(centre[1] - y1 * PX_PER_M + 6)
-        cx1, cy1 = max(cx1, 0), max(cy1, 0)
-        cx2, cy2 = min(cx2, width_px), min(cy2, height_px)
-        hull_px = to_pixels(mapping, world_vertices(obj)) - [cx1, cy1]
-        path = out / f"{job.name}.png"
-        if frame is None:
-            crop = read_png_rgba(path)
-            tx1, ty1 = locate(crop, hull_px, (cy2 - cy1, cx2 - cx1))
-        else:
-            crop = clean_alpha(frame[cy1:cy2, cx1:cx2], hull_px)
-            ys_, xs_ = np.nonzero(crop[:, :, 3] > 1)  # trim empty borders (keeps the sprite files small)
-            tx1, ty1 = int(xs_.min()), int(ys_.min())
-            tx2, ty2 = int(xs_.max()) + 1, int(ys_.max()) + 1
-            crop = crop[ty1:ty2, tx1:tx2]
-            write_png(path, quantize(np.ascontiguousarray(crop)))
-        ox, oy = cx1 + tx1, cy1 + ty1
-        entries.append(die_entry(job, mapping, obj, (ox, oy), crop.shape, path.name))
+    return mapping, target
+
+
+def render_frame(sc: Any, name: str, job: Job, d: Vector, target: Vector, tmp: Path) -> npt.NDArray[Any]:
+    """Light the scene as `job` says, render it into `tmp` and return the frame's pixels."""
+    lights = set_light(job, d, target)
+    frame_path = tmp / f"{name}.png"
+    sc.render.filepath = str(frame_path)
+    bpy.ops.render.render(write_still=True)
+    frame = read_render(frame_path)
+    for obj in lights:
         bpy.data.objects.remove(obj, do_unlink=True)
-    return entries
+    return frame
+
+
+def cell_pixels(mapping: dict[str, Any], obj: Any, cell: Cell) -> tuple[int, int, int, int]:
+    """A die's cell in the frame, in whole pixels with a 6-pixel margin, clipped to the frame."""
+    centre = to_pixels(mapping, np.array(obj.matrix_world)[None, :3, 3])[0]
+    cx1 = math.floor(centre[0] + cell.x1 * PX_PER_M - 6)
+    cx2 = math.ceil(centre[0] + cell.x2 * PX_PER_M + 6)
+    cy1 = math.floor(centre[1] - cell.y2 * PX_PER_M - 6)
+    cy2 = math.ceil(centre[1] - cell.y1 * PX_PER_M + 6)
+    return max(cx1, 0), max(cy1, 0), min(cx2, mapping["w"]), min(cy2, mapping["h"])
+
+
+def trim(crop: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], int, int]:
+    """A sprite without its empty borders (keeps the files small), and where it starts in the crop."""
+    ys, xs = np.nonzero(crop[:, :, 3] > 1)
+    tx1, ty1 = int(xs.min()), int(ys.min())
+    tx2, ty2 = int(xs.max()) + 1, int(ys.max()) + 1
+    return crop[ty1:ty2, tx1:tx2], tx1, ty1
+
+
+def die_sprite(
+    obj: Any, job: Job, mapping: dict[str, Any], cell: Cell, frame: npt.NDArray[Any] | None, out: Path
+) -> dict[str, Any]:
+    """A die's manifest entry, its sprite cut from `frame` and written (or, with no frame, read back and located)."""
+    cx1, cy1, cx2, cy2 = cell_pixels(mapping, obj, cell)
+    hull_px = to_pixels(mapping, world_vertices(obj)) - [cx1, cy1]
+    path = out / f"{job.name}.png"
+    if frame is None:
+        crop = read_png_rgba(path)
+        tx1, ty1 = locate(crop, hull_px, (cy2 - cy1, cx2 - cx1))
+    else:
+        crop, tx1, ty1 = trim(clean_alpha(frame[cy1:cy2, cx1:cx2], hull_px))
+        write_png(path, quantize(np.ascontiguousarray(crop)))
+    return die_entry(job, mapping, obj, (cx1 + tx1, cy1 + ty1), crop.shape, path.name)
 
 
 def die_entry(
@@ -976,8 +1023,8 @@ def render_prop(sc: Any, job: Job, out: Path, rng: random.Random, reuse: bool = 
     return entry
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Render every sprite into --out and write manifest.json."""
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, checked."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("vision/synth/assets"))
     parser.add_argument("--seed", type=int, default=7)
@@ -990,6 +1037,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cocked_rounds < 0:
         parser.error(f"--cocked-rounds {args.cocked_rounds}: debe ser 0 o más")
+    return args
+
+
+def select_jobs(args: argparse.Namespace) -> tuple[list[Batch], list[Job]]:
+    """The die batches and props to render, drawn from the seed and narrowed by --only and --limit."""
     rng = random.Random(args.seed)
     batches = die_batches(rng, cocked_rounds=args.cocked_rounds, seed=args.seed)
     props = [] if args.no_props else prop_jobs(rng)
@@ -998,23 +1050,33 @@ def main(argv: list[str] | None = None) -> int:
         props = [j for j in props if args.only in j.name]
     if args.limit:
         batches, props = batches[: args.limit], props[: args.limit]
-    args.out.mkdir(parents=True, exist_ok=True)
-    if not args.reuse:
-        for old in args.out.glob("*.png"):
-            old.unlink()
-    sc = reset_scene(args.samples)
+    return batches, props
+
+
+def die_mesh() -> Any:
+    """The die's mesh, built once and shared by every die of every batch."""
     die = build_die()
     mesh = die.data
     bpy.data.objects.remove(die, do_unlink=True)
+    return mesh
+
+
+def render_dice(sc: Any, mesh: Any, batches: list[Batch], out: Path, reuse: bool, start: float) -> list[dict[str, Any]]:
+    """Render every batch of dice; return the sprites' manifest entries."""
     cache: dict[str, tuple[Any, Any, Any]] = {}
     entries: list[dict[str, Any]] = []
-    start = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         for i, batch in enumerate(batches):
-            entries += render_batch(sc, mesh, batch, args.out, Path(tmp), cache, args.reuse)
+            entries += render_batch(sc, mesh, batch, out, Path(tmp), cache, reuse)
             print(
                 f"[batch {i + 1}/{len(batches)}] {len(entries)} sprites  {time.time() - start:.0f} s", file=sys.stderr
             )
+    return entries
+
+
+def render_props(sc: Any, props: list[Job], args: argparse.Namespace, start: float) -> list[dict[str, Any]]:
+    """Render every distractor; one that fails is reported and skipped."""
+    entries = []
     for i, job in enumerate(props):
         try:
             entries.append(render_prop(sc, job, args.out, random.Random(args.seed * 1000 + i), args.reuse))
@@ -1022,6 +1084,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"prop {job.name} failed: {exc!r}", file=sys.stderr)
             continue
         print(f"[prop {i + 1}/{len(props)}] {job.name}  {time.time() - start:.0f} s", file=sys.stderr)
+    return entries
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render every sprite into --out and write manifest.json."""
+    args = parse_args(argv)
+    batches, props = select_jobs(args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if not args.reuse:
+        for old in args.out.glob("*.png"):
+            old.unlink()
+    sc = reset_scene(args.samples)
+    mesh = die_mesh()
+    start = time.time()
+    entries = render_dice(sc, mesh, batches, args.out, args.reuse, start)
+    entries += render_props(sc, props, args, start)
     manifest = {
         "generator": "vision/synth/render_sprites.py",
         "blender": bpy.app.version_string,
