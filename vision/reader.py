@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 from vision.faces.crops import outward_turn, turned_crop
@@ -96,6 +97,9 @@ class ReaderSettings:
     # (docs/experiments/2026-11-23-top-face-counted-alone.md). None: off.
     top_sweep: float | None = 0.015
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
+    # Where nothing is a die: polygons in frame pixels (the seat markers with their white border, which the finder
+    # can take for dice). A box whose centre lies in one is never read.
+    no_dice: tuple[tuple[tuple[float, float], ...], ...] = ()
 
     def __post_init__(self) -> None:
         """Refuse a nadir that would turn the lean check off without a word (not two finite numbers)."""
@@ -191,12 +195,19 @@ class DiceReader:
         frame; None: its centre): for the installation's camera, measured from its seat markers."""
         return DiceReader(self.finder, self.faces, replace(self.settings, nadir=nadir))
 
+    def ignoring(self, regions: Sequence[Sequence[tuple[float, float]]]) -> DiceReader:
+        """The same reader, finding no die whose box centre lies in one of these polygons (frame pixels)."""
+        polygons = tuple(tuple((float(x), float(y)) for x, y in polygon) for polygon in regions)
+        return DiceReader(self.finder, self.faces, replace(self.settings, no_dice=polygons))
+
     def read(self, frame: Frame) -> FrameReading:
         """Read every die on the frame."""
         frame = check_frame(frame)
         height, width = frame.shape[:2]
         floor = self.settings.finder_floor
-        detections = [d for d in self.finder.detect(frame) if d.confidence >= floor]
+        detections = [
+            d for d in self.finder.detect(frame) if d.confidence >= floor and not self._in_no_dice_region(d.box)
+        ]
         detections.sort(key=lambda d: -d.confidence)
         sure = sum(d.confidence >= self.settings.found for d in detections)  # the rest only get a second chance
         bounds = [crop_bounds(frame, d.box, self.settings.margin) for d in detections]
@@ -222,6 +233,13 @@ class DiceReader:
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
         not_dice = tuple(d.box for d, v, _ in found[:sure] if v.absent)
         return FrameReading(width=width, height=height, dice=tuple(dice), not_dice=not_dice)
+
+    def _in_no_dice_region(self, box: Box) -> bool:
+        x, y = box.center
+        return any(
+            cv2.pointPolygonTest(np.array(polygon, np.float32).reshape(-1, 1, 2), (x, y), False) >= 0
+            for polygon in self.settings.no_dice
+        )
 
     def _read_one(self, frame: Frame, box: Box, detection: float, verdict: FaceVerdict, bounds: Bounds) -> DieReading:
         s = self.settings

@@ -23,6 +23,9 @@ ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50  # ids 0-49; a seat's marker id is its 
 ARUCO_NAME = "DICT_4X4_50"
 MAX_SEAT = 49
 MARKER_MM = 50.0  # printed side of a marker, border included (the black square)
+# The white around a marker, as a share of its side: the printed sheet leaves 8 mm round a 50 mm square (0.16);
+# a little more covers the blur of its edge. No die lies there: the finder's boxes on a marker are not dice.
+MARKER_BORDER = 0.2
 CONFIG_VERSION = 1
 
 Point = tuple[float, float]
@@ -502,10 +505,21 @@ def _nadir_spread(
     return math.sqrt(max(0.0, float(np.trace(carry @ covariance @ carry.T))))
 
 
+def marker_regions(markers: Sequence[Marker], border: float = MARKER_BORDER) -> list[Polygon]:
+    """Each marker's square widened by its white border (`border` of its side on every side), frame pixels."""
+    regions = []
+    for marker in markers:
+        cx, cy = marker.center
+        grow = 1.0 + 2.0 * border
+        regions.append(tuple((cx + (x - cx) * grow, cy + (y - cy) * grow) for x, y in marker.corners))
+    return regions
+
+
 class TiltedReader:
     """Reads a still's frames with the camera's nadir measured from the seat markers (camera_tilt) on the first of
-    them: a capture's frames share one camera. Where the markers cannot say, or the reader has no `at_nadir` (a
-    test's fake), it reads as it is (the frame's centre). One per capture: `tilt` is what it measured."""
+    them: a capture's frames share one camera. Nothing inside a marker or its white border is read as a die. Where
+    the markers cannot say, or the reader has no `at_nadir` (a test's fake), it reads as it is (the frame's
+    centre). One per capture: `tilt` is what it measured."""
 
     def __init__(
         self, reader: FrameReader, hfov_deg: float | None = None, marker_mm: float = MARKER_MM, detect_width: int = 2000
@@ -524,8 +538,11 @@ class TiltedReader:
             height, width = frame.shape[:2]
             markers, _ = find_markers(frame, self.detect_width)
             self.tilt = camera_tilt(markers, width, height, self.hfov_deg, self.marker_mm)
-            at_nadir = getattr(self.reader, "at_nadir", None)
             tilted = self.reader
+            ignoring = getattr(tilted, "ignoring", None)
+            if markers and callable(ignoring):
+                tilted = ignoring(marker_regions(markers))
+            at_nadir = getattr(tilted, "at_nadir", None)
             if self.tilt is not None and callable(at_nadir):
                 tilted = at_nadir(self.tilt.nadir)
             self._tilted = tilted

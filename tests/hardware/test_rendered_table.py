@@ -20,8 +20,10 @@ import numpy as np
 import pytest
 
 from hardware.camera import CameraError, open_camera
+from tests.vision.test_reader_core import FakeFaces, FakeFinder
 from tests.vision.test_still import FakeTime
 from vision.frames import FrameError
+from vision.reader import DiceReader, ReaderSettings
 from vision.seats import (
     SeatCheck,
     TableCheck,
@@ -30,6 +32,7 @@ from vision.seats import (
     calibrate,
     camera_tilt,
     find_markers,
+    marker_regions,
     parse_table_config,
     read_table,
     to_table,
@@ -37,7 +40,7 @@ from vision.seats import (
 from vision.still import StillSettings, capture_still
 from vision.synth.camera import Camera
 from vision.synth.scene import SeatedScene, Stray, compose_seated, scene_sequence, write_sequence
-from vision.types import Frame, FrameReading
+from vision.types import Box, Detection, Frame, FrameReading
 
 SEED = 0  # standard lens, side light; its hand reaches in from seat 3 (top) and hides that seat's marker
 SIZE = (1152, 648)
@@ -417,3 +420,25 @@ def test_an_opencv_camera_that_does_not_exist() -> None:
     camera.close()  # never opened: closing is harmless
     with pytest.raises(CameraError, match="cámara 63"), camera:
         pass
+
+
+def test_nothing_on_a_seat_marker_is_read_as_a_die() -> None:
+    """A finder that takes every marker (and a box on its white border) for a die: through TiltedReader only the
+    real dice are read, whatever the tilt; a reader that cannot ignore regions (a test's fake) reads as it is."""
+    scene = compose_seated(2, {1: [1, 2], 2: [6], 3: [2, 2], 4: [3]}, *SIZE)
+    markers, _ = find_markers(scene.image)
+    assert len(markers) >= 3
+    dice = [Box(*d.box) for d in scene.dice]
+    fakes = []
+    for m in markers:
+        (cx, cy), half = m.center, m.side_px / 4
+        fakes.append(Box(cx - half, cy - half, cx + half, cy + half))
+        rim = cx + m.side_px * 0.6  # on the white border, just past the black square's edge
+        fakes.append(Box(rim - half, cy - half, rim + half, cy + half))
+    finder = FakeFinder([Detection(b, 0.9) for b in (*dice, *fakes)])
+    reader = DiceReader(finder, FakeFaces(), ReaderSettings(max_die_share=None, size_spread=None))
+    assert len(reader.read(scene.image).dice) == len(dice) + len(fakes)
+    read = TiltedReader(reader, hfov_deg=scene.meta["camera"]["hfov_deg"]).read(scene.image)
+    assert {d.box for d in read.dice} == set(dice)
+    for region, marker in zip(marker_regions(markers), markers, strict=True):
+        assert cv2.contourArea(np.array(region, np.float32)) == pytest.approx(1.4**2 * marker.side_px**2, rel=0.05)

@@ -15,6 +15,7 @@ from kiosk.cli import main
 from vision.evaluate import read_labels, yolo_samples
 from vision.pipeline import build_reader
 from vision.reader import ReaderSettings
+from vision.seats import find_markers, marker_regions
 from vision.types import Box
 
 FIXTURES = Path(__file__).parent / "fixtures" / "real"
@@ -124,7 +125,16 @@ def test_nadir_from_the_seat_markers(capsys: pytest.CaptureFixture[str]) -> None
         assert off < 0.01 * scene["width"]
     assert main(["vision", "read", *map(str, stills), "--json"]) == 0
     plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [[d["box"] for d in p["dice"]] for p in plain] == [[d["box"] for d in t["dice"]] for t in lines[:-1]]
+    # the same dice, but for the boxes on a seat marker or its white border: read as the kiosk reads, those are none
+    for still, p, t in zip(stills, plain, lines, strict=False):
+        regions = [np.array(r, np.float32) for r in marker_regions(find_markers(cv2.imread(str(still)))[0])]
+
+        def on_marker(box: list[float], regions: list[np.ndarray] = regions) -> bool:
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            return any(cv2.pointPolygonTest(r, centre, False) >= 0 for r in regions)
+
+        assert [d["box"] for d in t["dice"]] == [d["box"] for d in p["dice"] if not on_marker(d["box"])]
+    assert any(len(p["dice"]) > len(t["dice"]) for p, t in zip(plain, lines, strict=False))
     assert all(set(p) == {"image", "dice"} for p in plain)
     assert main(["vision", "read", str(photo), "--upright", "--nadir", "markers"]) == 2
     assert "--upright" in capsys.readouterr().err

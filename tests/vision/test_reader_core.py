@@ -660,3 +660,20 @@ def test_the_finder_floor_is_the_second_chance_or_else_the_found_confidence() ->
     assert ReaderSettings().finder_floor == pytest.approx(0.03)  # the second chance is on by default
     assert ReaderSettings(second_chance=None).finder_floor == pytest.approx(0.25)
     assert ReaderSettings(second_chance=0.4).finder_floor == pytest.approx(0.25)
+
+
+def test_nothing_in_a_region_without_dice_is_read_and_the_nadir_keeps_the_regions() -> None:
+    """`ignoring`: a box whose centre lies in a region (a seat marker and its border) is never read; a box that only
+    touches one is; `at_nadir` keeps the regions and `ignoring` keeps the nadir."""
+    frame = frame_with_patches({(100, 100, 140, 140): 80, (300, 100, 340, 140): 120, (200, 250, 240, 290): 160})
+    on_marker, touching, free = Box(100, 100, 140, 140), Box(300, 100, 340, 140), Box(200, 250, 240, 290)
+    finder = FakeFinder([Detection(b, 0.9) for b in (on_marker, touching, free)])
+    marker = ((90.0, 90.0), (150.0, 90.0), (150.0, 150.0), (90.0, 150.0))
+    near = ((280.0, 90.0), (310.0, 90.0), (310.0, 150.0), (280.0, 150.0))  # holds the box's edge, not its centre
+    plain = DiceReader(finder, FakeFaces(), SMALL_FRAME)
+    assert {d.box for d in plain.read(frame).dice} == {on_marker, touching, free}
+    ignoring = plain.ignoring([marker, near])
+    assert {d.box for d in ignoring.read(frame).dice} == {touching, free}
+    assert ignoring.at_nadir((0.4, 0.6)).settings.no_dice == ignoring.settings.no_dice
+    assert plain.at_nadir((0.4, 0.6)).ignoring([marker]).settings.nadir == (0.4, 0.6)
+    assert plain.settings.no_dice == ()
