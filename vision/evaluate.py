@@ -201,10 +201,23 @@ class Report:
     silent_extra_on_die: int  # of those, a labelled die's face read right with a box off its label (extras_on_a_die)
     images_all_right: float  # every die found with its face, nothing extra
     images_all_right_unflagged: float  # the same, and nothing for the coordinator to check
+    flagged: int  # dice read and flagged uncertain (extras included): each one the coordinator looks at
+
+    @property
+    def load(self) -> float:
+        """The coordinator's load: dice missed, flagged or silently wrong, over dice labelled."""
+        missed = self.labelled - self.matched
+        return (missed + self.flagged + self.silent_errors) / self.labelled if self.labelled else float("nan")
+
+    @property
+    def unsafe(self) -> int:
+        """Readings that would rule wrongly unflagged: silent errors, plus extras less those reading a die right."""
+        return self.silent_errors + self.silent_extra - self.silent_extra_on_die
 
     def to_dict(self) -> dict[str, object]:
-        """JSON form."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        """JSON form, with the load and the unsafe readings."""
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return {**fields, "load": self.load, "unsafe": self.unsafe}
 
     def lines(self) -> list[str]:
         """Readable lines."""
@@ -221,6 +234,8 @@ class Report:
             "un dado etiquetado con una caja que no coincide con la suya)",
             f"imágenes con todos los dados bien: {self.images_all_right:.1%} "
             f"(y sin nada que revisar: {self.images_all_right_unflagged:.1%})",
+            f"carga del coordinador (dados no encontrados, marcados o equivocados, sobre los etiquetados): "
+            f"{self.load:.1%} · lecturas inseguras: {self.unsafe}",
         ]
 
 
@@ -278,6 +293,7 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         silent_extra_on_die=on_die,
         images_all_right=all_right / images if images else float("nan"),
         images_all_right_unflagged=all_right_unflagged / images if images else float("nan"),
+        flagged=uncertain,
     )
 
 

@@ -296,6 +296,25 @@ def test_evaluate_counts_silent_and_caught_errors() -> None:
     assert (report.cocked, report.cocked_flagged) == (0, 0)
 
 
+def test_the_coordinators_load_and_the_unsafe_readings() -> None:
+    """Load: labelled dice missed, dice read and flagged (an extra too) and silent errors, over labelled dice;
+    unsafe: silent errors and unflagged extras, less the extras that read a labelled die right."""
+    a, b, c, tight = Box(0, 0, 10, 10), Box(20, 20, 30, 30), Box(40, 40, 50, 50), Box(0, 0, 5, 5)
+    pairs = [
+        ([TruthDie(a, 1), TruthDie(b, 2)], [reading(a, 1), reading(b, 2)]),  # nothing to do
+        ([TruthDie(a, 3), TruthDie(b, 4)], [reading(a, 3), reading(b, 5, uncertain=True)]),  # one flagged
+        ([TruthDie(a, 6), TruthDie(b, 6)], [reading(a, 5), reading(c, 2, uncertain=True)]),  # wrong, missed, flagged
+        ([TruthDie(a, 2)], [reading(c, 4), reading(tight, 2)]),  # missed; an extra, and one reading the die right
+    ]
+    report = evaluate(pairs)
+    assert report.labelled == 7 and report.flagged == 2
+    assert report.load == pytest.approx((2 + 2 + 1) / 7)  # two missed, two flagged, one silent error
+    assert report.unsafe == 1 + 2 - 1
+    data = report.to_dict()
+    assert data["load"] == pytest.approx(report.load) and data["unsafe"] == 2 and data["flagged"] == 2
+    assert any("carga del coordinador" in line and "71.4%" in line for line in report.lines())
+
+
 def test_extras_that_read_a_labelled_die_right_are_counted_apart() -> None:
     """An unflagged extra whose box is off its die's label (IoU under 0.5) but names the die's face is counted
     apart, once per die, and only while no other unflagged reading sits on that die."""
