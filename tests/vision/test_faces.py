@@ -799,3 +799,62 @@ def test_a_cut_training_resumes_to_the_same_model(
     second = json.loads((cut / "metrics.json").read_text())["train"]
     assert second["history"] == first["history"] and len(first["history"]) == 3
     assert "--resume" not in second["command"]  # the command that reproduces it is the plain one
+
+
+def test_the_backbone_classifier_starts_from_a_yolov5n_detectors_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--arch yolov5n: YOLOv5n's backbone (as ultralytics builds it) with a linear head, started from a detector's
+    state dict (keys model.0-9.…; the head's layers are left out), trained, exported and read like the CNN; a
+    --pretrained that is not such a file, or with the CNN, is refused and writes nothing; 'none' starts at random."""
+    import torch
+
+    from vision.faces.classifier import build_backbone_model, load_pretrained_backbone
+    from vision.faces.train import main as train_main
+
+    model = build_backbone_model()
+    backbone = {k[2:]: v for k, v in model.state_dict().items() if k.startswith("0.")}  # "1.…" is the head
+    detector = {f"model.{k}": v.half() if v.is_floating_point() else v for k, v in backbone.items()}
+    detector["model.24.m.0.weight"] = torch.zeros(255, 64, 1, 1)  # the detector's head: not ours
+    weights = tmp_path / "yolov5n.state.pt"
+    torch.save(detector, weights)
+    fresh = build_backbone_model()
+    assert load_pretrained_backbone(fresh, weights) == sum(1 for k in fresh.state_dict() if k.startswith("0."))
+    some = next(k for k in fresh.state_dict() if k.endswith("conv.weight"))
+    assert torch.equal(fresh.state_dict()[some], model.state_dict()[some].half().float())
+
+    real = tmp_path / "real"
+    (real / "images" / "train").mkdir(parents=True)
+    (real / "labels" / "train").mkdir(parents=True)
+    for k in range(8):
+        img = np.full((100, 100, 3), (60, 110, 40), np.uint8)
+        img[30:70, 30:70] = draw_die(1 + k % 6, "blanco", 40, seed=k)[0:40, 0:40]
+        cv2.imwrite(str(real / "images" / "train" / f"mesa{k}.png"), img)
+        (real / "labels" / "train" / f"mesa{k}.txt").write_text(f"{k % 6} 0.5 0.5 0.4 0.4\n")
+    args = ["--real", str(real), "--epochs", "1", "--per-epoch", "32", "--batch", "16", "--input-size", "64"]
+    out = tmp_path / "columna"
+    assert train_main([*args, "--out", str(out), "--arch", "yolov5n", "--pretrained", str(weights)]) == 0
+    assert "desde los pesos preentrenados" in capsys.readouterr().out
+    figures = json.loads((out / "metrics.json").read_text())["train"]
+    assert figures["arch"] == "yolov5n" and figures["pretrained"] == weights.name
+    classifier = FaceClassifier(out)
+    assert classifier.meta["arch"] == "yolov5n" and classifier.input_size == 64
+    crop = cv2.resize(draw_die(3, "blanco", 60, seed=1), (60, 60))
+    assert classifier.probabilities([crop]).shape == (1, 8)
+    (out / "face_cnn.onnx").unlink()  # the torch weights alone are read with the same network
+    assert FaceClassifier(out).probabilities([crop]).shape == (1, 8)
+
+    assert train_main([*args, "--out", str(tmp_path / "azar"), "--arch", "yolov5n", "--pretrained", "none"]) == 0
+    assert "se empieza al azar" in capsys.readouterr().out
+    assert json.loads((tmp_path / "azar" / "metrics.json").read_text())["train"]["pretrained"] is None
+    not_weights = tmp_path / "otro.pt"
+    torch.save({"model.0.conv.weight": torch.zeros(3)}, not_weights)
+    for extra, message in (
+        (["--arch", "yolov5n", "--pretrained", str(not_weights)], "no trae la columna de YOLOv5n"),
+        (["--arch", "yolov5n", "--pretrained", str(tmp_path / "no.pt")], "no existe"),
+        (["--pretrained", str(weights)], "--pretrained es para --arch yolov5n"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            train_main([*args, "--out", str(tmp_path / "nada"), *extra])
+        assert stop.value.code == 2 and message in capsys.readouterr().err
+        assert not (tmp_path / "nada").exists()

@@ -1,4 +1,5 @@
-"""The small CNN face classifier: 48x48 crop -> no die, face 1-6 or cocked die, run with onnxruntime."""
+"""The face classifier: a die's crop -> no die, face 1-6 or cocked die, run with onnxruntime (a small CNN, or
+YOLOv5n's backbone started from the COCO-pretrained detector)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ ONNX_NAME = "face_cnn.onnx"
 TORCH_NAME = "face_cnn.pt"
 METHOD = "cnn"
 WIDTHS = (16, 32, 64, 96)
+BACKBONE_ARCH = "yolov5n"  # YOLOv5n's backbone, to start from the COCO-pretrained detector's weights
+ARCHS = ("cnn", BACKBONE_ARCH)
+BACKBONE_LAYERS = 9  # its last layer (SPPF): 0-9 are the backbone
+BACKBONE_CHANNELS = 256  # what its SPPF gives at YOLOv5n's width
 
 Batch = npt.NDArray[np.float32]
 
@@ -54,8 +59,48 @@ def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return out
 
 
-def build_model(widths: tuple[int, ...] = WIDTHS, classes: int = CLASSES) -> torch.nn.Module:
-    """The network (needs torch): six 3x3 conv layers with batch norm, global pooling, `classes` logits."""
+def build_model(widths: tuple[int, ...] = WIDTHS, classes: int = CLASSES, arch: str = "cnn") -> torch.nn.Module:
+    """The network (needs torch) of `arch`: "cnn", the small CNN of `widths`; "yolov5n", YOLOv5n's backbone."""
+    if arch == BACKBONE_ARCH:
+        return build_backbone_model(classes)
+    if arch != "cnn":
+        raise ValueError(f"arquitectura desconocida {arch!r}: {', '.join(ARCHS)}")
+    return _build_cnn(widths, classes)
+
+
+def build_backbone_model(classes: int = CLASSES) -> torch.nn.Module:
+    """YOLOv5n's backbone (layers 0-9, as ultralytics builds it from yolov5n.yaml), global pooling, a linear head."""
+    from torch import nn
+    from ultralytics.nn.tasks import DetectionModel
+
+    detector = DetectionModel("yolov5n.yaml", verbose=False)
+    backbone = nn.Sequential(*detector.model[: BACKBONE_LAYERS + 1])
+    head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(BACKBONE_CHANNELS, classes))
+    return nn.Sequential(backbone, head)
+
+
+def load_pretrained_backbone(model: torch.nn.Module, path: Path) -> int:
+    """Load a YOLOv5n detector's state dict (keys `model.<layer>.…`) into the backbone of `build_backbone_model`;
+    the number of tensors loaded. ValueError when the file holds no such backbone."""
+    import torch
+
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    if not isinstance(state, dict):
+        raise ValueError(f"{path} no es un diccionario de pesos de torch")
+    wanted = {}
+    for key, tensor in state.items():
+        parts = str(key).split(".")
+        if len(parts) > 2 and parts[0] == "model" and parts[1].isdigit() and int(parts[1]) <= BACKBONE_LAYERS:
+            wanted[".".join(["0", *parts[1:]])] = tensor.float() if tensor.is_floating_point() else tensor
+    expected = {k for k in model.state_dict() if k.startswith("0.")}
+    if not wanted or set(wanted) != expected:
+        raise ValueError(f"{path} no trae la columna de YOLOv5n (capas 0-{BACKBONE_LAYERS}) que este modelo espera")
+    model.load_state_dict(wanted, strict=False)
+    return len(wanted)
+
+
+def _build_cnn(widths: tuple[int, ...], classes: int) -> torch.nn.Module:
+    """Six 3x3 conv layers with batch norm, global pooling, `classes` logits."""
     from torch import nn
 
     w1, w2, w3, w4 = widths
@@ -129,7 +174,8 @@ class FaceClassifier:
 
             saved = torch.load(torch_path, map_location="cpu", weights_only=True)
             meta = dict(saved["meta"])
-            model = build_model(tuple(meta.get("widths", WIDTHS)), len(meta.get("classes", CLASS_NAMES)))
+            classes = len(meta.get("classes", CLASS_NAMES))
+            model = build_model(tuple(meta.get("widths", WIDTHS)), classes, str(meta.get("arch", "cnn")))
             model.load_state_dict(saved["state_dict"])
             model.eval()
             self._torch_model = model

@@ -1,6 +1,6 @@
-"""Train the CNN face classifier on real TRAIN crops (and rendered ones), calibrate it, export ONNX.
+"""Train the face classifier on real TRAIN crops (and rendered ones), calibrate it, export ONNX.
 
-python -m vision.faces.train --real ../shared/data/dice-real [--synth DIR ...] --out models/faces/
+python -m vision.faces.train --real ../shared/data/dice-real [--synth DIR ...] [--arch yolov5n] --out models/faces/
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from vision.faces.classifier import (
+    ARCHS,
+    BACKBONE_ARCH,
     CLASS_NAMES,
     COCKED,
     INPUT_SIZE,
@@ -30,6 +32,7 @@ from vision.faces.classifier import (
     WIDTHS,
     build_model,
     likeliest_face,
+    load_pretrained_backbone,
     no_face_probability,
     preprocess,
     softmax,
@@ -44,6 +47,8 @@ METRICS_NAME = "metrics.json"
 CHECKPOINT_NAME = "checkpoint.pt"  # written after every epoch in --out, removed when the training ends
 # options that change nothing the training computes (--threads does: torch's sums split by thread)
 NOT_TRAINING = ("resume",)
+# The COCO-pretrained YOLOv5n (AGPL-3.0) that --arch yolov5n starts from: read where it lies, never copied here.
+PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
 # Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
 UPRIGHT_PREFIXES = ("epanemu_",)
 
@@ -273,6 +278,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=Path("models/faces"))
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="lado en píxeles de la entrada del modelo")
+    parser.add_argument(
+        "--arch",
+        choices=ARCHS,
+        default="cnn",
+        help=f"la red: cnn (la pequeña) o {BACKBONE_ARCH} (la columna de YOLOv5n, desde sus pesos preentrenados)",
+    )
+    parser.add_argument(
+        "--pretrained",
+        default=None,
+        help=f"con --arch {BACKBONE_ARCH}: los pesos de YOLOv5n de los que parte (por omisión {PRETRAINED}); "
+        "'none' para empezar al azar",
+    )
     parser.add_argument("--per-epoch", type=int, default=8000, help="recortes aumentados por época")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -331,6 +348,19 @@ def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error("--resume y --recalibrate no van juntos: --recalibrate no entrena")
     if args.resume and not (args.out / CHECKPOINT_NAME).is_file():
         parser.error(f"--resume: no hay entrenamiento cortado en {args.out / CHECKPOINT_NAME}")
+    if args.pretrained is not None and args.arch != BACKBONE_ARCH:
+        parser.error(f"--pretrained es para --arch {BACKBONE_ARCH}: la red {args.arch} no tiene pesos preentrenados")
+    if args.pretrained not in (None, "none") and not Path(args.pretrained).is_file():
+        parser.error(f"--pretrained: no existe {args.pretrained}")
+
+
+def pretrained_start(args: argparse.Namespace) -> Path | None:
+    """The weights the training starts from: --pretrained, else PRETRAINED where it lies; None: a random start."""
+    if args.arch != BACKBONE_ARCH or args.pretrained == "none":
+        return None
+    if args.pretrained is not None:
+        return Path(args.pretrained)
+    return PRETRAINED if PRETRAINED.is_file() else None
 
 
 def _mined_negatives(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[Path, dict[str, list[Box]]]:
@@ -409,14 +439,20 @@ class _Training:
     """The model, its optimiser and schedule, and what an epoch needs: fit and calibration crops, sampling weights."""
 
     def __init__(
-        self, args: argparse.Namespace, crops: _Crops, class_names: list[str], turned: bool, rng: np.random.Generator
+        self,
+        args: argparse.Namespace,
+        crops: _Crops,
+        class_names: list[str],
+        turned: bool,
+        rng: np.random.Generator,
+        arch: str = "cnn",
     ) -> None:
         import torch
         from torch import nn
 
-        self.args, self.crops, self.turned, self.rng = args, crops, turned, rng
+        self.args, self.crops, self.turned, self.rng, self.arch = args, crops, turned, rng, arch
         self.weights = class_weights(crops.fit, args.unreadable_share, args.cocked_share)
-        self.model = build_model(classes=len(class_names))
+        self.model = build_model(classes=len(class_names), arch=arch)
         self.optimiser = torch.optim.AdamW(self.model.parameters(), lr=args.lr, weight_decay=5e-4)
         self.steps_per_epoch = args.per_epoch // args.batch
         self.schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -556,6 +592,7 @@ def _save_model(
 
     meta = {
         "input_size": args.input_size,
+        "arch": training.arch,
         "widths": list(WIDTHS),
         "classes": class_names,
         "threshold": calibration["threshold"],
@@ -621,8 +658,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"recortes: {crops.sources} ({time.time() - started:.0f} s)", flush=True)
     # a model recalibrated keeps its own classes (one trained before the cocked class has 7)
     class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
-    training = _Training(args, crops, class_names, turned, rng)
+    arch = str(saved["meta"].get("arch", "cnn")) if saved is not None else args.arch
+    training = _Training(args, crops, class_names, turned, rng, arch)
     params = sum(p.numel() for p in training.model.parameters())
+    start = pretrained_start(args) if saved is None and checkpoint is None else None
+    if start is not None:
+        try:
+            loaded = load_pretrained_backbone(training.model, start)
+        except (OSError, ValueError, RuntimeError) as err:
+            parser.error(f"--pretrained {start}: {err}")
+        print(f"desde los pesos preentrenados {start} ({loaded} tensores de la columna)", flush=True)
+    elif arch == BACKBONE_ARCH and saved is None and checkpoint is None:
+        print(f"sin pesos preentrenados ({PRETRAINED} no está o se pidió 'none'): se empieza al azar", flush=True)
 
     history: list[dict[str, Any]] = []
     first_epoch = 1
@@ -639,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
     digest = _save_model(training, class_names, calibration, args)
     figures = {
         "command": "python -m vision.faces.train " + " ".join(a for a in given if a != "--resume"),
+        "arch": arch,
+        "pretrained": origin.name if (origin := pretrained_start(args) if saved is None else None) else None,
         "samples": crops.sources,
         "parameters": params,
         "epochs": args.epochs,
