@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.faces import evaluate
 from vision.faces.classifier import ONNX_NAME, TORCH_NAME, FaceClassifier, preprocess
 from vision.faces.crops import (
     CROP_MARGIN,
@@ -858,3 +859,15 @@ def test_the_backbone_classifier_starts_from_a_yolov5n_detectors_weights(
             train_main([*args, "--out", str(tmp_path / "nada"), *extra])
         assert stop.value.code == 2 and message in capsys.readouterr().err
         assert not (tmp_path / "nada").exists()
+
+
+def test_evaluate_measures_a_yolo_folder_as_before(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tiny_yolo(tmp_path)
+    assert evaluate.main(["--real", str(root), "--split", "train", "--no-write", "--model-dir", str(MODEL_DIR)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"2 dados en 1 fotos ({root} (train))"
+    assert lines[1].startswith("ojo: el modelo se entrenó con estas fotos")  # a train split
+    assert [line.split(":")[0] for line in lines[2:]] == ["modelo", "puntos", "combinado", "errores del modelo"]
+    with pytest.raises(SystemExit) as exit_:
+        evaluate.main(["--split", "train"])  # a folder or --real-sets is needed
+    assert exit_.value.code == 2

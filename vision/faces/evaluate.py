@@ -2,11 +2,13 @@
 
 python -m vision.faces.evaluate --real ../shared/data/dice-real [--model-dir models/faces] [--failures DIR]
 python -m vision.faces.evaluate --real data/synth/tables-heldout --split '' --section rendered_heldout
+python -m vision.faces.evaluate --real-sets ../shared/data [--part val] [--json] [--failures DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import Counter
 from pathlib import Path
@@ -19,6 +21,7 @@ from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probab
 from vision.faces.crops import labelled_dice, reader_crop
 from vision.faces.pips import PipCounter
 from vision.faces.reader import combine
+from vision.faces.realsets import PARTS, RealSet, eval_crops, photos, real_sets
 from vision.faces.train import METRICS_NAME, VAL_SPLIT, update_metrics
 from vision.types import FaceGuess, FaceVerdict, Frame
 
@@ -165,10 +168,17 @@ def write_failures(
 def build_parser() -> argparse.ArgumentParser:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se mide su val)")
+    data = parser.add_mutually_exclusive_group(required=True)
+    data.add_argument("--real", type=Path, help="carpeta YOLO de fotos reales (se mide su val)")
+    data.add_argument(
+        "--real-sets",
+        type=Path,
+        metavar="RAIZ",
+        help="carpeta de datos (../shared/data): una fila por conjunto real registrado (vision.faces.realsets)",
+    )
     parser.add_argument(
         "--split",
-        default=VAL_SPLIT,
+        default=None,
         help="subcarpeta de images/ (val); '' para una carpeta sin splits, como mesas renderizadas apartadas",
     )
     parser.add_argument("--prefix", default="", help="solo fotos cuyo nombre empieza así (p. ej. byler_)")
@@ -179,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--from-above", action="store_true", help="fotos desde arriba: el modelo entrenado girado ve los dados girados"
     )
+    parser.add_argument("--part", help="con --real-sets: la parte de cada conjunto, train o val (val)")
+    parser.add_argument("--json", action="store_true", help="con --real-sets: las cifras como un objeto JSON")
     return parser
 
 
@@ -210,7 +222,14 @@ def _print_summary(figures: dict[str, Any], trained_on: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.real_sets is not None:
+        return main_sets(parser, args)
+    if args.part is not None or args.json:
+        parser.error("--part y --json van con --real-sets")
+    if args.split is None:
+        args.split = VAL_SPLIT
     crops: list[Frame] = []
     turned: list[Frame] | None = [] if args.from_above else None
     faces: list[int] = []
@@ -240,6 +259,121 @@ def main(argv: list[str] | None = None) -> int:
         if trained_on:  # the classifier has seen these photos: keep only the pip counter's figures
             figures = {key: figures[key] for key in ("data", "dice", "images", "pips")}
         update_metrics(args.model_dir / METRICS_NAME, args.section, figures)
+    return 0
+
+
+def set_figures(tally: _Tally) -> dict[str, Any]:
+    """One real set's row: the classifier alone, the pip counter alone, and the pair as the reader uses it."""
+    n = tally.n
+    sure = [not u for u in tally.cnn_unsure]
+    accepted = sum(tally.accepted)
+    silent = sum(a and not r for a, r in zip(tally.accepted, tally.right, strict=True))
+    answered = sum(tally.pip_answered)
+    return {
+        "dice": n,
+        "classifier": {
+            "accuracy": _share(sum(tally.cnn_right), n),
+            "sure_share": _share(sum(sure), n),
+            "sure_accuracy": _share(sum(s and r for s, r in zip(sure, tally.cnn_right, strict=True)), sum(sure)),
+        },
+        "pips": {"answered_share": _share(answered, n), "answered_accuracy": _share(sum(tally.pip_right), answered)},
+        "combined": {
+            "accepted_share": _share(accepted, n),
+            "silent_errors": silent,
+            "silent_error_share": _share(silent, accepted),
+        },
+    }
+
+
+def measure_sets(
+    sets: list[RealSet], root: Path, part: str, model_dir: Path, failures: Path | None = None
+) -> dict[str, Any]:
+    """Every real set's part read by the shipped readers, one row a set and one for them all; `failures`: a
+    contact sheet of each set's flagged or wrong dice in failures/<set>/."""
+    classifier = FaceClassifier(model_dir)
+    counter = PipCounter(processes=True)  # a `python -m` entry point: worker processes are safe
+    rows: dict[str, Any] = {}
+    pooled: tuple[list[int], list[str], list[np.ndarray], list[FaceGuess]] = ([], [], [], [])
+    for rs in sets:
+        crops: list[Frame] = []
+        seen: list[Frame] = []
+        faces: list[int] = []
+        images: list[str] = []
+        for crop, view, face, image in eval_crops(rs, root, part, turned=classifier.turned):
+            crops.append(crop)
+            seen.append(view)
+            faces.append(face)
+            images.append(image)
+        probs = classifier.probabilities(seen)
+        pips = counter.read_faces(crops)
+        tally = _Tally(faces, images, probs, pips, classifier.threshold)
+        rows[rs.name] = {"photos": len(photos(rs, root, part)), **set_figures(tally)}
+        if failures is not None:
+            write_failures(failures / rs.name, crops, faces, tally.verdicts)
+        pooled[0].extend(faces)
+        pooled[1].extend(f"{rs.name}/{image}" for image in images)
+        pooled[2].append(probs)
+        pooled[3].extend(pips)
+    every = _Tally(pooled[0], pooled[1], np.concatenate(pooled[2]), pooled[3], classifier.threshold)
+    total = {"photos": sum(row["photos"] for row in rows.values()), **set_figures(every)}
+    return {
+        "root": str(root),
+        "part": part,
+        "model_dir": str(model_dir),
+        "threshold": classifier.threshold,
+        "turned": classifier.turned,
+        "sets": rows,
+        "all": total,
+    }
+
+
+def _print_sets(figures: dict[str, Any]) -> None:
+    print(
+        f"parte {figures['part']} de cada conjunto real en {figures['root']} "
+        f"(modelo {figures['model_dir']}, seguro = probabilidad >= {figures['threshold']:.2f})"
+    )
+    if figures["part"] != VAL_SPLIT:
+        print("ojo: el clasificador pudo entrenarse con fotos de la parte train")
+    head = (
+        f"{'conjunto':<22} {'fotos':>5} {'dados':>6} {'modelo':>7} {'seguro':>7} {'bien|seg':>8} "
+        f"{'puntos':>7} {'bien|ptos':>9} {'aceptados':>9} {'err. silenciosos':>16}"
+    )
+    print(head)
+    for name, row in [*figures["sets"].items(), ("todos", figures["all"])]:
+        cls, pips, comb = row["classifier"], row["pips"], row["combined"]
+        silent = f"{comb['silent_errors']} ({comb['silent_error_share']:.2%})"
+        print(
+            f"{name:<22} {row['photos']:>5} {row['dice']:>6} {cls['accuracy']:>7.1%} {cls['sure_share']:>7.1%} "
+            f"{cls['sure_accuracy']:>8.1%} {pips['answered_share']:>7.1%} {pips['answered_accuracy']:>9.1%} "
+            f"{comb['accepted_share']:>9.1%} {silent:>16}"
+        )
+    print(
+        "modelo: acierto del clasificador solo; seguro: parte con probabilidad >= umbral; bien|seg: acierto entre "
+        "los seguros; puntos: parte que el contador de puntos responde; bien|ptos: su acierto al responder; "
+        "aceptados: parte no dudosa del lector; err. silenciosos: aceptados con la cara mal (y su parte)"
+    )
+
+
+def main_sets(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """--real-sets: every registered real set's part, one row a set (nothing written to metrics.json)."""
+    given = {"--split": args.split is not None, "--prefix": args.prefix != "", "--from-above": args.from_above}
+    given["--section"] = args.section != "evaluate"
+    misplaced = [flag for flag, on in given.items() if on]
+    if misplaced:
+        parser.error(f"{', '.join(misplaced)} va con --real, no con --real-sets")
+    part = VAL_SPLIT if args.part is None else args.part
+    if part not in PARTS:
+        parser.error(f"parte desconocida {part!r}: {' o '.join(PARTS)}")
+    try:
+        sets = real_sets(args.real_sets)
+        FaceClassifier(args.model_dir)
+    except FileNotFoundError as error:
+        parser.error(str(error))
+    figures = measure_sets(sets, args.real_sets, part, args.model_dir, args.failures)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        _print_sets(figures)
     return 0
 
 
