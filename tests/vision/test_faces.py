@@ -871,3 +871,31 @@ def test_evaluate_measures_a_yolo_folder_as_before(tmp_path: Path, capsys: pytes
     with pytest.raises(SystemExit) as exit_:
         evaluate.main(["--split", "train"])  # a folder or --real-sets is needed
     assert exit_.value.code == 2
+
+
+def test_the_other_real_sets_add_their_train_parts_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--real-sets ROOT: every registered set under ROOT but --real's adds its train part (split by photo into fit
+    and calibration, each set a calibration source of its own); no val photo is loaded; a root with no set is
+    refused and writes nothing."""
+    from tests.vision.test_realsets import fake_root
+    from vision.faces import realsets
+    from vision.faces.train import main as train_main
+
+    root = fake_root(tmp_path)
+    out = tmp_path / "modelo"
+    args = ["--real", str(root / "dice-real"), "--epochs", "1", "--per-epoch", "32", "--batch", "16"]
+    assert train_main([*args, "--out", str(out), "--real-sets", str(root), "--calib-share", "0.3"]) == 0
+    figures = json.loads((out / "metrics.json").read_text())["train"]
+    present = [rs for rs in realsets.real_sets(root) if rs.name != "dice-real"]
+    assert [rs.name for rs in present] == ["rune55-roundcam", "matteo-wood-pipboxes"]
+    for rs in present:
+        train = realsets.samples(rs, root, "train", background_per_image=1)
+        counted = figures["samples"][f"real:{rs.name}"] + figures["samples"][f"real_calibration:{rs.name}"]
+        assert counted == len(train) > 0
+        val = {p.name for p in realsets.photos(rs, root, "val")}
+        assert val and not val & {s.image for s in train}
+    assert "dice-real" not in {k.split(":", 1)[-1] for k in figures["samples"] if k.startswith("real:")}
+    with pytest.raises(SystemExit) as stop:
+        train_main([*args, "--out", str(tmp_path / "nada"), "--real-sets", str(tmp_path / "vacía")])
+    assert stop.value.code == 2 and "--real-sets" in capsys.readouterr().err
+    assert not (tmp_path / "nada").exists()

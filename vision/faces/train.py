@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.faces import realsets
 from vision.faces.classifier import (
     ARCHS,
     BACKBONE_ARCH,
@@ -273,6 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", type=Path, required=True, help="carpeta YOLO de fotos reales (se usa su train)")
+    parser.add_argument(
+        "--real-sets",
+        type=Path,
+        default=None,
+        help="carpeta de datos reales (../shared/data): se suma la parte de entrenamiento de cada conjunto real "
+        "registrado que haya en ella (vision.faces.realsets), salvo el de --real",
+    )
     parser.add_argument("--synth", type=Path, action="append", default=[], help="carpeta YOLO renderizada")
     parser.add_argument("--synth-max", type=int, default=20000, help="máximo de dados renderizados")
     parser.add_argument("--out", type=Path, default=Path("models/faces"))
@@ -348,6 +356,11 @@ def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error("--resume y --recalibrate no van juntos: --recalibrate no entrena")
     if args.resume and not (args.out / CHECKPOINT_NAME).is_file():
         parser.error(f"--resume: no hay entrenamiento cortado en {args.out / CHECKPOINT_NAME}")
+    if args.real_sets is not None:
+        try:
+            realsets.real_sets(args.real_sets)
+        except FileNotFoundError as err:
+            parser.error(f"--real-sets: {err}")
     if args.pretrained is not None and args.arch != BACKBONE_ARCH:
         parser.error(f"--pretrained es para --arch {BACKBONE_ARCH}: la red {args.arch} no tiene pesos preentrenados")
     if args.pretrained not in (None, "none") and not Path(args.pretrained).is_file():
@@ -413,6 +426,15 @@ def _training_crops(
     """The real photos' train samples and up to --synth-max of each rendered folder's, each split by photo."""
     fit, calib = load_real(args.real, args.calib_share, args.seed, mined.get(args.real.resolve()), turned)
     crops = _Crops(fit, calib, ["real"] * len(calib), {"real_fit": len(fit), "real_calibration": len(calib)})
+    for rs in _more_real_sets(args):
+        # each set's train part only (its val part is never loaded), split by photo as --real is
+        loaded = realsets.samples(rs, args.real_sets, "train", background_per_image=1, turn=turned, seed=args.seed)
+        more_fit, more_calib = split_by_photo(loaded, args.calib_share)
+        crops.sources[f"real:{rs.name}"] = len(more_fit)
+        crops.sources[f"real_calibration:{rs.name}"] = len(more_calib)
+        crops.fit += more_fit
+        crops.calib += more_calib
+        crops.calib_source += [f"real:{rs.name}"] * len(more_calib)
     for folder in args.synth:
         # rendered tables: cocked dice (class 6), coins and bottle caps are crops with no readable face
         synth = load_samples(
@@ -433,6 +455,14 @@ def _training_crops(
         crops.calib += synth_calib
         crops.calib_source += [f"synth:{folder}"] * len(synth_calib)
     return crops
+
+
+def _more_real_sets(args: argparse.Namespace) -> list[realsets.RealSet]:
+    """The registered real sets under --real-sets, less the one --real names (none without --real-sets)."""
+    if args.real_sets is None:
+        return []
+    named = args.real.resolve()
+    return [rs for rs in realsets.real_sets(args.real_sets) if (args.real_sets / rs.folder).resolve() != named]
 
 
 class _Training:
