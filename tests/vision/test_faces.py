@@ -884,7 +884,10 @@ def test_the_other_real_sets_add_their_train_parts_only(tmp_path: Path, capsys: 
     root = fake_root(tmp_path)
     out = tmp_path / "modelo"
     args = ["--real", str(root / "dice-real"), "--epochs", "1", "--per-epoch", "32", "--batch", "16"]
-    assert train_main([*args, "--out", str(out), "--real-sets", str(root), "--calib-share", "0.3"]) == 0
+    with pytest.raises(SystemExit) as stop:  # a share that leaves nothing to calibrate on is refused
+        train_main([*args, "--out", str(out), "--real-sets", str(root), "--calib-share", "0.0"])
+    assert stop.value.code == 2 and "ninguna foto queda para calibrar" in capsys.readouterr().err
+    assert train_main([*args, "--out", str(out), "--real-sets", str(root), "--calib-share", "0.6"]) == 0
     figures = json.loads((out / "metrics.json").read_text())["train"]
     present = [rs for rs in realsets.real_sets(root) if rs.name != "dice-real"]
     assert [rs.name for rs in present] == ["rune55-roundcam", "matteo-wood-pipboxes"]
@@ -899,3 +902,25 @@ def test_the_other_real_sets_add_their_train_parts_only(tmp_path: Path, capsys: 
         train_main([*args, "--out", str(tmp_path / "nada"), "--real-sets", str(tmp_path / "vacía")])
     assert stop.value.code == 2 and "--real-sets" in capsys.readouterr().err
     assert not (tmp_path / "nada").exists()
+
+
+def test_the_calibration_part_keeps_a_captures_copies_together() -> None:
+    """A set whose augmented copies share a capture number across file prefixes is split for calibration by that
+    capture (realsets.group_of), never by photo id alone."""
+    from functools import partial
+
+    from vision.faces import realsets
+    from vision.faces.crops import DieSample
+    from vision.faces.train import split_by_photo
+
+    roundcam = realsets.real_set("rune55-roundcam")
+    crop = np.zeros((8, 8, 3), np.uint8)
+    names = [f"{p}_{n:05d}_jpg.rf.{k}.jpg" for n in range(40) for k, p in enumerate(("test", "test", "valid"))]
+    made = [DieSample(crop, Box(0, 0, 8, 8), 3, name, False) for name in names]
+    fit, calib = split_by_photo(made, 0.3, partial(realsets.group_of, roundcam))
+    assert fit and calib and len(fit) + len(calib) == len(made)
+    held = {realsets.group_of(roundcam, s.image) for s in calib}
+    assert not held & {realsets.group_of(roundcam, s.image) for s in fit}
+    by_photo = {s.image for s in split_by_photo(made, 0.3)[1]}  # photo ids alone split some captures
+    captures = {realsets.group_of(roundcam, n) for n in names}
+    assert any(0 < sum(n in by_photo for n in names if realsets.group_of(roundcam, n) == c) < 3 for c in captures)

@@ -13,6 +13,7 @@ import sys
 import time
 import warnings
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -54,17 +55,20 @@ PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yo
 UPRIGHT_PREFIXES = ("epanemu_",)
 
 
-def calibration_photo(name: str, share: float) -> bool:
-    """Whether a train photo goes to the held-out calibration part (all copies of one photo go together)."""
-    return (zlib.crc32(photo_id(name).encode()) % 1000) < share * 1000
+def calibration_photo(name: str, share: float, group: Callable[[str], str] = photo_id) -> bool:
+    """Whether a train photo goes to the held-out calibration part (every photo of one `group` goes together: by
+    default the copies of one photo)."""
+    return (zlib.crc32(group(name).encode()) % 1000) < share * 1000
 
 
-def split_by_photo(samples: list[DieSample], share: float) -> tuple[list[DieSample], list[DieSample]]:
+def split_by_photo(
+    samples: list[DieSample], share: float, group: Callable[[str], str] = photo_id
+) -> tuple[list[DieSample], list[DieSample]]:
     """(fit, calibration): the samples of the photos `calibration_photo` sets aside go to calibration."""
     fit: list[DieSample] = []
     calib: list[DieSample] = []
     for sample in samples:
-        (calib if calibration_photo(sample.image, share) else fit).append(sample)
+        (calib if calibration_photo(sample.image, share, group) else fit).append(sample)
     return fit, calib
 
 
@@ -429,7 +433,8 @@ def _training_crops(
     for rs in _more_real_sets(args):
         # each set's train part only (its val part is never loaded), split by photo as --real is
         loaded = realsets.samples(rs, args.real_sets, "train", background_per_image=1, turn=turned, seed=args.seed)
-        more_fit, more_calib = split_by_photo(loaded, args.calib_share)
+        # by the set's own groups: a capture's augmented copies must not sit on both sides
+        more_fit, more_calib = split_by_photo(loaded, args.calib_share, partial(realsets.group_of, rs))
         crops.sources[f"real:{rs.name}"] = len(more_fit)
         crops.sources[f"real_calibration:{rs.name}"] = len(more_calib)
         crops.fit += more_fit
@@ -685,6 +690,11 @@ def main(argv: list[str] | None = None) -> int:
     # sees them as cut), so its calibration crops are cut as it reads them
     turned = bool(saved["meta"].get("turned", False)) if saved is not None else args.turn
     crops = _training_crops(args, mined, turned, rng)
+    if not crops.calib or not crops.fit:
+        parser.error(
+            f"--calib-share {args.calib_share}: ninguna foto queda para "
+            f"{'calibrar' if not crops.calib else 'entrenar'} (dé más fotos o cambie la parte apartada)"
+        )
     print(f"recortes: {crops.sources} ({time.time() - started:.0f} s)", flush=True)
     # a model recalibrated keeps its own classes (one trained before the cocked class has 7)
     class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
