@@ -9,8 +9,11 @@ from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 
+from vision.faces.classifier import METHOD as CLASSIFIER
+from vision.faces.pips import METHOD as PIP_COUNT
 from vision.types import Box, Detection, DieReading
 
+CURVE_LEVELS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)  # the classifier's probability, for the curve
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 COCKED_CLASS = 6  # rendered data labels a cocked die as class 6: it has no face up
 MATCH_IOU = 0.5  # a box finds a labelled die from this IoU with its label on
@@ -179,6 +182,63 @@ def face_map(pairs: Iterable[tuple[Sequence[TruthDie], Sequence[DieReading]]], i
 
 
 @dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """One point of the risk-coverage curve: the dice a rule "both readings agree and the classifier is at least
+    `level` sure" would accept, and how many of those are not a labelled die read right."""
+
+    level: float
+    labelled: int
+    accepted: int
+    wrong: int  # a wrong face, a cocked die, or no die at all
+
+    @property
+    def coverage(self) -> float:
+        """Dice accepted over dice labelled."""
+        return self.accepted / self.labelled if self.labelled else float("nan")
+
+    @property
+    def risk(self) -> float:
+        """Dice wrong among those accepted (0 when none is)."""
+        return self.wrong / self.accepted if self.accepted else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, with the two shares."""
+        return {
+            "level": self.level,
+            "accepted": self.accepted,
+            "wrong": self.wrong,
+            "coverage": self.coverage,
+            "risk": self.risk,
+        }
+
+
+def agreed_probability(reading: DieReading) -> float:
+    """The classifier's probability for the face read when the pip count names the same face; 0 otherwise."""
+    model = [g for g in reading.guesses if g.method == CLASSIFIER and g.face == reading.face]
+    pips = [g for g in reading.guesses if g.method == PIP_COUNT and g.face == reading.face]
+    return model[0].confidence if model and pips else 0.0
+
+
+def risk_coverage(
+    pairs: Iterable[tuple[Sequence[TruthDie], Sequence[DieReading]]], levels: Sequence[float] = CURVE_LEVELS
+) -> tuple[CurvePoint, ...]:
+    """The risk-coverage curve of the rule "both readings agree, the classifier at least this sure", whatever the
+    reader's other checks said: one point per level."""
+    scored: list[tuple[float, bool]] = []  # (agreed probability, read right)
+    labelled = 0
+    for truth, readings in pairs:
+        matches, _, extra = match(truth, readings)
+        labelled += len(truth)
+        scored += [(agreed_probability(m.reading), m.truth.face == m.reading.face) for m in matches]
+        scored += [(agreed_probability(r), False) for r in extra]
+    points = []
+    for level in levels:
+        taken = [right for p, right in scored if p > 0 and p >= level]
+        points.append(CurvePoint(level, labelled, len(taken), sum(not right for right in taken)))
+    return tuple(points)
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """The figures `cacho vision eval` prints."""
 
@@ -202,6 +262,7 @@ class Report:
     images_all_right: float  # every die found with its face, nothing extra
     images_all_right_unflagged: float  # the same, and nothing for the coordinator to check
     flagged: int  # dice read and flagged uncertain (extras included): each one the coordinator looks at
+    curve: tuple[CurvePoint, ...] = ()  # risk_coverage: what a calibrated "sure" level would accept
 
     @property
     def load(self) -> float:
@@ -216,8 +277,9 @@ class Report:
 
     def to_dict(self) -> dict[str, object]:
         """JSON form, with the load and the unsafe readings."""
-        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        return {**fields, "load": self.load, "unsafe": self.unsafe}
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "curve"}
+        curve = [point.to_dict() for point in self.curve]
+        return {**fields, "load": self.load, "unsafe": self.unsafe, "risk_coverage": curve}
 
     def lines(self) -> list[str]:
         """Readable lines."""
@@ -236,7 +298,22 @@ class Report:
             f"(y sin nada que revisar: {self.images_all_right_unflagged:.1%})",
             f"carga del coordinador (dados no encontrados, marcados o equivocados, sobre los etiquetados): "
             f"{self.load:.1%} · lecturas inseguras: {self.unsafe}",
+            *self._curve_lines(),
         ]
+
+    def _curve_lines(self) -> list[str]:
+        """The risk-coverage curve, one line per level, after the reader's own point."""
+        if not self.curve:
+            return []
+        accepted = self.predicted - self.flagged
+        own = self.unsafe / accepted if accepted else 0.0
+        lines = [
+            "riesgo y cobertura (aceptados sobre etiquetados · equivocados entre los aceptados): el lector, "
+            f"{accepted / self.labelled if self.labelled else float('nan'):.1%} · {own:.2%}; si se aceptara "
+            "todo dado en que las dos lecturas coinciden y el clasificador está seguro al menos en:"
+        ]
+        lines += [f"  {p.level:g}: {p.coverage:.1%} · {p.risk:.2%} ({p.wrong} de {p.accepted})" for p in self.curve]
+        return lines
 
 
 def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -> Report:
@@ -294,6 +371,7 @@ def evaluate(pairs: Sequence[tuple[Sequence[TruthDie], Sequence[DieReading]]]) -
         images_all_right=all_right / images if images else float("nan"),
         images_all_right_unflagged=all_right_unflagged / images if images else float("nan"),
         flagged=uncertain,
+        curve=risk_coverage(pairs),
     )
 
 

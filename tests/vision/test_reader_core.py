@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.evaluate import (
+    CURVE_LEVELS,
     TruthDie,
     average_precision,
     evaluate,
@@ -18,6 +19,7 @@ from vision.evaluate import (
     image_account,
     match,
     read_labels,
+    risk_coverage,
     yolo_samples,
 )
 from vision.faces.pips import TopShares
@@ -696,3 +698,26 @@ def test_nothing_in_a_region_without_dice_is_read_and_the_nadir_keeps_the_region
     assert ignoring.at_nadir((0.4, 0.6)).settings.no_dice == ignoring.settings.no_dice
     assert plain.at_nadir((0.4, 0.6)).ignoring([marker]).settings.nadir == (0.4, 0.6)
     assert plain.settings.no_dice == ()
+
+
+def test_the_risk_coverage_curve_counts_the_dice_both_readings_agree_on() -> None:
+    """A die counts at a level when the pip count names the face read and the classifier gives it at least that
+    probability, whatever the reader flagged; wrong faces, cocked dice and extras so accepted are the risk."""
+
+    def agreed(box: Box, face: int, p: float, pips: int | None, uncertain: bool = False) -> DieReading:
+        guesses = (FaceGuess(face, p, "cnn"), FaceGuess(pips, 0.9, "pips"))
+        return DieReading(face, p, box, uncertain, ("dudoso",) if uncertain else (), guesses)
+
+    a, b, c, d = Box(0, 0, 10, 10), Box(20, 20, 30, 30), Box(40, 40, 50, 50), Box(60, 60, 70, 70)
+    pairs = [
+        ([TruthDie(a, 1), TruthDie(b, 2)], [agreed(a, 1, 0.999, 1), agreed(b, 2, 0.97, 2, uncertain=True)]),
+        ([TruthDie(a, 3), TruthDie(b, None)], [agreed(a, 4, 0.96, 4), agreed(b, 5, 0.99, 5)]),  # wrong; cocked
+        ([TruthDie(a, 6), TruthDie(c, 2)], [agreed(a, 6, 0.999, None), agreed(d, 2, 0.85, 2)]),  # no pips; extra
+    ]
+    curve = {p.level: p for p in risk_coverage(pairs, (0.8, 0.95, 0.98, 0.999))}
+    assert [(curve[k].accepted, curve[k].wrong) for k in (0.8, 0.95, 0.98, 0.999)] == [(5, 3), (4, 2), (2, 1), (1, 0)]
+    assert curve[0.95].coverage == pytest.approx(4 / 6) and curve[0.95].risk == pytest.approx(0.5)
+    report = evaluate(pairs)
+    assert [p["level"] for p in report.to_dict()["risk_coverage"]] == list(CURVE_LEVELS)  # type: ignore[union-attr]
+    assert any(line.startswith("riesgo y cobertura") for line in report.lines())
+    assert evaluate([([TruthDie(a, 1)], [])]).curve[0].risk == 0.0  # nothing accepted: no risk taken
