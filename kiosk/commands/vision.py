@@ -98,13 +98,17 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _reader(models: Path | None, args: argparse.Namespace) -> Any:
+def _reader(models: Path | None, args: argparse.Namespace, table_geometry: bool = False) -> Any:
+    """The reader the options ask for; `table_geometry`: the photos are the table's camera's (seat markers, or
+    rendered tables), so a die far bigger than that camera sees one is no die; on any other photo it is read."""
     from vision.pipeline import ModelsMissing, build_reader
     from vision.reader import ReaderSettings
 
     if args.upright and args.nadir == "markers":
         raise CliError("--nadir markers es para fotos tomadas desde arriba: no va con --upright")
     settings = ReaderSettings(from_above=not args.upright)
+    if not table_geometry:
+        settings = replace(settings, max_die_share=None)
     if args.no_lean_check:
         settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None, tilt_squash=None)
     if not args.second_chance:
@@ -129,7 +133,7 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.frames import FrameError, load_image
 
-    reader = _reader(args.models, args)
+    reader = _reader(args.models, args, table_geometry=args.nadir == "markers")
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
@@ -204,7 +208,9 @@ def run_eval(args: argparse.Namespace) -> int:
     samples = _samples(args)
     if args.details is not None and not args.details.parent.is_dir():
         raise CliError(f"no existe la carpeta de {args.details}")
-    reader = _reader(args.models, args)
+    # rendered tables (vision.synth: a meta/ sidecar per image) are seen by the table's camera, as is --nadir markers
+    table_geometry = args.nadir == "markers" or (args.folder / "meta").is_dir()
+    reader = _reader(args.models, args, table_geometry)
     pairs = [(truth, _tilted(reader, args).read(frame).dice) for truth, frame in _labelled(samples, "leyendo")]
     if args.details is not None:
         lines = (image_account(str(image), *pair) for (image, _), pair in zip(samples, pairs, strict=True))

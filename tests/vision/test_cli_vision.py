@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -328,3 +329,37 @@ def test_second_chance_adds_only_flagged_dice(capsys: pytest.CaptureFixture[str]
         assert all(d["uncertain"] and any("detección dudosa" in r for r in d["reasons"]) for d in extra)
         added += len(extra)
     assert added > 0
+
+
+def test_a_close_up_photo_is_read_not_flagged_for_its_dice_being_big(capsys: pytest.CaptureFixture[str]) -> None:
+    """A die's share of the frame is the table camera's geometry: `read` applies it only to photos read as the
+    table's camera sees them (--nadir markers); on any other photo a big die is a die."""
+    images = [str(p) for p in sorted((FIXTURES / "images").iterdir())]
+    big = "demasiado grande para un dado"
+    assert main(["vision", "read", *images, "--json"]) == 0
+    assert big not in capsys.readouterr().out
+    assert main(["vision", "read", *images, "--json", "--nadir", "markers"]) == 0
+    assert big in capsys.readouterr().out
+
+
+def test_eval_applies_the_tables_geometry_to_rendered_tables_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`eval` on rendered tables (a meta/ sidecar folder) or with --nadir markers reads with the size-for-the-frame
+    check; on a folder of other photos without it."""
+    import vision.pipeline
+
+    asked: list[float | None] = []
+    real = vision.pipeline.build_reader
+
+    def recording(models: Path | None, settings: ReaderSettings, processes: bool = False) -> object:
+        asked.append(settings.max_die_share)
+        return real(models, settings, processes)
+
+    monkeypatch.setattr(vision.pipeline, "build_reader", recording)
+    rendered = tmp_path / "rendered"
+    shutil.copytree(FIXTURES, rendered)
+    (rendered / "meta").mkdir()
+    for folder, extra in ((FIXTURES, []), (FIXTURES, ["--nadir", "markers"]), (rendered, [])):
+        assert main(["vision", "eval", str(folder), "--json", *extra]) == 0
+    assert asked == [None, ReaderSettings().max_die_share, ReaderSettings().max_die_share]
