@@ -1,0 +1,171 @@
+"""The GPU run rehearsed on this CPU: pack a tiny fake data root, train a few batches, resume, refuse val photos."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.faces import realsets
+from vision.gpu import pack as gpu_pack
+from vision.gpu import train as gpu_train
+from vision.gpu.weights import dequantize, quantize
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("ultralytics")
+
+
+def _photo(path: Path, label: Path, seed: int) -> None:
+    """A photo of three light squares with dark dots on grey, and their YOLO labels (faces 1-3)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((160, 200, 3), 90, np.uint8)
+    lines = []
+    for k in range(3):
+        x, y = 20 + 60 * k, int(rng.integers(20, 100))
+        img[y : y + 40, x : x + 40] = 235
+        for d in range(k + 1):
+            cv2.circle(img, (x + 10 + 10 * d, y + 20), 4, (20, 20, 20), -1)
+        lines.append(f"{k} {(x + 20) / 200:.4f} {(y + 20) / 160:.4f} {40 / 200:.4f} {40 / 160:.4f}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    label.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), img)
+    label.write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture(scope="module")
+def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """dice-real (train and val folders) and a hash-split set with both parts."""
+    root = tmp_path_factory.mktemp("data")
+    real = root / "dice-real"
+    for i in range(6):
+        _photo(real / "images" / "train" / f"byler_{i}.jpg", real / "labels" / "train" / f"byler_{i}.txt", i)
+    for i in range(2):
+        _photo(real / "images" / "val" / f"epanemu_{i}.jpg", real / "labels" / "val" / f"epanemu_{i}.txt", 50 + i)
+    trays = root / "dice-real-extra" / "rune55-phone-trays"
+    for i in range(24):
+        _photo(trays / "images" / f"tray_{i}.jpg", trays / "labels" / f"tray_{i}.txt", 100 + i)
+    assert realsets.photos(realsets.real_set("rune55-phone-trays"), root, "val")
+    return root
+
+
+@pytest.fixture(scope="module")
+def coco(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A stand-in for the COCO YOLOv5n state dict: same names, random weights, float16."""
+    from ultralytics.nn.tasks import DetectionModel
+
+    path = tmp_path_factory.mktemp("pretrained") / "yolov5n.state.pt"
+    state = DetectionModel("yolov5n.yaml", nc=80, verbose=False).state_dict()
+    torch.save({k: v.half() if v.is_floating_point() else v for k, v in state.items()}, path)
+    return path
+
+
+def test_quantized_weights_stay_close() -> None:
+    """8 bits per channel: every weight within half a step, shapes and integer tensors kept."""
+    state = {"w": torch.randn(16, 8, 3, 3), "b": torch.randn(16), "n": torch.tensor(7)}
+    back = dequantize(quantize(state))
+    step = (state["w"].reshape(16, -1).amax(1) - state["w"].reshape(16, -1).amin(1)) / 255
+    assert back["w"].shape == state["w"].shape
+    assert ((back["w"] - state["w"]).abs().reshape(16, -1).amax(1) <= step * 0.51 + 1e-3).all()
+    assert torch.allclose(back["b"], state["b"], atol=1e-2) and int(back["n"]) == 7
+
+
+def test_pack_never_holds_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:
+    """Every packed photo is in its set's train part; the budget is kept; the manifest says what is there."""
+    out = tmp_path / "pack"
+    args = ["--data-root", str(data_root), "--pretrained", str(coco), "--candidates", str(tmp_path / "none")]
+    assert gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", "4"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["bytes"] <= 4 * 2**20 and manifest["start_weights"]["licence"] == "AGPL-3.0"
+    assert "vision.gpu train" in manifest["command"]
+    packed = list((out / "real").rglob("*.jpg"))
+    assert len(packed) == sum(s["packed"] for s in manifest["real"]["sets"].values()) > 0
+    val = {p.name for rs in realsets.real_sets(data_root) for p in realsets.photos(rs, data_root, "val")}
+    assert val and not val & {p.name for p in packed}
+    assert not (out / "real" / "dice-real" / "images" / "val").exists()
+    gpu_train.check_pack(out)
+    # a smaller budget takes fewer photos, still from every set in turn
+    smaller = str((manifest["bytes"] - 30_000) / 2**20)
+    assert gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", smaller]) == 0
+    assert len(list((out / "real").rglob("*.jpg"))) < len(packed)
+
+
+def test_train_refuses_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:
+    """A val photo slipped into a pack stops the run before anything is trained."""
+    out = tmp_path / "pack"
+    gpu_pack.main([str(out), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels"])
+    shutil.copy(
+        data_root / "dice-real" / "images" / "val" / "epanemu_0.jpg", out / "real" / "dice-real" / "images" / "train"
+    )
+    with pytest.raises(SystemExit, match="validación"):
+        gpu_train.check_pack(out)
+    held = next(p for p in realsets.photos(realsets.real_set("rune55-phone-trays"), data_root, "val"))
+    shutil.copy(held, out / "real" / "dice-real-extra" / "rune55-phone-trays" / "images")
+    (out / "real" / "dice-real" / "images" / "train" / "epanemu_0.jpg").unlink()
+    with pytest.raises(SystemExit, match="validación"):
+        gpu_train.check_pack(out)
+
+
+def test_pack_without_network_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip failing (no registry) gives a Spanish message naming the cache."""
+
+    class Failed:
+        returncode = 1
+        stderr = "network unreachable"
+
+    monkeypatch.setattr("vision.gpu.pack.subprocess.run", lambda *a, **k: Failed())
+    with pytest.raises(SystemExit, match="no pude descargar"):
+        gpu_pack.fetch_wheels(tmp_path / "cache", tmp_path / "wheels")
+    (tmp_path / "cache" / "ultralytics-0-py3-none-any.whl").write_bytes(b"x")
+    monkeypatch.setattr("vision.gpu.pack.metadata.version", lambda name: "0")
+    assert [p.name for p in gpu_pack.fetch_wheels(tmp_path / "cache", tmp_path / "wheels")] == [
+        "ultralytics-0-py3-none-any.whl"
+    ]
+
+
+def test_train_rehearsal_writes_out_and_resumes(
+    data_root: Path, coco: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tiny CPU run writes what $OUT must hold within its minutes; a second starts from the first's candidates."""
+    for missing in ("polars", "thop", "ultralytics_platform"):  # not carried to the GPU machine
+        monkeypatch.setitem(sys.modules, missing, None)
+    pack = tmp_path / "pack"
+    gpu_pack.main([str(pack), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels"])
+    candidates = tmp_path / "candidates"
+    common = [str(pack), "--device", "cpu", "--imgsz", "64", "--batch", "4", "--workers", "0", "--tables", "2"]
+    common += ["--val-tables", "1", "--table-size", "640x360", "--compose-workers", "1", "--faces-epochs", "1"]
+    common += [
+        "--faces-rate",
+        "2",
+        "--faces-batch",
+        "16",
+        "--faces-threads",
+        "1",
+        "--faces-input",
+        "32",
+        "--reserve",
+        "8",
+    ]
+    common += ["--candidates", str(candidates), "--scratch", str(tmp_path / "scratch")]
+    minutes = 0.6
+    t0 = time.time()
+    out = tmp_path / "out1"
+    assert gpu_train.main([*common, "--minutes", str(minutes), "--out", str(out)]) == 0
+    assert time.time() - t0 < minutes * 60 + 15
+    names = {p.name for p in out.iterdir()}
+    assert {"log.txt", "run.json", "finder.pt", "finder.q8.pt", "faces.q8.pt"} <= names and len(names) <= 8
+    assert all(p.is_file() and p.stat().st_size < 16 * 2**20 for p in out.iterdir())
+    run = json.loads((out / "run.json").read_text())
+    assert not run["resumed"] and run["finder"]["epochs"] >= 1 and run["faces"]["history"]
+    candidates.mkdir()
+    for name in ("finder.q8.pt", "faces.q8.pt"):
+        shutil.copy(out / name, candidates / name)
+    out2 = tmp_path / "out2"
+    assert gpu_train.main([*common, "--minutes", str(minutes), "--out", str(out2), "--no-faces"]) == 0
+    log = (out2 / "log.txt").read_text()
+    assert "desde finder.q8.pt" in log and json.loads((out2 / "run.json").read_text())["resumed"]

@@ -1,0 +1,1 @@
+"""Ready to fire on a lent GPU machine: `pack` the run's files here, `train` there (docs/gpu.md)."""

@@ -1,0 +1,279 @@
+"""`python -m vision.gpu pack OUT`: everything one GPU run needs beside the checkout, within what the device carries."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zlib
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from vision.faces import realsets
+from vision.faces.crops import photo_id
+
+REPO = Path(__file__).resolve().parents[2]
+CARRY_LIMIT = 64 * 1024 * 1024  # the device tool's limit on all that travels: the checkout plus carried paths
+PACK_CAP = 60 * 1024 * 1024  # never more than this, even with a small checkout
+MARGIN = 512 * 1024  # for files that appear in the checkout between packing and the run
+MANIFEST = "manifest.json"
+PRETRAINED = REPO.parent / "shared" / "pretrained" / "yolov5n-coco.state.pt"  # AGPL-3.0: never committed
+CANDIDATES = REPO / "models" / "candidates"  # the last loan's weights, committed: the next loan starts from them
+FINDER_CANDIDATE = "finder.q8.pt"
+FACES_CANDIDATE = "faces.q8.pt"
+START_WEIGHTS = "yolov5n-coco-0-23.q8.pt"  # layers 0-23 of the COCO detector (its 80-class head is never used)
+WHEEL_CACHE = Path.home() / ".cache" / "cacho-gpu" / "wheels"
+# ultralytics imports with what the GPU machine has; polars (40 MB, read only for results.csv) is patched around in
+# vision.gpu.train, thop (FLOPs) and ultralytics_platform (the hub) are optional
+WHEELS = ("ultralytics",)
+PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64")
+# Real photos: the finder trains at 640 (the reader's scale: tiles of a frame reduced to 1280), dice-real is 640
+# already; quality 80 keeps the pips of a 20 px die (blocks show under 75) at about 30 KB a photo
+MAX_SIDE = 640
+JPEG_QUALITY = 80
+
+
+def travelling_bytes(repo: Path = REPO) -> int:
+    """Bytes of what a device call sends besides carried paths: tracked files and untracked ones not ignored."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    total = 0
+    for name in listed:
+        path = repo / os.fsdecode(name)
+        if name and path.is_file() and not path.is_symlink():
+            total += path.stat().st_size
+    return total
+
+
+def default_budget(repo: Path = REPO) -> int:
+    """The room left for the pack: 64 MiB less the checkout and a margin, at most 60 MiB."""
+    return max(0, min(PACK_CAP, CARRY_LIMIT - travelling_bytes(repo) - MARGIN))
+
+
+def fetch_wheels(cache: Path, dest: Path) -> list[Path]:
+    """Copy the wheels ultralytics needs (at the version installed here) from `cache` into `dest`, downloading
+    into `cache` first what it lacks; SystemExit in Spanish when pip cannot reach the registry."""
+    cache.mkdir(parents=True, exist_ok=True)
+    dest.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in WHEELS:
+        version = metadata.version(name)
+        pattern = f"{name.replace('-', '_')}-{version}-*.whl"
+        found = sorted(cache.glob(pattern))
+        if not found:
+            command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:"]
+            command += ["--python-version", "3.12", "--implementation", "cp", "-d", str(cache)]
+            for platform in PLATFORMS:
+                command += ["--platform", platform]
+            done = subprocess.run([*command, f"{name}=={version}"], capture_output=True, text=True, timeout=300)
+            found = sorted(cache.glob(pattern))
+            if done.returncode != 0 or not found:
+                raise SystemExit(
+                    f"no pude descargar {name}=={version} con pip (¿sin red?): deje el wheel en {cache} "
+                    f"o use --no-wheels.\n{done.stderr.strip()[-600:]}"
+                )
+        shutil.copy2(found[-1], dest / found[-1].name)
+        out.append(dest / found[-1].name)
+    return out
+
+
+def pack_start_weights(source: Path, dest: Path) -> int:
+    """The COCO detector's layers 0-23 (backbone and neck), 8 bits a weight, into `dest`; its size."""
+    import torch
+
+    from vision.gpu.weights import detector_layers, save_quantized
+
+    state = torch.load(source, map_location="cpu", weights_only=True)
+    if not isinstance(state, dict):
+        raise SystemExit(f"{source} no es un diccionario de pesos de torch")
+    kept = detector_layers(state, 23)
+    if not kept:
+        raise SystemExit(f"{source} no trae capas model.0-23 de YOLOv5n")
+    return save_quantized(kept, dest)
+
+
+def _spread(name: str) -> int:
+    """A stable order that spreads a set's photos (and near-copies) over the list."""
+    return zlib.crc32(name.encode())
+
+
+def val_names(rs: realsets.RealSet, root: Path) -> set[str]:
+    """The file names and photo ids of a set's val part."""
+    val = realsets.photos(rs, root, "val")
+    return {p.name for p in val} | {photo_id(p.name) for p in val}
+
+
+def encode(image: Path) -> bytes:
+    """The photo shrunk to MAX_SIDE at most and encoded as JPEG at JPEG_QUALITY."""
+    frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise SystemExit(f"no puedo leer la foto {image}")
+    scale = MAX_SIDE / max(frame.shape[:2])
+    if scale < 1:
+        size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
+        frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise SystemExit(f"no puedo codificar la foto {image}")
+    return bytes(data.tobytes())
+
+
+def pack_photos(root: Path, dest: Path, room: int) -> dict[str, Any]:
+    """Real TRAIN photos of every registered set under `root`, taken in turn from each set until `room` bytes are
+    used, into `dest` in the data root's own layout (images[/train], labels[/train]); never a val photo."""
+    queues = {}
+    refused: dict[str, list[str]] = {}
+    for rs in realsets.real_sets(root):
+        val = val_names(rs, root)
+        train = sorted(realsets.photos(rs, root, "train"), key=lambda p: _spread(p.name))
+        for image in train:
+            if image.name in val or photo_id(image.name) in val:
+                raise AssertionError(f"{image} es de validación y estaba en la parte de entrenamiento")
+        queues[rs.name] = (rs, train)
+        refused[rs.name] = sorted(val)
+    counts = {name: 0 for name in queues}
+    used = 0
+    position = 0
+    full: set[str] = set()
+    while len(full) < len(queues):
+        for name, (rs, train) in queues.items():
+            if name in full:
+                continue
+            if position >= len(train):
+                full.add(name)
+                continue
+            image = train[position]
+            data = encode(image)
+            label = realsets._label_path(image)
+            text = label.read_text() if label.exists() else ""
+            if used + len(data) + len(text) > room:
+                full.add(name)
+                continue
+            sub = "train" if rs.split == realsets.SPLIT_BY_FOLDER else None
+            images = dest / rs.folder / "images" / (sub or "")
+            labels = dest / rs.folder / "labels" / (sub or "")
+            images.mkdir(parents=True, exist_ok=True)
+            labels.mkdir(parents=True, exist_ok=True)
+            (images / f"{image.stem}.jpg").write_bytes(data)
+            (labels / f"{image.stem}.txt").write_text(text)
+            used += len(data) + len(text)
+            counts[name] += 1
+        position += 1
+    return {
+        "bytes": used,
+        "sets": {
+            name: {
+                "folder": rs.folder,
+                "packed": counts[name],
+                "train_photos": len(train),
+                "val_refused": refused[name] if rs.split == realsets.SPLIT_BY_FOLDER else [],
+            }
+            for name, (rs, train) in queues.items()
+        },
+        "max_side": MAX_SIDE,
+        "jpeg_quality": JPEG_QUALITY,
+    }
+
+
+def folder_bytes(folder: Path) -> int:
+    """Bytes of every file under `folder`."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def git_commit(repo: Path = REPO) -> str:
+    """The checkout's commit ('' outside git)."""
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def device_command(pack: str, minutes: float) -> str:
+    """The device `run` command line for this pack."""
+    return (
+        f"python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site "
+        f"{pack}/wheels/*.whl && export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 || exit; "
+        f"python3 -m vision.gpu train {pack} --minutes {minutes:g} --out $OUT"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
+    p = argparse.ArgumentParser(prog="python -m vision.gpu pack", description=__doc__)
+    p.add_argument("out", type=Path, help="carpeta del paquete (ignorada por git, p. ej. gpu-pack)")
+    p.add_argument("--data-root", type=Path, default=realsets.DATA_ROOT, help="datos reales (../shared/data)")
+    p.add_argument("--pretrained", type=Path, default=PRETRAINED, help="pesos COCO de YOLOv5n (AGPL-3.0)")
+    p.add_argument("--candidates", type=Path, default=CANDIDATES, help="pesos candidatos de la última corrida")
+    p.add_argument("--wheel-cache", type=Path, default=WHEEL_CACHE, help="carpeta de wheels ya descargados")
+    p.add_argument("--no-wheels", action="store_true", help="sin wheels (ensayo en esta CPU)")
+    p.add_argument(
+        "--budget-mib", type=float, default=None, help="tamaño máximo (por omisión: 64 MiB menos el checkout)"
+    )
+    p.add_argument("--minutes", type=float, default=9.0, help="minutos de entrenamiento del comando de la máquina")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the pack."""
+    args = build_parser().parse_args(argv)
+    budget = int(args.budget_mib * 1024 * 1024) if args.budget_mib is not None else default_budget()
+    if args.out.exists():
+        if not (args.out / MANIFEST).exists() and any(args.out.iterdir()):
+            raise SystemExit(f"{args.out} existe y no es un paquete: no lo borro")
+        shutil.rmtree(args.out)
+    args.out.mkdir(parents=True)
+    wheels = [] if args.no_wheels else fetch_wheels(args.wheel_cache, args.out / "wheels")
+    resumed = all((args.candidates / name).is_file() for name in (FINDER_CANDIDATE, FACES_CANDIDATE))
+    start = None
+    if not resumed:
+        if not args.pretrained.is_file():
+            raise SystemExit(
+                f"no encuentro los pesos preentrenados {args.pretrained} (ni candidatos en {args.candidates})"
+            )
+        start = args.out / "weights" / START_WEIGHTS
+        pack_start_weights(args.pretrained, start)
+    fixed = folder_bytes(args.out) + 16 * 1024  # the manifest's room
+    if fixed > budget:
+        shutil.rmtree(args.out)
+        raise SystemExit(
+            f"los wheels y los pesos ({fixed / 2**20:.2f} MiB) no caben en {budget / 2**20:.2f} MiB: "
+            "achique el checkout o dé --budget-mib"
+        )
+    photos = pack_photos(args.data_root, args.out / "real", budget - fixed)
+    manifest = {
+        "made": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "commit": git_commit(),
+        "budget_bytes": budget,
+        "wheels": {w.name: w.stat().st_size for w in wheels},
+        "start_weights": (
+            {"file": f"weights/{START_WEIGHTS}", "from": str(args.pretrained), "licence": "AGPL-3.0"} if start else None
+        ),
+        "candidates": str(args.candidates.relative_to(REPO))
+        if resumed and args.candidates.is_relative_to(REPO)
+        else None,
+        "real": photos,
+        "command": device_command(args.out.as_posix(), args.minutes),
+    }
+    total = folder_bytes(args.out) + len(json.dumps(manifest, indent=1)) + 32
+    manifest["bytes"] = total
+    (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    packed = sum(s["packed"] for s in photos["sets"].values())
+    print(
+        f"paquete {args.out}: {total / 2**20:.2f} MiB de {budget / 2**20:.2f} MiB; "
+        f"{len(wheels)} wheels, {'candidatos' if resumed else 'pesos COCO'}, {packed} fotos reales de train"
+    )
+    print(f"en la máquina: {manifest['command']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

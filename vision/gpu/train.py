@@ -1,0 +1,400 @@
+"""`python -m vision.gpu train PACK --out DIR`, on the GPU machine: compose tables, train the finder and the face
+classifier within the time given, from the last candidates (or COCO's YOLOv5n), and write what must come back."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from vision.faces import realsets
+from vision.faces.crops import photo_id
+from vision.gpu.pack import CANDIDATES, FACES_CANDIDATE, FINDER_CANDIDATE, MANIFEST, REPO, START_WEIGHTS
+from vision.gpu.weights import detector_layers, load_quantized, save_quantized
+
+LOG = "log.txt"
+RUN = "run.json"
+RESERVE_S = 40.0  # left at the end for the finder's last save and validation, and the copies into --out
+FACES_LAYERS = 9  # the face classifier's backbone: YOLOv5n's layers 0-9
+
+
+class Log:
+    """Print and keep every line in DIR/log.txt."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, text: str) -> None:
+        """One line, stamped with the clock."""
+        line = f"[{time.strftime('%H:%M:%S')}] {text}"
+        print(line, flush=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+
+
+def check_pack(pack: Path) -> dict[str, Any]:
+    """The pack's manifest, after refusing (SystemExit) any photo of a val part in it."""
+    if not (pack / MANIFEST).is_file():
+        raise SystemExit(f"{pack} no es un paquete (falta {MANIFEST}): hágalo con python -m vision.gpu pack")
+    manifest: dict[str, Any] = json.loads((pack / MANIFEST).read_text())
+    root = pack / "real"
+    for rs in realsets.REAL_SETS:
+        folder = root / rs.folder / "images"
+        if not folder.is_dir():
+            continue
+        if (folder / realsets.VAL_FOLDER).exists():
+            raise SystemExit(f"el paquete trae {folder / realsets.VAL_FOLDER}: nunca se entrena con validación")
+        refused = set(manifest.get("real", {}).get("sets", {}).get(rs.name, {}).get("val_refused", []))
+        for image in folder.rglob("*.jpg"):
+            if rs.split == realsets.SPLIT_BY_HASH and realsets.held_out(realsets.group_of(rs, image.name)):
+                raise SystemExit(f"{image} es de la parte de validación de {rs.name}: paquete rechazado")
+            if image.name in refused or photo_id(image.name) in refused:
+                raise SystemExit(f"{image} es de la parte de validación de {rs.name}: paquete rechazado")
+    return manifest
+
+
+def _compose(task: tuple[int, str, str, int, int, str, int]) -> int:
+    """Compose one table (full frame with meta for the faces, and finder tiles); the number of tiles written."""
+    import cv2
+
+    from vision.synth.compose import tiles, yolo_lines
+    from vision.synth.generate import build_parser, make_one
+
+    seed, tables, tile_dir, tile, long_side, size, split_val = task
+    sprites = "val" if split_val else "train"
+    split = "val" if split_val else "train"
+    args = build_parser().parse_args(["--out", tables, "--count", "1", "--size", size, "--sprites", sprites])
+    args.split = split
+    make_one((seed, args))
+    stem = f"{split}_{seed:08d}"
+    meta = json.loads((Path(tables) / "meta" / f"{stem}.json").read_text())
+    frame = cv2.imread(str(Path(tables) / "images" / f"{stem}.jpg"), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise RuntimeError(f"no puedo leer la mesa {stem}")
+    out = Path(tile_dir)
+    for k, (img, dice, _origin) in enumerate(tiles(frame, meta["dice"], tile, long_side)):
+        name = f"{stem}_t{k}"
+        cv2.imwrite(str(out / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        (out / "labels" / f"{name}.txt").write_text(yolo_lines(dice, img.shape[1], img.shape[0], one_class=True))
+    return k + 1
+
+
+def compose(
+    first_seed: int, count: int, tables: Path, tile_dir: Path, args: argparse.Namespace, deadline: float, val: bool
+) -> tuple[int, int]:
+    """Compose up to `count` tables from `first_seed` on every core until `deadline`: (tables, tiles)."""
+    for folder in (tables / "images", tables / "labels", tables / "meta", tile_dir / "images", tile_dir / "labels"):
+        folder.mkdir(parents=True, exist_ok=True)
+    tasks = [
+        (first_seed + i, str(tables), str(tile_dir), args.imgsz, 2 * args.imgsz, args.table_size, int(val))
+        for i in range(count)
+    ]
+    done = tiles = 0
+    with multiprocessing.get_context("spawn").Pool(args.compose_workers) as pool:
+        for n in pool.imap_unordered(_compose, tasks):
+            done += 1
+            tiles += n
+            if time.time() > deadline:
+                pool.terminate()
+                break
+    return done, tiles
+
+
+def finder_sets(pack: Path) -> list[Path]:
+    """The packed real sets whose boxes enclose the dice (not the pip boxes of a padded set): their image folders."""
+    out = []
+    for rs in realsets.REAL_SETS:
+        images = pack / "real" / rs.folder / "images"
+        if rs.split == realsets.SPLIT_BY_FOLDER:
+            images = images / "train"
+        if images.is_dir() and not rs.pad:
+            out.append(images)
+    return out
+
+
+def finder_data(pack: Path, tiles: Path, val: Path, scratch: Path, real_share: float) -> tuple[Path, dict[str, int]]:
+    """A data.yaml whose train list holds every rendered tile once and the real photos repeated so that they make
+    about `real_share` of it; val: the held-out-sprite tiles."""
+    import yaml
+
+    rendered = sorted(str(p.resolve()) for p in (tiles / "images").glob("*.jpg"))
+    real = sorted(str(p.resolve()) for folder in finder_sets(pack) for p in folder.glob("*.jpg"))
+    repeat = 1
+    if real and rendered:
+        repeat = max(1, min(50, round(real_share * len(rendered) / ((1 - real_share) * len(real)))))
+    listing = scratch / "finder-train.txt"
+    listing.write_text("\n".join(rendered + real * repeat) + "\n")
+    data = scratch / "finder-data.yaml"
+    data.write_text(
+        yaml.safe_dump({"train": str(listing), "val": str((val / "images").resolve()), "names": {0: "die"}})
+    )
+    return data, {"rendered_tiles": len(rendered), "real_photos": len(real), "real_repeat": repeat}
+
+
+def _patch_ultralytics() -> None:
+    """Run ultralytics without polars (results.csv read with csv) and without the AMP check's download."""
+    from ultralytics.engine import trainer
+
+    def read_results_csv(self: Any) -> dict[str, list[Any]]:
+        try:
+            with open(self.csv, newline="") as f:
+                rows = list(csv.DictReader(f))
+        except OSError:
+            return {}
+        return {k.strip(): [r[k] for r in rows] for k in (rows[0] if rows else {})}
+
+    trainer.BaseTrainer.read_results_csv = read_results_csv
+    trainer.check_amp = lambda model: True  # the check downloads yolo26n.pt; the GPU machine is offline
+
+
+def finder_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]:
+    """A checkpoint for ultralytics to train from: YOLOv5n (one class) with the candidate's weights, else COCO's
+    layers 0-23; and which it was."""
+    import torch
+    from ultralytics.nn.tasks import DetectionModel
+
+    model = DetectionModel("yolov5n.yaml", nc=1, verbose=False)
+    if (candidates / FINDER_CANDIDATE).is_file():
+        source = candidates / FINDER_CANDIDATE
+    elif (pack / "weights" / START_WEIGHTS).is_file():
+        source = pack / "weights" / START_WEIGHTS
+    else:
+        raise SystemExit(
+            f"no hay pesos de partida: ni {candidates / FINDER_CANDIDATE} ni {START_WEIGHTS} en el paquete"
+        )
+    own = model.state_dict()
+    state = {k: v for k, v in load_quantized(source).items() if k in own and own[k].shape == v.shape}
+    model.load_state_dict(state, strict=False)
+    model.names = {0: "die"}
+    path = scratch / "finder-start.pt"
+    torch.save({"model": model, "train_args": {}, "date": time.strftime("%Y-%m-%d")}, path)
+    return path, f"{source.name} ({len(state)} tensores)"
+
+
+def faces_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]:
+    """The backbone the face classifier starts from (keys model.0-9, float32): the candidate's, else COCO's."""
+    import torch
+
+    source = candidates / FACES_CANDIDATE
+    if not source.is_file():
+        source = pack / "weights" / START_WEIGHTS
+    state = detector_layers(load_quantized(source), FACES_LAYERS)
+    path = scratch / "faces-start.pt"
+    torch.save(state, path)
+    return path, source.name
+
+
+def faces_candidate(model_state: dict[str, Any], out: Path) -> int:
+    """The classifier's backbone (keys 0.N.… -> model.N.…) quantized to `out`; its size."""
+    backbone = {"model." + k[2:]: v for k, v in model_state.items() if k.startswith("0.")}
+    return save_quantized(backbone, out)
+
+
+def start_faces(
+    pack: Path, scratch: Path, start: Path, args: argparse.Namespace, seconds: float, log: Log
+) -> tuple[subprocess.Popen[bytes], Any] | None:
+    """Launch vision.faces.train (CPU threads) in the background; None when the pack has no dice-real photos."""
+    real = pack / "real" / "dice-real"
+    if not (real / "images" / "train").is_dir():
+        log("caras: el paquete no trae fotos de dice-real: no se entrena el clasificador")
+        return None
+    per_epoch = max(
+        args.faces_batch, int(args.faces_rate * seconds / args.faces_epochs) // args.faces_batch * args.faces_batch
+    )
+    command = [sys.executable, "-m", "vision.faces.train", "--real", str(real), "--real-sets", str(pack / "real")]
+    command += ["--synth", str(scratch / "tables"), "--arch", "yolov5n", "--pretrained", str(start)]
+    command += ["--out", str(scratch / "faces"), "--epochs", str(args.faces_epochs), "--per-epoch", str(per_epoch)]
+    command += ["--batch", str(args.faces_batch), "--threads", str(args.faces_threads), "--turn"]
+    command += ["--unreadable-share", "0.16", "--cocked-share", "0.08", "--input-size", str(args.faces_input)]
+    log("caras: " + " ".join(command))
+    handle = (scratch / "faces.log").open("wb")
+    return subprocess.Popen(command, cwd=REPO, stdout=handle, stderr=subprocess.STDOUT), handle
+
+
+def train_finder(data: Path, start: Path, hours: float, args: argparse.Namespace, scratch: Path, warmup: float) -> Path:
+    """Train the finder for `hours` from `start`; its run folder."""
+    from ultralytics import YOLO
+
+    _patch_ultralytics()
+    model = YOLO(str(start))
+    model.train(
+        data=str(data),
+        time=hours,
+        epochs=1000,  # replaced by what `time` allows after the first epoch
+        imgsz=args.imgsz,
+        batch=args.batch,
+        single_cls=True,
+        device=args.device,
+        workers=args.workers,
+        project=str(scratch),
+        name="finder",
+        exist_ok=True,
+        pretrained=str(start),
+        val=False,  # only the final epoch is validated, on held-out-sprite tiles
+        plots=False,  # plotting fetches a font
+        amp=args.device != "cpu",
+        degrees=args.degrees,
+        lr0=args.lr0,
+        warmup_epochs=warmup,
+        flipud=0.5,
+        fliplr=0.5,
+        mosaic=1.0,
+        close_mosaic=0,
+        cache="ram" if args.device != "cpu" else False,
+        seed=args.seed,
+        verbose=False,
+    )
+    return scratch / "finder"
+
+
+def last_row(results: Path) -> dict[str, str]:
+    """The last line of ultralytics' results.csv ({} when absent)."""
+    if not results.is_file():
+        return {}
+    with results.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {k.strip(): v.strip() for k, v in rows[-1].items()} if rows else {}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
+    p = argparse.ArgumentParser(prog="python -m vision.gpu train", description=__doc__)
+    p.add_argument("pack", type=Path, help="la carpeta que escribió python -m vision.gpu pack")
+    p.add_argument("--out", type=Path, required=True, help="donde quedan pesos, métricas y registro ($OUT)")
+    p.add_argument("--minutes", type=float, default=9.0, help="tiempo total del comando, composición incluida")
+    p.add_argument("--candidates", type=Path, default=CANDIDATES, help="pesos candidatos de la corrida anterior")
+    p.add_argument("--scratch", type=Path, default=Path("/tmp/cacho-gpu"), help="carpeta de trabajo local")
+    p.add_argument("--device", default=None, help="0 para la GPU, cpu para el ensayo (por omisión: la GPU si hay)")
+    p.add_argument("--imgsz", type=int, default=640, help="lado de las teselas del buscador (la escala del lector)")
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--workers", type=int, default=8)
+    p.add_argument("--lr0", type=float, default=0.01)
+    p.add_argument("--degrees", type=float, default=0.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tables", type=int, default=600, help="mesas renderizadas como máximo")
+    p.add_argument("--val-tables", type=int, default=8, help="mesas de sprites apartados para la validación final")
+    p.add_argument("--table-size", default="4608x2592")
+    p.add_argument("--table-seed", type=int, default=3_000_000, help="la semilla de la primera mesa")
+    p.add_argument("--compose-share", type=float, default=0.2, help="parte del tiempo para componer mesas")
+    p.add_argument("--compose-workers", type=int, default=max(1, (os.cpu_count() or 2)))
+    p.add_argument("--real-share", type=float, default=0.3, help="parte de las imágenes del buscador que son reales")
+    p.add_argument("--faces-epochs", type=int, default=10)
+    p.add_argument("--faces-rate", type=float, default=300.0, help="recortes por segundo que se esperan (CPU)")
+    p.add_argument("--faces-batch", type=int, default=64)
+    p.add_argument("--faces-threads", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    p.add_argument("--faces-input", type=int, default=64, help="lado de la entrada del clasificador")
+    p.add_argument("--reserve", type=float, default=RESERVE_S, help="segundos que se dejan al final")
+    p.add_argument("--no-faces", action="store_true", help="solo el buscador")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one loan's training and write its results into --out."""
+    args = build_parser().parse_args(argv)
+    started = time.time()
+    deadline = started + args.minutes * 60
+    out, scratch, pack = args.out, args.scratch, args.pack
+    log = Log(out / LOG)
+    manifest = check_pack(pack)
+    import torch
+
+    if args.device is None:
+        args.device = "0" if torch.cuda.is_available() else "cpu"
+    gpu = torch.cuda.get_device_name(0) if args.device != "cpu" else "cpu"
+    log(f"paquete {pack} ({manifest.get('commit', '')[:8]}), {args.minutes} min, dispositivo {gpu}")
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True)
+    resumed = (args.candidates / FINDER_CANDIDATE).is_file()
+    val_tables, val_tiles = compose(
+        900_000, args.val_tables, scratch / "val-tables", scratch / "val", args, deadline, True
+    )
+    tables, tiles = compose(
+        args.table_seed,
+        args.tables,
+        scratch / "tables",
+        scratch / "tiles",
+        args,
+        started + args.compose_share * args.minutes * 60,
+        False,
+    )
+    log(f"mesas: {tables} de entrenamiento ({tiles} teselas), {val_tables} de validación ({val_tiles} teselas)")
+    end = deadline - args.reserve
+    faces = None
+    if not args.no_faces:
+        start, source = faces_start(args.candidates, pack, scratch)
+        log(f"caras: desde {source}")
+        faces = start_faces(pack, scratch, start, args, max(10.0, end - time.time() - 60), log)
+    data, counts = finder_data(pack, scratch / "tiles", scratch / "val", scratch, args.real_share)
+    start, source = finder_start(args.candidates, pack, scratch)
+    log(f"buscador: desde {source}; {counts}")
+    hours = max(1.0, end - time.time() - 20) / 3600
+    run = train_finder(data, start, hours, args, scratch, 1.0 if resumed else 3.0)
+    summary: dict[str, Any] = {
+        "pack_commit": manifest.get("commit"),
+        "device": gpu,
+        "resumed": resumed,
+        "tables": tables,
+        "finder": {"from": source, **counts, "last": last_row(run / "results.csv")},
+    }
+    last = run / "weights" / "last.pt"
+    if last.is_file():
+        from ultralytics.utils.torch_utils import strip_optimizer
+
+        ckpt = torch.load(last, map_location="cpu", weights_only=False)
+        summary["finder"]["epochs"] = int(float(summary["finder"]["last"].get("epoch", 0)))
+        model = ckpt.get("ema") or ckpt["model"]
+        save_quantized(model.float().state_dict(), out / FINDER_CANDIDATE)
+        strip_optimizer(str(last), str(out / "finder.pt"))
+    log(f"buscador: {summary['finder'].get('epochs')} épocas; {summary['finder']['last']}")
+    if faces is not None:
+        process, handle = faces
+        try:
+            process.wait(timeout=max(1.0, deadline - 15 - time.time()))
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            process.wait()
+            log("caras: cortado al llegar al límite de tiempo (queda su último punto de control)")
+        handle.close()
+        summary["faces"] = collect_faces(scratch / "faces", out, process.returncode)
+        with (out / LOG).open("a", encoding="utf-8") as f:
+            f.write((scratch / "faces.log").read_text(errors="replace")[-20000:])
+    summary["minutes"] = round((time.time() - started) / 60, 2)
+    (out / RUN).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    log(f"listo en {summary['minutes']} min: {sorted(p.name for p in out.iterdir())}")
+    return 0
+
+
+def collect_faces(folder: Path, out: Path, returncode: int | None) -> dict[str, Any]:
+    """Copy the face classifier's files into `out` and its backbone as the next candidate; what was there."""
+    import torch
+
+    from vision.faces.classifier import ONNX_NAME, TORCH_NAME
+
+    found: dict[str, Any] = {"returncode": returncode}
+    if (folder / TORCH_NAME).is_file():
+        for name in (TORCH_NAME, ONNX_NAME, "metrics.json"):
+            if (folder / name).is_file():
+                shutil.copy2(folder / name, out / name)
+        state = torch.load(folder / TORCH_NAME, map_location="cpu", weights_only=True)["state_dict"]
+        faces_candidate(state, out / FACES_CANDIDATE)
+        metrics = json.loads((folder / "metrics.json").read_text()).get("train", {})
+        found |= {"finished": True, "threshold": metrics.get("threshold"), "history": metrics.get("history")}
+    elif (folder / "checkpoint.pt").is_file():
+        ckpt = torch.load(folder / "checkpoint.pt", map_location="cpu", weights_only=True)
+        faces_candidate(ckpt["model"], out / FACES_CANDIDATE)
+        found |= {"finished": False, "epoch": ckpt["epoch"], "history": json.loads(ckpt["history"])}
+    return found
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Weights made small for the trip to the GPU machine: 8 bits a number, a scale and offset per output channel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+
+QUANT_MIN_NUMEL = 256  # smaller tensors (batch norm, biases) travel as float16
+
+
+def quantize(state: dict[str, torch.Tensor]) -> dict[str, Any]:
+    """A state dict in 8 bits a weight (per output channel, min-max), small and integer tensors as they are."""
+    out: dict[str, Any] = {}
+    for key, tensor in state.items():
+        t = tensor.detach().cpu()
+        if not t.is_floating_point():
+            out[key] = t
+        elif t.numel() < QUANT_MIN_NUMEL or t.dim() < 2:
+            out[key] = t.half()
+        else:
+            flat = t.float().reshape(t.shape[0], -1)
+            low = flat.min(dim=1, keepdim=True).values
+            step = ((flat.max(dim=1, keepdim=True).values - low) / 255).clamp_min(1e-12)
+            q = ((flat - low) / step).round().clamp(0, 255).to(torch.uint8)
+            out[key] = {"q": q, "low": low.half(), "step": step.float(), "shape": list(t.shape)}
+    return out
+
+
+def dequantize(packed: dict[str, Any]) -> dict[str, torch.Tensor]:
+    """The float32 state dict back from `quantize`."""
+    out: dict[str, torch.Tensor] = {}
+    for key, value in packed.items():
+        if isinstance(value, dict):
+            flat = value["q"].float() * value["step"] + value["low"].float()
+            out[key] = flat.reshape(value["shape"])
+        else:
+            out[key] = value.float() if value.is_floating_point() else value
+    return out
+
+
+def save_quantized(state: dict[str, torch.Tensor], path: Path) -> int:
+    """Write `state` quantized to `path`; its size in bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(quantize(state), path)
+    return path.stat().st_size
+
+
+def load_quantized(path: Path) -> dict[str, torch.Tensor]:
+    """A state dict written by `save_quantized`, in float32."""
+    return dequantize(torch.load(path, map_location="cpu", weights_only=True))
+
+
+def detector_layers(state: dict[str, torch.Tensor], last: int) -> dict[str, torch.Tensor]:
+    """The tensors of a YOLO state dict (keys `model.<layer>.…`) from layer 0 to `last`."""
+    kept = {}
+    for key, tensor in state.items():
+        parts = key.split(".")
+        if len(parts) > 2 and parts[0] == "model" and parts[1].isdigit() and int(parts[1]) <= last:
+            kept[key] = tensor
+    return kept
