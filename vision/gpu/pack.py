@@ -62,8 +62,7 @@ def default_budget(repo: Path = REPO) -> int:
 
 
 def fetch_wheels(cache: Path, dest: Path) -> list[Path]:
-    """Copy the wheels ultralytics needs (at the version installed here) from `cache` into `dest`, downloading
-    into `cache` first what it lacks; SystemExit in Spanish when pip cannot reach the registry."""
+    """Copy ultralytics' wheel (this venv's version) from `cache` to `dest`, downloading what `cache` lacks."""
     cache.mkdir(parents=True, exist_ok=True)
     dest.mkdir(parents=True, exist_ok=True)
     out = []
@@ -130,8 +129,7 @@ def encode(image: Path) -> bytes:
 
 
 def pack_photos(root: Path, dest: Path, room: int) -> dict[str, Any]:
-    """Real TRAIN photos of every registered set under `root`, taken in turn from each set until `room` bytes are
-    used, into `dest` in the data root's own layout (images[/train], labels[/train]); never a val photo."""
+    """Real TRAIN photos of every set under `root`, one set after another, into `dest` until `room` bytes; no val."""
     queues = {}
     refused: dict[str, list[str]] = {}
     for rs in realsets.real_sets(root):

@@ -1,5 +1,4 @@
-"""`python -m vision.gpu train PACK --out DIR`, on the GPU machine: compose tables, train the finder and the face
-classifier within the time given, from the last candidates (or COCO's YOLOv5n), and write what must come back."""
+"""`python -m vision.gpu train PACK --out DIR` on the GPU machine: compose tables, train the finder and faces."""
 
 from __future__ import annotations
 
@@ -122,8 +121,7 @@ def finder_sets(pack: Path) -> list[Path]:
 
 
 def finder_data(pack: Path, tiles: Path, val: Path, scratch: Path, real_share: float) -> tuple[Path, dict[str, int]]:
-    """A data.yaml whose train list holds every rendered tile once and the real photos repeated so that they make
-    about `real_share` of it; val: the held-out-sprite tiles."""
+    """A data.yaml: every rendered tile once, the real photos repeated to about `real_share`; val: held-out tiles."""
     import yaml
 
     rendered = sorted(str(p.resolve()) for p in (tiles / "images").glob("*.jpg"))
@@ -157,8 +155,7 @@ def _patch_ultralytics() -> None:
 
 
 def finder_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]:
-    """A checkpoint for ultralytics to train from: YOLOv5n (one class) with the candidate's weights, else COCO's
-    layers 0-23; and which it was."""
+    """An ultralytics checkpoint of one-class YOLOv5n from the candidate, else COCO's layers 0-23; and its source."""
     import torch
     from ultralytics.nn.tasks import DetectionModel
 
