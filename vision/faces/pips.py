@@ -7,7 +7,9 @@ and roundness a pip has on a die of that size. A count is accepted only when the
 laid out as that face is (2 and 3 on a diagonal, 4 and 5 on a square, 6 in two rows of three) and the
 empty places of the face's 3x3 grid hold no spot; the three contrast maps and four thresholds must not
 give a rival count. When the whole die gives no clear face (a slanted view shows side faces too), its
-brightest face is tried alone.
+brightest face is tried alone. Where neither gives a count, the pips are centred on the die's colour region
+inside the finder's box (a like-coloured table or neighbour in the crop's margin pulls the whole region's
+centre off the die), and a count so found must be strong.
 """
 
 from __future__ import annotations
@@ -473,6 +475,8 @@ class _Prepared:
         self.inside = cv2.erode(self.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
         self.usable = bool(self.mask.sum() >= (SIDE * 0.4) ** 2)
         self._spots: list[tuple[str, int, list[Blob], Peaks]] | None = None
+        self._regions: dict[tuple[str, TopShare | None], npt.NDArray[np.bool_] | None] = {}
+        self._grids: dict[tuple[str, int], float] = {}  # grid_fit by region and binarisation: blind to the centre
 
     def spots(self) -> list[tuple[str, int, list[Blob], Peaks]]:
         """(map name, level, spots, the map's response) of every binarisation: three contrast maps, four levels."""
@@ -491,27 +495,55 @@ class _Prepared:
                     self._spots.append((name, level, _blobs(binary, self.mask, versus_body), peaks))
         return self._spots
 
-    def tier(self, region_name: str, top: TopShare | None = None) -> list[PipCount]:
+    def region(self, region_name: str, top: TopShare | None = None) -> npt.NDArray[np.bool_] | None:
+        """The pixels of one region (REGIONS, or TOP_REGION within the box `top`); None where it has none."""
+        key = (region_name, top)
+        if key not in self._regions:
+            if region_name == REGIONS[0]:
+                region: npt.NDArray[np.bool_] | None = self.inside
+            elif region_name == TOP_REGION:
+                region = _top_region(self.inside, top) if top is not None else None
+            else:
+                region = _bright_face(self.lum, self.inside)
+            self._regions[key] = region
+        return self._regions[key]
+
+    def tier(self, region_name: str, top: TopShare | None = None, boxed: bool = False) -> list[PipCount]:
         """Every binarisation's reading of one region (REGIONS, or TOP_REGION within the box `top`), best fit
-        first; empty if it has none."""
-        if region_name == REGIONS[0]:
-            region: npt.NDArray[np.bool_] | None = self.inside
-        elif region_name == TOP_REGION:
-            region = _top_region(self.inside, top) if top is not None else None
-        else:
-            region = _bright_face(self.lum, self.inside)
+        first; empty if it has none. The pips centre on the region's centroid, or with `boxed` on the centroid of
+        its part inside the finder's box."""
+        region = self.region(region_name, top)
         if not self.usable or region is None:
             return []
-        ys, xs = np.nonzero(region)
-        centre = (float(xs.mean()), float(ys.mean()))
+        centre = _centroid(_in_box(region) if boxed else region)
         out = []
-        for name, level, pips, response in self.spots():
+        for index, (name, level, pips, response) in enumerate(self.spots()):
             mine = [p for p in pips if region[int(p.y), int(p.x)]]
             fit = layout_fit(mine, centre)
-            fit = fit * grid_fit(mine, response) if fit > 0 else 0.0  # the grid check only where the layout fits
+            if fit > 0:  # the grid check only where the layout fits
+                key = (region_name, index)
+                if key not in self._grids:
+                    self._grids[key] = grid_fit(mine, response)
+                fit *= self._grids[key]
             out.append(PipCount(tuple(mine), fit, f"{region_name}:{name}>{level}"))
         out.sort(key=lambda c: -c.fit)
         return out
+
+
+_BOX = slice(round((WORK - SIDE) / 2), round((WORK + SIDE) / 2))  # the finder's box within the scaled crop
+
+
+def _in_box(region: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The region's part inside the finder's box; all of it where none is."""
+    inner = np.zeros_like(region)
+    inner[_BOX, _BOX] = region[_BOX, _BOX]
+    return inner if inner.any() else region
+
+
+def _centroid(region: npt.NDArray[np.bool_]) -> tuple[float, float]:
+    """The centre (x, y) of a region's pixels."""
+    ys, xs = np.nonzero(region)
+    return float(xs.mean()), float(ys.mean())
 
 
 def _top_crop(crop: Frame, top: TopShare) -> tuple[Frame, tuple[int, int], TopShare]:
@@ -543,6 +575,11 @@ MIN_CONFIDENCE = 0.4
 # the cocked dice 0.90 let through measured 0.903-0.958: the lowest level letting none through, 0.96, plus a step
 # of margin (docs/experiments/2026-11-23-top-face-counted-alone.md).
 MIN_TOP_SQUASH = 0.97
+# A die's colour region spills past the die onto a like-coloured table or neighbour, pulling its centroid off the
+# pips; centring them on its part inside the finder's box rescues such dice, but also counted two cocked dice
+# leaning on a die of their colour on rendered tables (0.56 and 0.43), which only the spill had kept out. So a
+# rescued count must be strong: over 0.6 (docs/experiments/2026-11-26-pip-counter-on-real-dice.md).
+MIN_BOXED_CONFIDENCE = 0.6
 PROCESS_MIN = 6  # with fewer crops than this, a process pool costs more than it saves
 
 
@@ -625,13 +662,11 @@ class PipCounter:
         """The face by counting pips, or None with low confidence when the evidence is poor or contradictory;
         `top`: where the top face is in the crop (a box as shares of it), when the reader knows."""
         prepared = _Prepared(crop)
-        # the whole die first; its brighter face only when the whole die shows no clear face (slanted view)
-        guess = FaceGuess(None, 0.0, METHOD)
-        for region in REGIONS:
-            tier = prepared.tier(region)
-            if any(c.fit >= self.min_fit for c in tier):
-                guess = self._decide(tier, crop.shape[:2])
-                break
+        guess = self._count(prepared, crop.shape[:2])
+        if guess.face is None:
+            rescued = self._count(prepared, crop.shape[:2], boxed=True)
+            if rescued.confidence >= MIN_BOXED_CONFIDENCE:
+                guess = rescued
         if guess.face is not None or top is None:
             return guess
         # last, where they give no count, the top face alone: its box (the sides the reader cut off) with a
@@ -647,6 +682,15 @@ class PipCounter:
         sub_h, sub_w = sub.shape[:2]
         centre = ((x0 + guess.centre[0] * sub_w) / width, (y0 + guess.centre[1] * sub_h) / height)
         return FaceGuess(guess.face, guess.confidence, METHOD, centre, guess.squash)
+
+    def _count(self, prepared: _Prepared, shape: tuple[int, ...], boxed: bool = False) -> FaceGuess:
+        """The whole die's count; its brighter face's only where the whole die shows no clear face (a slanted
+        view). `boxed`: see `_Prepared.tier`."""
+        for region in REGIONS:
+            tier = prepared.tier(region, boxed=boxed)
+            if any(c.fit >= self.min_fit for c in tier):
+                return self._decide(tier, shape)
+        return FaceGuess(None, 0.0, METHOD)
 
     def _decide(self, tier: list[PipCount], shape: tuple[int, ...]) -> FaceGuess:
         """The count of one region's readings (best first, one at least fitting): a face, or None when a rival
