@@ -198,8 +198,8 @@ def git_commit(repo: Path = REPO) -> str:
 def device_command(pack: str, minutes: float) -> str:
     """The device `run` command line for this pack."""
     return (
-        f"python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site "
-        f"{pack}/wheels/*.whl && export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 || exit; "
+        f"python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target .gpu-site "
+        f"{pack}/wheels/*.whl && export PYTHONPATH=$PWD/.gpu-site PYTHONUNBUFFERED=1 || exit; "
         f"python3 -m vision.gpu train {pack} --minutes {minutes:g} --out $OUT"
     )
 
