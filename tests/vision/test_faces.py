@@ -737,6 +737,18 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(
     assert not (tmp_path / "nada").exists()
 
 
+def one_die_photos(real: Path, count: int = 8) -> Path:
+    """A YOLO folder of `count` train photos of felt, one drawn white die each (faces 1-6 in turn)."""
+    (real / "images" / "train").mkdir(parents=True)
+    (real / "labels" / "train").mkdir(parents=True)
+    for k in range(count):
+        img = np.full((100, 100, 3), (60, 110, 40), np.uint8)
+        img[30:70, 30:70] = draw_die(1 + k % 6, "blanco", 40, seed=k)[0:40, 0:40]
+        cv2.imwrite(str(real / "images" / "train" / f"mesa{k}.png"), img)
+        (real / "labels" / "train" / f"mesa{k}.txt").write_text(f"{k % 6} 0.5 0.5 0.4 0.4\n")
+    return real
+
+
 def test_a_cut_training_resumes_to_the_same_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -746,14 +758,7 @@ def test_a_cut_training_resumes_to_the_same_model(
 
     import vision.faces.train as training
 
-    real = tmp_path / "real"
-    (real / "images" / "train").mkdir(parents=True)
-    (real / "labels" / "train").mkdir(parents=True)
-    for k in range(8):
-        img = np.full((100, 100, 3), (60, 110, 40), np.uint8)
-        img[30:70, 30:70] = draw_die(1 + k % 6, "blanco", 40, seed=k)[0:40, 0:40]
-        cv2.imwrite(str(real / "images" / "train" / f"mesa{k}.png"), img)
-        (real / "labels" / "train" / f"mesa{k}.txt").write_text(f"{k % 6} 0.5 0.5 0.4 0.4\n")
+    real = one_die_photos(tmp_path / "real")
 
     def args(out: Path) -> list[str]:
         return ["--real", str(real), "--out", str(out), "--epochs", "3", "--per-epoch", "32", "--batch", "16"]
@@ -824,14 +829,7 @@ def test_the_backbone_classifier_starts_from_a_yolov5n_detectors_weights(
     some = next(k for k in fresh.state_dict() if k.endswith("conv.weight"))
     assert torch.equal(fresh.state_dict()[some], model.state_dict()[some].half().float())
 
-    real = tmp_path / "real"
-    (real / "images" / "train").mkdir(parents=True)
-    (real / "labels" / "train").mkdir(parents=True)
-    for k in range(8):
-        img = np.full((100, 100, 3), (60, 110, 40), np.uint8)
-        img[30:70, 30:70] = draw_die(1 + k % 6, "blanco", 40, seed=k)[0:40, 0:40]
-        cv2.imwrite(str(real / "images" / "train" / f"mesa{k}.png"), img)
-        (real / "labels" / "train" / f"mesa{k}.txt").write_text(f"{k % 6} 0.5 0.5 0.4 0.4\n")
+    real = one_die_photos(tmp_path / "real")
     args = ["--real", str(real), "--epochs", "1", "--per-epoch", "32", "--batch", "16", "--input-size", "64"]
     out = tmp_path / "columna"
     assert train_main([*args, "--out", str(out), "--arch", "yolov5n", "--pretrained", str(weights)]) == 0

@@ -181,13 +181,15 @@ def load_samples(
     seed: int = 0,
     context: float = CONTEXT_MARGIN,
     max_side: int = MAX_DIE_SIDE,
+    die_box: Callable[[Box, int], Box] | None = None,
 ) -> list[DieSample]:
     """Every labelled die of a YOLO folder as a sample (plus `background_per_image` UNREADABLE empty patches,
     and the boxes `not_dice(path)` gives, such as coins and bottle caps, as UNREADABLE too).
 
     `upright(path)` marks photos taken at a slant with the camera upright: their dice are only turned a
     little in training, since turning them over would put a side face where the top face was. `turn`: note
-    every other sample's outward_turn (its photo is taken from above).
+    every other sample's outward_turn (its photo is taken from above). `die_box(box, face)`: the die's box where a
+    set's labels box something else (its pips); the empty patches keep away from those boxes.
     """
     rng = np.random.default_rng(seed)
     samples = []
@@ -197,6 +199,8 @@ def load_samples(
         frame = load_image(image_path)
         height, width = frame.shape[:2]
         labels = read_yolo_labels(label_path, width, height)
+        if die_box is not None:
+            labels = [(cls, die_box(box, face_of_class(cls) or UNREADABLE)) for cls, box in labels]
         slanted = upright is not None and upright(image_path)
         for cls, box in labels:
             face = face_of_class(cls)

@@ -8,9 +8,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 from vision.faces.crops import (
     CONTEXT_MARGIN,
     MAX_DIE_SIDE,
@@ -217,113 +214,17 @@ def samples(
     def keep(path: Path) -> bool:
         return path.name in chosen
 
-    if not rs.pad:
-        loaded = load_samples(
-            folder,
-            split,
-            keep=keep,
-            upright=lambda p: rs.is_upright(p.name),
-            background_per_image=background_per_image,
-            not_dice=not_dice,
-            turn=turn,
-            seed=seed,
-            context=context,
-            max_side=max_side,
-        )
-        return [s for s in loaded if s.face not in rs.skip_faces]
-    return _padded_samples(rs, folder, split, keep, background_per_image, not_dice, turn, seed, context, max_side)
-
-
-def _padded_samples(
-    rs: RealSet,
-    folder: Path,
-    split: str | None,
-    keep: Callable[[Path], bool],
-    background_per_image: int,
-    not_dice: Callable[[Path], list[Box]] | None,
-    turn: bool,
-    seed: int,
-    context: float,
-    max_side: int,
-) -> list[DieSample]:
-    """Samples of a set whose boxes must be padded: cut with room for the widest padding, then each re-cut about
-    its die's box; the bare-table boxes are drawn here, away from the padded dice."""
-    widest = max(factor for face, factor in enumerate(rs.pad, start=1) if face not in rs.skip_faces)
-
-    def others(path: Path) -> list[Box]:
-        found = _bare_table(rs, path, background_per_image, seed) if background_per_image else []
-        return found + (not_dice(path) if not_dice is not None else [])
-
-    out = []
-    for image, _ in yolo_pairs(folder, split):
-        if not keep(image):
-            continue
-        wide = load_samples(  # one photo at a time: the wide patches are dropped as soon as re-cut
-            folder,
-            split,
-            keep=_only(image),
-            upright=lambda p: rs.is_upright(p.name),
-            not_dice=others,
-            turn=turn,
-            seed=seed,
-            context=widest * context + (widest - 1) / 2,
-            max_side=1 << 20,
-        )
-        for sample in wide:
-            if sample.face in rs.skip_faces:
-                continue
-            box = sample.box if sample.face == UNREADABLE else rs.die_box(sample.box, sample.face)
-            patch, inner = _recut(sample.patch, box, context, max_side)
-            out.append(DieSample(patch, inner, sample.face, sample.image, sample.upright, sample.cocked, sample.turn))
-    return out
-
-
-def _only(image: Path) -> Callable[[Path], bool]:
-    """A `keep` for crops.load_samples that takes this photo alone."""
-    return lambda path: path == image
-
-
-def _recut(patch: Frame, box: Box, context: float, max_side: int) -> tuple[Frame, Box]:
-    """The window of `patch` that keeps `context` of the box's side around it (edges mirrored), shrunk so the box
-    spans at most `max_side`: what crops.load_samples gives for a die of that box."""
-    side = max(box.width, box.height)
-    pad = side * context
-    x1, y1 = int(np.floor(box.x1 - pad)), int(np.floor(box.y1 - pad))
-    x2, y2 = int(np.ceil(box.x2 + pad)), int(np.ceil(box.y2 + pad))
-    height, width = patch.shape[:2]
-    left, top, right, bottom = max(0, -x1), max(0, -y1), max(0, x2 - width), max(0, y2 - height)
-    region = patch[max(0, y1) : min(height, y2), max(0, x1) : min(width, x2)]
-    if left or top or right or bottom:
-        region = np.asarray(cv2.copyMakeBorder(region, top, bottom, left, right, cv2.BORDER_REFLECT_101), np.uint8)
-    inner = Box(box.x1 - x1, box.y1 - y1, box.x2 - x1, box.y2 - y1)
-    scale = min(1.0, max_side / side)
-    if scale < 1.0:
-        size = (max(1, round(region.shape[1] * scale)), max(1, round(region.shape[0] * scale)))
-        region = np.asarray(cv2.resize(region, size, interpolation=cv2.INTER_AREA), np.uint8)
-        inner = Box(inner.x1 * scale, inner.y1 * scale, inner.x2 * scale, inner.y2 * scale)
-    return np.ascontiguousarray(region), inner
-
-
-def _bare_table(rs: RealSet, image: Path, count: int, seed: int) -> list[Box]:
-    """Up to `count` die-sized boxes of a photo that touch none of its (padded) dice, the same for the same seed."""
-    frame = load_image(image)
-    height, width = frame.shape[:2]
-    labels = read_yolo_labels(_label_path(image), width, height)
-    dice = [rs.die_box(box, face_of_class(cls) or UNREADABLE) for cls, box in labels]
-    if not dice:
-        return []
-    rng = np.random.default_rng([seed, zlib.crc32(image.name.encode())])
-    sides = [max(b.width, b.height) for b in dice]
-    found: list[Box] = []
-    for _ in range(count * 20):
-        if len(found) == count:
-            break
-        side = float(rng.choice(sides)) * rng.uniform(0.8, 1.3)
-        if side >= min(width, height):
-            continue
-        x1, y1 = rng.uniform(0, width - side), rng.uniform(0, height - side)
-        cand = Box(x1, y1, x1 + side, y1 + side)
-        grown = Box(cand.x1 - side * 0.2, cand.y1 - side * 0.2, cand.x2 + side * 0.2, cand.y2 + side * 0.2)
-        if all(grown.iou(b) == 0.0 for b in dice):
-            found.append(cand)
-    return found
+    loaded = load_samples(
+        folder,
+        split,
+        keep=keep,
+        upright=lambda p: rs.is_upright(p.name),
+        background_per_image=background_per_image,
+        not_dice=not_dice,
+        turn=turn,
+        seed=seed,
+        context=context,
+        max_side=max_side,
+        die_box=rs.die_box if rs.pad else None,
+    )
+    return [s for s in loaded if s.face not in rs.skip_faces]
