@@ -838,6 +838,7 @@ def test_the_backbone_classifier_starts_from_a_yolov5n_detectors_weights(
     assert figures["arch"] == "yolov5n" and figures["pretrained"] == weights.name
     classifier = FaceClassifier(out)
     assert classifier.meta["arch"] == "yolov5n" and classifier.input_size == 64
+    assert classifier.temperature == figures["temperature"] > 0  # fitted on the calibration crops
     crop = cv2.resize(draw_die(3, "blanco", 60, seed=1), (60, 60))
     assert classifier.probabilities([crop]).shape == (1, 8)
     (out / "face_cnn.onnx").unlink()  # the torch weights alone are read with the same network
@@ -846,6 +847,8 @@ def test_the_backbone_classifier_starts_from_a_yolov5n_detectors_weights(
     assert train_main([*args, "--out", str(tmp_path / "azar"), "--arch", "yolov5n", "--pretrained", "none"]) == 0
     assert "se empieza al azar" in capsys.readouterr().out
     assert json.loads((tmp_path / "azar" / "metrics.json").read_text())["train"]["pretrained"] is None
+    assert train_main([*args, "--out", str(tmp_path / "sin-t"), "--no-temperature"]) == 0
+    assert FaceClassifier(tmp_path / "sin-t").temperature == 1.0
     not_weights = tmp_path / "otro.pt"
     torch.save({"model.0.conv.weight": torch.zeros(3)}, not_weights)
     for extra, message in (
@@ -922,3 +925,20 @@ def test_the_calibration_part_keeps_a_captures_copies_together() -> None:
     by_photo = {s.image for s in split_by_photo(made, 0.3)[1]}  # photo ids alone split some captures
     captures = {realsets.group_of(roundcam, n) for n in names}
     assert any(0 < sum(n in by_photo for n in names if realsets.group_of(roundcam, n) == c) < 3 for c in captures)
+
+
+def test_temperature_scaling_finds_the_temperature_the_labels_were_drawn_at() -> None:
+    """fit_temperature: labels drawn from softmax(z / 2.5) give back about 2.5; sure, right logits a temperature
+    under 1 (the probabilities sharpened), and the classifier divides its logits by its model's temperature."""
+    from vision.faces.classifier import fit_temperature
+
+    rng = np.random.default_rng(0)
+    logits = rng.normal(0, 4, (4000, 8)).astype(np.float32)
+    z = logits / 2.5
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    labels = np.array([rng.choice(8, p=row) for row in p])
+    assert fit_temperature(logits, labels) == pytest.approx(2.5, rel=0.1)
+    right = np.full((200, 8), -1.0, np.float32)
+    right[:, 3] = 1.0
+    assert fit_temperature(right, np.full(200, 3)) < 1.0

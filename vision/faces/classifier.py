@@ -51,6 +51,20 @@ def preprocess(crops: Sequence[Frame], size: int = INPUT_SIZE) -> Batch:
     return out
 
 
+def fit_temperature(logits: npt.NDArray[np.float32], labels: npt.NDArray[np.intp]) -> float:
+    """The temperature that makes softmax(logits / T) most likely for the labels (temperature scaling): the
+    classifier's probabilities then say how often it is right, which a level of "sure" needs."""
+    candidates = np.exp(np.linspace(np.log(0.05), np.log(20.0), 400))
+    rows = np.arange(len(labels))
+
+    def loss(t: float) -> float:
+        z = logits / t
+        z = z - z.max(axis=1, keepdims=True)
+        return float(np.mean(np.log(np.exp(z).sum(axis=1)) - z[rows, labels]))
+
+    return float(min(candidates, key=loss))
+
+
 def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """Row-wise softmax."""
     z = logits - logits.max(axis=1, keepdims=True)
@@ -184,6 +198,8 @@ class FaceClassifier:
             raise FileNotFoundError(f"no hay modelo de caras en {model_dir} (falta {ONNX_NAME} o {TORCH_NAME})")
         self.input_size = int(meta.get("input_size", INPUT_SIZE))
         self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
+        # the logits are divided by it before the softmax: fitted on the calibration crops (1: as trained)
+        self.temperature = float(meta.get("temperature", 1.0))
         # Calibrated, and only for a model with the cocked class (None: never): p(no die) at or above which a
         # detection is dropped (no calibration die was), and p(cocked) at or above which a die is flagged.
         eight = len(meta.get("classes", ())) > COCKED
@@ -211,7 +227,7 @@ class FaceClassifier:
         parts = []
         for start in range(0, len(crops), batch_size):
             batch = preprocess(crops[start : start + batch_size], self.input_size)
-            parts.append(softmax(self.logits(batch)))
+            parts.append(softmax(self.logits(batch) / self.temperature))
         return np.concatenate(parts)
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:

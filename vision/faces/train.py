@@ -33,6 +33,7 @@ from vision.faces.classifier import (
     TORCH_NAME,
     WIDTHS,
     build_model,
+    fit_temperature,
     likeliest_face,
     load_pretrained_backbone,
     no_face_probability,
@@ -321,6 +322,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
     parser.add_argument(
+        "--no-temperature",
+        dest="temperature",
+        action="store_false",
+        help="calibrar sobre las probabilidades tal como salen (sin ajustar la temperatura en la calibración)",
+    )
+    parser.add_argument(
         "--negatives",
         type=Path,
         action="append",
@@ -500,8 +507,8 @@ class _Training:
         self.calib_labels = np.array([s.face for s in crops.calib])
         self.calib_batch = torch.from_numpy(preprocess(calib_seen, args.input_size))
 
-    def calib_probs(self) -> np.ndarray:
-        """The model's probabilities for the calibration crops (the model left in training mode)."""
+    def calib_logits(self) -> np.ndarray:
+        """The model's logits for the calibration crops (the model left in training mode)."""
         import torch
 
         self.model.eval()
@@ -509,7 +516,18 @@ class _Training:
             batch = self.calib_batch
             out = np.concatenate([self.model(batch[i : i + 256]).numpy() for i in range(0, len(batch), 256)])
         self.model.train()
-        return softmax(out)
+        return out
+
+    def calib_probs(self, temperature: float = 1.0) -> np.ndarray:
+        """The model's probabilities for the calibration crops, its logits divided by `temperature`."""
+        return softmax((self.calib_logits() / temperature).astype(np.float32))
+
+    def temperature(self) -> float:
+        """The temperature fitted on the calibration crops (their training classes), or 1 with --no-temperature."""
+        if not self.args.temperature:
+            return 1.0
+        labels = np.array([training_label(s) for s in self.crops.calib])
+        return fit_temperature(self.calib_logits(), labels)
 
     def restore(self, checkpoint: dict[str, Any]) -> tuple[list[dict[str, Any]], int, float]:
         """Put the loop's own state back as it was after the checkpoint's epoch (everything else is rebuilt from the
@@ -631,6 +649,7 @@ def _save_model(
         "widths": list(WIDTHS),
         "classes": class_names,
         "threshold": calibration["threshold"],
+        "temperature": calibration["temperature"],
         "absent_threshold": calibration["absent_threshold"],
         "cocked_threshold": calibration["cocked_threshold"],
         "turned": training.turned,
@@ -647,6 +666,7 @@ def _recalibrated(out: Path, figures: dict[str, Any], given: list[str]) -> dict[
     trained = json.loads((out / METRICS_NAME).read_text()).get("train", {})
     renewed = (
         "threshold",
+        "temperature",
         "threshold_rule",
         "threshold_curves",
         "model_alone_curves",
@@ -722,7 +742,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seguimos desde la época {first_epoch - 1}/{args.epochs} de {checkpoint_path}", flush=True)
     training.fit(first_epoch, history, options, started, checkpoint_path)
     training.model.eval()
-    calibration = _calibrate(training, training.calib_probs())
+    temperature = training.temperature()
+    calibration = {**_calibrate(training, training.calib_probs(temperature)), "temperature": temperature}
     digest = _save_model(training, class_names, calibration, args)
     figures = {
         "command": "python -m vision.faces.train " + " ".join(a for a in given if a != "--resume"),
