@@ -243,6 +243,12 @@ def timer(table_id: int) -> Any:
     VIEWS.load_or_404(table_id)
     data = json_body()
     op = data.get("op")
+    limit = data.get("limit")
+    # Everything is checked before the clock is touched: a refused request changes nothing.
+    if op not in ("start", "pause", "reset"):
+        return refuse("op debe ser start, pause o reset", 400)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 600):
+        return refuse("el límite del turno va de 5 a 600 segundos", 400)
     clock = timers().setdefault(table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60})
     now = time.time()
     if op == "start" and not clock["running"]:
@@ -251,12 +257,7 @@ def timer(table_id: int) -> Any:
         clock.update(running=False, elapsed=clock["elapsed"] + now - clock["since"], since=None)
     elif op == "reset":
         clock.update(running=False, elapsed=0.0, since=None)
-    elif op not in ("start", "pause", "reset"):
-        return refuse("op debe ser start, pause o reset", 400)
-    limit = data.get("limit")
     if limit is not None:
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 600:
-            return refuse("el límite del turno va de 5 a 600 segundos", 400)
         clock["limit"] = limit
     publish(table_id)
     return jsonify(clock)
