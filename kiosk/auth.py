@@ -28,29 +28,42 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class PinLock:
-    """Wrong PINs in a row and the lock after too many (in memory: a restart does not help a guesser much)."""
+    """Wrong PINs in a row and the lock after too many, per client address (in memory: a restart does not help a
+    guesser much)."""
+
+    MAX_CLIENTS = 1024  # addresses remembered before the counts of those not locked are forgotten
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.failures = 0
-        self.locked_until = 0.0
+        self._clients: dict[str, tuple[int, float]] = {}  # address: (wrong PINs in a row, locked until)
 
-    def wait_s(self) -> float:
-        """Seconds until a PIN may be tried again."""
-        return max(0.0, self.locked_until - time.monotonic())
-
-    def failed(self) -> None:
-        """Count a wrong PIN; lock after MAX_TRIES."""
+    def wait_s(self, client: str) -> float:
+        """Seconds until `client` may try a PIN again."""
         with self._lock:
-            self.failures += 1
-            if self.failures >= MAX_TRIES:
-                self.failures = 0
-                self.locked_until = time.monotonic() + LOCK_S
+            _, until = self._clients.get(client, (0, 0.0))
+        return max(0.0, until - time.monotonic())
 
-    def passed(self) -> None:
-        """A right PIN clears the count."""
+    def failed(self, client: str) -> None:
+        """Count a wrong PIN from `client`; lock it after MAX_TRIES."""
         with self._lock:
-            self.failures = 0
+            failures, until = self._clients.get(client, (0, 0.0))
+            failures += 1
+            if failures >= MAX_TRIES:
+                failures, until = 0, time.monotonic() + LOCK_S
+            self._clients[client] = (failures, until)
+            if len(self._clients) > self.MAX_CLIENTS:
+                self._forget_idle()
+
+    def passed(self, client: str) -> None:
+        """A right PIN clears `client`'s count."""
+        with self._lock:
+            self._clients.pop(client, None)
+
+    def _forget_idle(self) -> None:
+        clock = time.monotonic()
+        for client, (_, until) in list(self._clients.items()):
+            if until <= clock:
+                del self._clients[client]
 
 
 def pin_lock() -> PinLock:
@@ -166,16 +179,19 @@ def login() -> Any:
     if not target.startswith("/") or target.startswith("//"):
         target = url_for("home.index")
     if request.method == "POST":
+        if is_coordinator():
+            return redirect(target)  # already signed in: never locked out
         lock = pin_lock()
-        wait = lock.wait_s()
+        client = request.remote_addr or ""
+        wait = lock.wait_s(client)
         if wait > 0:
             flash(t("Demasiados intentos: espere {s} s").format(s=int(wait) + 1), "error")
             return render_template("login.html", next=target), 429
         if check_pin(request.form.get("pin", "")):
-            lock.passed()
+            lock.passed(client)
             session["coordinator"] = True
             return redirect(target)
-        lock.failed()
+        lock.failed(client)
         store().audit(None, "wrong_pin", {"remote": request.remote_addr or ""})
         flash(t("PIN incorrecto"), "error")
         return render_template("login.html", next=target), 403

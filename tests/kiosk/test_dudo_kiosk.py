@@ -63,6 +63,25 @@ def test_wrong_pin_is_refused_and_locks_after_five(app: Flask, coordinator: Coor
     assert [r["kind"] for r in app.extensions["cacho.store"].audit_trail()].count("wrong_pin") == 5
 
 
+def test_a_locked_out_guesser_does_not_lock_out_the_coordinator(app: Flask, coordinator: Coordinator) -> None:
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.168.4.23"  # a spectator's phone on the table's network
+    token = csrf_of(phone.get("/login").text)
+    for _ in range(6):
+        phone.post("/login", data={"pin": "0000", "csrf_token": token})
+    assert phone.post("/login", data={"pin": "2468", "csrf_token": token}).status_code == 429
+    tablet = app.test_client()  # the coordinator in another browser, from another address
+    tablet.environ_base["REMOTE_ADDR"] = "192.168.4.10"
+    token = csrf_of(tablet.get("/login").text)
+    signed_in = tablet.post("/login", data={"pin": "2468", "csrf_token": token})
+    assert signed_in.status_code == 302 and tablet.get("/dudo/new").status_code == 200
+    # a coordinator already signed in is never locked out, even from the guesser's own address
+    coordinator.client.environ_base["REMOTE_ADDR"] = "192.168.4.23"
+    again = coordinator.form("/login", {"pin": "2468"})
+    assert again.status_code == 302 and coordinator.get("/dudo/new").status_code == 200
+    assert phone.get("/dudo/new").status_code == 302
+
+
 def test_right_pin_logs_in_and_redirects_only_locally(app: Flask, coordinator: Coordinator) -> None:
     other = app.test_client()
     token = csrf_of(other.get("/login").text)
