@@ -114,7 +114,7 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         "round": None if rnd is None else rnd.to_dict() | {"aces_wild": rnd.aces_wild},
         "bid": None if rnd is None or rnd.bid is None else rnd.bid.to_dict() | {"text": rnd.bid.text()},
         "challenge": challenge_of(tbl),
-        "last_ruling": last_ruling(desk, meta),
+        "last_ruling": last_ruling(desk),
         "rulings": len(tbl.rulings),
         "history": [desks.describe(e) for e in meta][-14:],
         "timer": timers().get(desk.table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60}),
@@ -162,12 +162,12 @@ def challenge_of(tbl: DudoTable) -> dict[str, Any] | None:
     }
 
 
-def last_ruling(desk: desks.Desk, meta: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The last ruling, with the photo and the dice of the reveal it ruled on."""
+def last_ruling(desk: desks.Desk) -> dict[str, Any] | None:
+    """The last ruling, with the photo and the dice of the reveal it ruled on (an undone reveal is not)."""
     if not desk.table.rulings:
         return None
     ruling = desk.table.rulings[-1].to_dict()
-    reveal_line: dict[str, Any] = next((e for e in reversed(meta) if e.get("event") == "reveal"), {})
+    reveal_line: dict[str, Any] = next((e for e in reversed(desk.standing()) if e.get("event") == "reveal"), {})
     ruling["photo"] = VIEWS.photo_url(desk.table_id, reveal_line.get("photo"))
     ruling["shown_dice"] = reveal_line.get("dice")
     return ruling
