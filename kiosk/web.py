@@ -77,11 +77,11 @@ def json_body() -> dict[str, Any]:
     return data
 
 
-def json_seq(data: Mapping[str, Any]) -> int | None:
-    """The number of events the page showed (`seq`), or None; 400 when it is not a number."""
+def json_seq(data: Mapping[str, Any]) -> int:
+    """The number of events the page showed (`seq`), which every change carries; 400 when missing or not a number."""
     seq = data.get("seq")
     if seq is None:
-        return None
+        abort(refuse_json("falta 'seq', el número de eventos que mostraba la página: recargue la página"))
     if isinstance(seq, bool) or not isinstance(seq, int):
         abort(refuse_json("'seq' debe ser el número de eventos que mostraba la página"))
     return seq

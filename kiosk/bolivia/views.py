@@ -437,7 +437,7 @@ def die(table_id: int) -> Any:
 def confirm(table_id: int) -> Any:
     """The coordinator confirms the reading: the roll is logged (with its photo, boxes and corrections)."""
     desk = VIEWS.load_or_404(table_id)
-    data = json_body()
+    seq = json_seq(json_body())
     reading = current_reading(desk)
     if reading is None:
         return refuse("no hay lectura que confirmar: lea la tirada o entre los dados a mano", 409)
@@ -447,7 +447,6 @@ def confirm(table_id: int) -> Any:
     attempt = desk.game.attempt
     assert attempt is not None
     roll = Roll(attempt.player, tuple(int(f) for f in plan["dice"]))
-    seq = json_seq(data)
     return web.answer(
         table_id,
         lambda: score_if_only_choice(desks.act(store(), table_id, roll, seq, readings.roll_meta(reading))),

@@ -349,7 +349,7 @@ def die(table_id: int) -> Any:
 def confirm(table_id: int) -> Any:
     """The coordinator confirms the reading: the reveal is logged (with its photo and corrections) and ruled."""
     desk = VIEWS.load_or_404(table_id)
-    data = json_body()
+    seq = json_seq(json_body())
     reading = current_reading(desk)
     if reading is None:
         return refuse("no hay lectura que confirmar: lea los dados o éntrelos a mano", 409)
@@ -357,4 +357,4 @@ def confirm(table_id: int) -> Any:
     if not plan["ok"]:
         return refuse("; ".join(plan["blockers"]), 409)
     reveal: Reveal = readings.reveal_of(desk.table, reading)
-    return VIEWS.apply(table_id, reveal, json_seq(data), confirmed_meta(reading))
+    return VIEWS.apply(table_id, reveal, seq, confirmed_meta(reading))

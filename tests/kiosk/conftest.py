@@ -18,6 +18,7 @@ from tests.kiosk.fakes import FakeCamera, FakeReader, wait_until
 from vision.still import StillSettings
 
 PIN = "2468"
+CHANGE = re.compile(r"^(/(?:dudo|bolivia)/\d+)/(?:action|undo|confirm)$")  # the posts that must carry `seq`
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
@@ -79,8 +80,14 @@ class Coordinator:
     token: str
 
     def post(self, url: str, body: dict[str, Any] | None = None) -> Any:
-        """POST JSON with the token."""
-        return self.client.post(url, json=body or {}, headers={"X-CSRF-Token": self.token})
+        """POST JSON with the token; a change to the log carries the event number on screen, as the pages send it."""
+        body = dict(body or {})
+        change = CHANGE.match(url)
+        if change is not None and "seq" not in body:
+            shown = self.client.get(f"{change.group(1)}/state.json")
+            if shown.status_code == 200:
+                body["seq"] = shown.get_json()["seq"]
+        return self.client.post(url, json=body, headers={"X-CSRF-Token": self.token})
 
     def form(self, url: str, data: dict[str, Any]) -> Any:
         """POST a form with the token."""

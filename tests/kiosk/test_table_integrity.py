@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from engines.dudo import replay_lines
+from tests.bolivia.kiosk_play import new_game, set_faces
 from tests.kiosk.conftest import Coordinator
 
 
@@ -75,3 +76,52 @@ def test_a_ruling_confirmed_again_after_an_undo_shows_the_new_reveal(coordinator
     table = imported(coordinator, [*TWO_RULINGS, {"event": "undo"}, again])
     for shown in rulings_shown(coordinator, table):
         assert shown is not None and shown["photo"].endswith("/0009-3.jpg")
+
+
+# ------------------------------------------------------------------ every change names the event it follows
+
+
+def raw_post(c: Coordinator, url: str, body: dict[str, Any]) -> Any:
+    """POST JSON with the CSRF token and nothing added (the Coordinator's own post fills in `seq`)."""
+    return c.client.post(url, json=body, headers={"X-CSRF-Token": c.token})
+
+
+def refused_without_seq(c: Coordinator, url: str, body: dict[str, Any], export: str) -> None:
+    """`body` without `seq`, and with `"seq": null`, is refused with 400 and the log is unchanged."""
+    before = c.get(export).text
+    for sent in (body, {**body, "seq": None}):
+        response = raw_post(c, url, sent)
+        assert response.status_code == 400, (url, sent, response.json)
+        assert "falta 'seq'" in response.json["error"] and response.json["article"] is None
+        assert c.get(export).text == before
+
+
+def test_a_dudo_change_without_seq_is_refused(coordinator: Coordinator) -> None:
+    c = coordinator
+    table = c.new_table()
+    export = f"/dudo/{table}/export.jsonl"
+    refused_without_seq(c, f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 2, "face": 5}, export)
+    assert raw_post(c, f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 2, "face": 5, "seq": 1})
+    refused_without_seq(c, f"/dudo/{table}/undo", {}, export)
+    raw_post(c, f"/dudo/{table}/action", {"event": "dudo", "player": "Beto", "seq": 2})
+    state = c.post(f"/dudo/{table}/manual").json
+    for name, dice in state["reading"]["players"].items():
+        for entry in dice:
+            state = c.post(f"/dudo/{table}/die", {"player": name, "die": entry["id"], "face": 3}).json
+    assert state["reading"]["proposal"]["ok"]
+    refused_without_seq(c, f"/dudo/{table}/confirm", {}, export)
+    assert raw_post(c, f"/dudo/{table}/confirm", {"seq": 3}).json["last_ruling"] is not None
+
+
+def test_a_bolivian_change_without_seq_is_refused(coordinator: Coordinator) -> None:
+    c = coordinator
+    gid = new_game(c)
+    export = f"/bolivia/{gid}/export.jsonl"
+    assert c.post(f"/bolivia/{gid}/manual").status_code == 200
+    current = set_faces(c, gid, [5, 5, 5, 3, 1])
+    assert current["reading"]["proposal"]["ok"]
+    refused_without_seq(c, f"/bolivia/{gid}/confirm", {}, export)
+    current = raw_post(c, f"/bolivia/{gid}/confirm", {"seq": current["seq"]}).json
+    refused_without_seq(c, f"/bolivia/{gid}/action", {"event": "declare", "category": "quinas"}, export)
+    refused_without_seq(c, f"/bolivia/{gid}/undo", {}, export)
+    assert raw_post(c, f"/bolivia/{gid}/undo", {"seq": current["seq"]}).status_code == 200
