@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask, render_template, request
 from werkzeug.wrappers import Response
 
-from kiosk import auth, i18n
+from kiosk import auth, i18n, photos
 from kiosk.bus import Bus
 from kiosk.camera import CameraService, default_camera_factory, default_reader_factory
 from kiosk.store import Store
@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = store.setting_once("secret_key", secrets.token_hex(32))
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
+    photos.sweep(store, Path(app.config["PHOTOS"]))  # what a crash between a read and its confirmation left
     _start_camera(app)
     auth.install(app)
     _install_pages(app)

@@ -20,7 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from flask import Blueprint, Response, jsonify, render_template, url_for
 
-from kiosk import web
+from kiosk import photos, web
 from kiosk.auth import coordinator_required, page_view
 from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError
@@ -136,7 +136,8 @@ class GameViews(Generic[D]):
         """Mark the reading as under way, tell the table's pages, and read on a thread (synchronously under
         READ_SYNC); the reading is kept if still wanted (`keep_reading`)."""
         old = self.current(desk)
-        store().set_pending(desk.table_id, desk.seq, look.empty("reading", look.waiting))
+        with table_lock(desk.table_id):
+            web.replace_pending(desk.table_id, desk.seq, look.empty("reading", look.waiting))
         publish(desk.table_id)
 
         def work() -> None:
@@ -173,13 +174,15 @@ class GameViews(Generic[D]):
             under_way = current is not None and current[1].get("state") == "reading"
             if self.load(store(), table_id).seq == seq and under_way:
                 store().set_pending(table_id, seq, data)
+            else:
+                photos.drop(store(), table_id, data)  # a reading no longer wanted keeps no photo
         publish(table_id)
 
     def by_hand(self, desk: D, reading: Reading) -> Any:
         """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera
         reading that ends now; the coordinator's state."""
         with table_lock(desk.table_id):
-            store().set_pending(desk.table_id, desk.seq, reading)
+            web.replace_pending(desk.table_id, desk.seq, reading)
         return self.redrawn(desk.table_id)
 
     def corrected(self, desk: D, fix: Callable[[Reading], Reading], nothing: str) -> Any:

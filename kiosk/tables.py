@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Generic, Protocol, TypeVar
 
 from engines.errors import LogError
+from kiosk import photos
 from kiosk.store import StaleError, Store, now
 
 
@@ -107,8 +108,13 @@ class Tables(Generic[D]):
     def append(self, store: Store, table_id: int, loaded: D, line: str, after: D, clear_pending: bool) -> D:
         """Store the line of a change the engine allowed on `loaded` (hold the table's lock) and return `after`,
         the table the engine built with it (its lines: `loaded`'s and this one): cached, not replayed again."""
+        if photos.missing(table_id, line):
+            raise StaleError(f"la lectura de la {self.noun} cambió: recargue")
+        found = store.pending(table_id) if clear_pending else None
         store.append(table_id, line, expect_seq=loaded.seq, clear_pending=clear_pending)
         self._cache[(str(store.path), table_id)] = (after.lines, after)
+        if found is not None:
+            photos.drop(store, table_id, found[1])  # kept when the new event names it (a confirmed reading)
         return after
 
     def import_log(self, store: Store, name: str, text: str, check: Callable[[tuple[str, ...]], None]) -> int:

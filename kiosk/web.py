@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 from flask import Response, abort, current_app, jsonify, redirect, render_template, request, send_file, url_for
 
 from engines.errors import LogError, RuleError
+from kiosk import photos
 from kiosk.bus import Bus
 from kiosk.camera import CameraService
 from kiosk.i18n import t
@@ -117,6 +118,21 @@ def pending_reading(table_id: int, seq: int) -> dict[str, Any] | None:
         return None
     taken, data = found
     return data if taken == seq else None
+
+
+def replace_pending(table_id: int, seq: int, data: dict[str, Any]) -> None:
+    """Keep `data` as the reading awaiting confirmation; the photo of the one it replaces is dropped (hold the
+    table's lock)."""
+    found = store().pending(table_id)
+    store().set_pending(table_id, seq, data)
+    photos.drop(store(), table_id, None if found is None else found[1])
+
+
+def discard_pending(table_id: int) -> None:
+    """Drop the reading awaiting confirmation and its photo (hold the table's lock)."""
+    found = store().pending(table_id)
+    store().clear_pending(table_id)
+    photos.drop(store(), table_id, None if found is None else found[1])
 
 
 def save_correction(table_id: int, seq: int, reading: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ from kiosk.bolivia import reading as readings
 from kiosk.camera import shrink
 from kiosk.game_views import GameViews
 from kiosk.i18n import t
+from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, rule_refusal, store
 
 bp = Blueprint("bolivia", __name__, url_prefix="/bolivia")
@@ -411,7 +412,8 @@ def manual(table_id: int) -> Any:
 def cancel(table_id: int) -> Any:
     """Drop the reading awaiting confirmation (nothing is logged)."""
     VIEWS.load_or_404(table_id)
-    store().clear_pending(table_id)
+    with table_lock(table_id):
+        web.discard_pending(table_id)
     return VIEWS.redrawn(table_id)
 
 

@@ -1,0 +1,67 @@
+"""The photos of a table's readings: kept while a stored event or the reading awaiting confirmation names them.
+
+A reading's photo is written before the event that confirms it names it (store.write_durably); a reading replaced
+by a new read, by dice entered by hand, or discarded (cancelled, undone, made stale by the next event) drops its
+photo, unless an event names it. At start-up the photos nothing names (a crash between a read and its
+confirmation) are swept. Every drop holds the table's lock, as every change of the log or of the pending reading does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from flask import current_app, has_app_context
+
+from kiosk.store import Store
+
+
+def named(store: Store, table_id: int) -> set[str]:
+    """The photos ("ID/NAME") the table's stored events and its reading awaiting confirmation name."""
+    names: set[str] = set()
+    for line in store.lines(table_id):
+        photo = json.loads(line).get("photo")
+        if isinstance(photo, str):
+            names.add(photo)
+    found = store.pending(table_id)
+    if found is not None and isinstance(found[1].get("photo"), str):
+        names.add(str(found[1]["photo"]))
+    return names
+
+
+def drop(store: Store, table_id: int, reading: Mapping[str, object] | None) -> None:
+    """Delete the photo of a reading that was replaced or discarded, unless an event or the pending reading names
+    it (hold the table's lock)."""
+    photo = None if reading is None else reading.get("photo")
+    if not isinstance(photo, str) or not photo or not has_app_context():
+        return
+    if photo in named(store, table_id):
+        return
+    folder = Path(current_app.config["PHOTOS"]) / str(table_id)
+    path = folder / Path(photo).name
+    if photo == f"{table_id}/{path.name}":
+        path.unlink(missing_ok=True)
+
+
+def missing(table_id: int, line: str) -> bool:
+    """The event line names a photo of the table that is not on disk (its reading was dropped meanwhile)."""
+    photo = json.loads(line).get("photo")
+    if not isinstance(photo, str) or not photo or not has_app_context():
+        return False
+    return not (Path(current_app.config["PHOTOS"]) / str(table_id) / Path(photo).name).is_file()
+
+
+def sweep(store: Store, photos: Path) -> None:
+    """At start-up: delete each table's photos (and half-written files) that nothing names."""
+    if not photos.is_dir():
+        return
+    tables = {row.id for row in store.tables()}
+    for folder in photos.iterdir():
+        if not folder.is_dir() or not folder.name.isdigit() or int(folder.name) not in tables:
+            continue
+        table_id = int(folder.name)
+        keep = named(store, table_id)
+        for path in folder.iterdir():
+            if path.is_file() and f"{table_id}/{path.name}" not in keep:
+                path.unlink(missing_ok=True)
