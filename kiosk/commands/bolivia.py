@@ -205,7 +205,7 @@ def run_replay(args: argparse.Namespace) -> int:
     return finish_replay(result.game, result.error, args.json, BoliviaGame.to_dict, summary)
 
 
-def render_pizarra(pizarra: Pizarra) -> list[str]:
+def render_pizarra(pizarra: Pizarra, de_mano: bool = False) -> list[str]:
     """The cross hatch as text: 1-3 on the left, escalera/full/póker in the middle, 4-6 right, grande below."""
 
     def cell(category: Category) -> str:
@@ -216,6 +216,9 @@ def render_pizarra(pizarra: Pizarra) -> list[str]:
     lines = [f"    {a.value:<7}{cell(a):>3} │ {b.label:<8}{cell(b):>2} │ {c.value:<7}{cell(c):>3}" for a, b, c in rows]
     grande = pizarra.cell(Category.GRANDE)
     shown = "·" if grande is None else grande.mark if not grande.made else f"{grande.mark} ({grande.points})"
+    if grande is None and de_mano:
+        # A grande de mano ends the game before it is written: it is drawn as its $ (How to play: scores).
+        shown = "$ (grande de mano)"
     lines.append(f"    grande: {shown}")
     lines.append(f"    total: {pizarra.total}")
     return lines
@@ -226,14 +229,15 @@ def summary(game: BoliviaGame) -> str:
     names = {"classic": "clásica", "three_hatches": "tres pizarras", "partners": "parejas", "generala": "Generala"}
     title = "Generala" if game.variant.generala else "Cacho boliviano"
     lines = [f"{title} ({', '.join(names[n] for n in game.variant.names)}): {', '.join(game.players)}"]
+    result = game.result()
+    won = None if result.instant_win is None else result.instant_win.side
     for side in game.sides:
         lines.append(side.name if len(side.members) == 1 else f"{side.name} (equipo)")
         for number, pizarra in enumerate(side.hatches, start=1):
             if len(side.hatches) > 1:
                 points = "punto" if number == 1 else "puntos"
                 lines.append(f"  pizarra {number} (vale {number} {points} de partida)")
-            lines.extend(render_pizarra(pizarra))
-    result = game.result()
+            lines.extend(render_pizarra(pizarra, de_mano=side.name == won and number == 1))
     three = game.variant.hatches > 1
     ranking = []
     for standing in result.standings:
@@ -242,7 +246,7 @@ def summary(game: BoliviaGame) -> str:
             hatches = " + ".join(map(str, standing.hatch_totals))
             detail = f"{hatches} = {standing.total} puntos, {standing.game_points} de partida"
         ranking.append(f"{standing.place}.º {standing.side} {detail}")
-    heading = "Totales: " if result.finished and result.instant_win is None else "Totales hasta ahora: "
+    heading = "Totales: " if result.finished else "Totales hasta ahora: "
     lines.append(heading + " · ".join(ranking))
     if result.instant_win is not None:
         win = result.instant_win

@@ -150,6 +150,31 @@ def test_replay_in_progress_shows_who_plays(capsys: pytest.CaptureFixture[str], 
     assert "puede: tirar, declarar, apartar dados, anotar" in out
 
 
+def test_replay_ending_in_a_grande_de_mano_shows_the_game_over(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_log(
+        tmp_path,
+        {"event": "start", "players": ["Ana", "Beto"], "variant": "classic"},
+        {"event": "roll", "player": "Ana", "dice": [6, 6, 1, 2, 3]},
+        {"event": "declare", "player": "Ana", "category": "senas"},
+        {"event": "score", "player": "Ana"},
+        {"event": "roll", "player": "Beto", "dice": [4, 4, 4, 4, 4]},
+        {"event": "declare", "player": "Beto", "category": "grande"},
+        {"event": "score", "player": "Beto"},
+    )
+    status, out, _ = run(capsys, "bolivia", "replay", str(path))
+    assert status == 0
+    beto = out[out.index("\nBeto\n") :]
+    assert "grande: $ (grande de mano)" in beto and "grande: $" not in out[: out.index("\nBeto\n")]
+    assert "Totales hasta ahora" not in out and "Totales: 1.º Beto" in out
+    assert "Gana Beto" in out and "Le toca" not in out and "puede:" not in out
+    status, out, _ = run(capsys, "bolivia", "replay", str(path), "--json")
+    game = json.loads(out)
+    assert game["result"]["finished"] and game["result"]["winners"] == ["Beto"]
+    assert game["sides"][1]["hatches"][0]["cells"]["grande"] is None
+
+
 def test_replay_in_progress_hatch_and_pick_phases(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     roll = {"event": "roll", "dice": [6, 6, 1, 2, 3]}
     declare = {"event": "declare", "category": "senas"}
