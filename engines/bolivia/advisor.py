@@ -149,11 +149,16 @@ def advise(
     set_aside: Sequence[int] = (),
     config: BoliviaConfig | None = None,
     grandes_before: int = 0,
+    declared: Category | None = None,
+    must_roll_all: bool = False,
 ) -> tuple[Advice, ...]:
     """Expected final score of each open category for `dice` made on roll `roll`, and the best keep.
 
     `set_aside` are the pips already set aside before this roll (they cannot go back into the cup unless
     `retomar_apartados`); `grandes_before` counts the grandes already written toward the two worth 50.
+    `declared` is the category declared this turn, if any: another category can then only be reached by
+    rolling all five dice again, and not at all after the third roll. `must_roll_all`: the category was just
+    changed, so even the declared one must roll all five before scoring.
     """
     config = config or BoliviaConfig()
     pips = check_dice(dice)
@@ -172,6 +177,13 @@ def advise(
     advice = []
     for category in open_categories:
         now = score(hand, category, roll, config, grandes)
+        if declared is not None and (category is not declared or must_roll_all):
+            # Changing the category means rolling all five dice again (How to play): no keep, no score now.
+            if roll < MAX_ROLLS:
+                table = _table(category, config, grandes)
+                values = table.before_second if roll == 1 else table.before_third
+                advice.append(Advice(category, values[s.keep_index[()]], now.points, ()))
+            continue
         if now.instant_win or (won_by_roll and score(hand, Category.GRANDE, 1, config, grandes).instant_win):
             advice.append(Advice(category, None, now.points, None, instant_win=True))
             continue

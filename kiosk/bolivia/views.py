@@ -261,7 +261,17 @@ def advice_of(game: BoliviaGame) -> dict[str, Any] | None:
     open_categories = [c for c in CATEGORIES if side.open_in_some_hatch(c)]
     locked = () if attempt.must_roll_all else tuple(attempt.dice[p] for p in sorted(attempt.locked))
     try:
-        advice = advise(attempt.dice, attempt.rolls, open_categories, locked, game.config, game.grandes_before())
+        declared = None if game.variant.generala else attempt.declared
+        advice = advise(
+            attempt.dice,
+            attempt.rolls,
+            open_categories,
+            locked,
+            game.config,
+            game.grandes_before(),
+            declared=declared,
+            must_roll_all=attempt.must_roll_all,
+        )
     except RuleError:
         return None
     # The best first (a grande de mano above all); once declared, the declared category leads the list.

@@ -83,6 +83,11 @@ def register(subparsers: Any) -> None:
         "--set-aside", nargs="+", default=[], metavar="D", help="dados ya apartados antes de esta tirada"
     )
     advise_cmd.add_argument(
+        "--declared",
+        metavar="C",
+        help="categoría ya declarada en este turno: las demás solo se alcanzan tirando otra vez los cinco dados",
+    )
+    advise_cmd.add_argument(
         "--bench", action="store_true", help="mide el arranque y el tiempo de cada consulta (objetivo < 50 ms)"
     )
     _common_options(advise_cmd)
@@ -303,11 +308,17 @@ def run_advise(args: argparse.Namespace) -> int:
         if not categories:
             raise CliError("--open necesita al menos una categoría")
     set_aside = parse_dice_list(args.set_aside)
+    declared = None if args.declared is None else parse_category(args.declared)
+    if declared is not None and declared not in categories:
+        raise CliError(f"la categoría declarada {declared.label} no está entre las abiertas (--open)")
     try:
-        advice = advise(dice, roll, categories, set_aside, config, parse_grandes(args.grandes))
+        advice = advise(dice, roll, categories, set_aside, config, parse_grandes(args.grandes), declared=declared)
     except RuleError as error:
         raise CliError(error.message) from None
     best = _best(advice)
+    if declared is not None:
+        # Once declared, the declared category is what the turn plays for (How to play).
+        best = next(a for a in advice if a.category is declared)
     if args.json:
         out = {
             "dice": list(dice),
@@ -320,7 +331,7 @@ def run_advise(args: argparse.Namespace) -> int:
     print(f"Tirada {roll}: {' '.join(map(str, dice))}")
     for item in advice:
         mark = "→ " if item is best else "  "
-        print(f"{mark}{describe_advice(item)}")
+        print(f"{mark}{describe_advice(item, declared)}")
     return 0
 
 
@@ -341,12 +352,14 @@ def _best(advice: Sequence[Advice]) -> Advice | None:
     return max(advice, key=lambda a: a.expected or 0.0, default=None)
 
 
-def describe_advice(item: Advice) -> str:
+def describe_advice(item: Advice, declared: Category | None = None) -> str:
     """One Spanish line for one category."""
     name = f"{item.category.label:<13}"
     if item.instant_win:
         return f"{name} ¡grande de mano: gana la partida!"
     assert item.expected is not None
+    if declared is not None and item.category is not declared:
+        return f"{name} esperado {item.expected:6.2f}  cambie de categoría y tire los 5 dados"
     if item.keep is None:
         return f"{name} esperado {item.expected:6.2f}  anote ya ({item.score_now} puntos)"
     kept = " ".join(map(str, item.keep)) if item.keep else "ninguno"

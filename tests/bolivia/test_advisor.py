@@ -220,3 +220,23 @@ def test_bad_queries_are_refused(kwargs: dict[str, object], text: str) -> None:
     assert text in error.value.message
     if "set_aside" in kwargs:
         assert error.value.article == ART_HOW_TO_PLAY
+
+
+def test_after_declaring_another_category_means_rolling_all_five_again() -> None:
+    # The seed (How to play): roll 5 5 5 3 1, declare quinas; póker is only reachable by rolling all five again.
+    by_category = {a.category: a for a in advise((5, 5, 5, 3, 1), 1, declared=Category.QUINAS)}
+    assert by_category[Category.QUINAS].keep == (5, 5, 5)
+    poker = by_category[Category.POKER]
+    assert poker.keep == () and not poker.instant_win
+    # Rolling all five is the second roll: the mean of the best play from each outcome of five fresh dice.
+    fresh = sum(float(p) * advise(d, 2, [Category.POKER])[0].expected for d, p in outcome_probabilities(5))  # type: ignore[operator]
+    assert poker.expected == pytest.approx(fresh, abs=TOLERANCE)
+    assert poker.expected < 20.7 - 1
+    assert all(a.keep == () for a in by_category.values() if a.category is not Category.QUINAS)
+
+
+def test_after_declaring_the_last_roll_and_a_change_of_category() -> None:
+    (only,) = advise((5, 5, 5, 3, 1), 3, declared=Category.QUINAS)
+    assert only.category is Category.QUINAS and only.keep is None and only.expected == 15
+    changed = advise((5, 5, 5, 3, 1), 1, [Category.POKER, Category.QUINAS], declared=Category.POKER, must_roll_all=True)
+    assert all(a.keep == () for a in changed)

@@ -305,3 +305,15 @@ def test_the_cacho_script_scores_and_fails_cleanly() -> None:
     )
     assert bad.returncode != 0 and bad.stdout == ""
     assert "cinco dados" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_advise_after_declaring_prices_a_change_as_rolling_all_five(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bolivia", "advise", "5", "5", "5", "3", "1", "--roll", "1", "--declared", "quinas"]
+    status, out, _ = run(capsys, *args, "--json")
+    assert status == 0
+    result = json.loads(out)
+    by_category = {c["category"]: c for c in result["categories"]}
+    assert by_category["quinas"]["keep"] == [5, 5, 5] and by_category["poker"]["keep"] == []
+    assert result["best"] == "quinas"
+    status, out, _ = run(capsys, *args)
+    assert "póker" in out and "cambie de categoría y tire los 5 dados" in out and "→ quinas" in out
