@@ -10,9 +10,10 @@ import pytest
 from flask import Flask
 
 from tests.bolivia.kiosk_play import new_game
-from tests.kiosk.conftest import Coordinator, become_coordinator, fake_camera_app, make_app
+from tests.kiosk.conftest import become_coordinator, fake_camera_app, make_app
 from tests.kiosk.fakes import FakeCamera, FakeReader, write_zones
 from tests.kiosk.test_bolivia_camera import blank, row
+from tests.kiosk.test_dudo_kiosk import challenged
 from vision.still import StillSettings
 
 FAST = StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=2, frame_gap_s=0.0)
@@ -38,14 +39,6 @@ def dudo_app(tmp_path: Path) -> Iterator[tuple[Flask, FakeReader]]:
     write_zones(tmp_path / "mesa.json")
     with fake_camera_app(tmp_path, FakeCamera(), reader, FAST) as app:
         yield app, reader
-
-
-def challenged(c: Coordinator) -> int:
-    """A Dudo table whose cups wait to be lifted."""
-    table = c.new_table()
-    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 4})
-    c.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Beto"})
-    return table
 
 
 def test_re_reads_keep_only_the_ruled_photo_and_a_restart_keeps_what_the_log_names(
