@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Mapping
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
 
 from engines.errors import LogError
 from kiosk import photos
@@ -44,6 +44,17 @@ def table_lock(table_id: int) -> threading.Lock:
     """The lock that makes one table's changes one at a time."""
     with _locks_guard:
         return _locks.setdefault(table_id, threading.Lock())
+
+
+def standing(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decoded events that stand after the undos (each undo takes back the event before it), the start first."""
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        if event.get("event") == "undo":
+            kept.pop()
+        else:
+            kept.append(event)
+    return kept
 
 
 def stored_line(obj: Mapping[str, object], meta: Mapping[str, object] | None = None) -> str:

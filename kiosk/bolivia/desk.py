@@ -67,7 +67,7 @@ class Desk:
 def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
     """Replay stored lines with the engine, keeping each standing action's line; CorruptLog when one fails."""
     played: Played | None = None
-    standing: list[dict[str, Any]] = []
+    decoded: list[dict[str, Any]] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -81,13 +81,10 @@ def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
             raise CorruptLog(f"línea {number}: {error.message}") from None
         except RuleError as error:
             raise CorruptLog(f"línea {number} ({error.article}): {error.message}") from None
-        if isinstance(event, Undo):
-            standing.pop()
-        else:
-            standing.append(obj)
+        decoded.append(obj)
     if played is None:
         raise CorruptLog("el registro está vacío: falta el inicio")
-    return played, tuple(standing)
+    return played, tuple(tables.standing(decoded))
 
 
 def _load(table_id: int, lines: tuple[str, ...]) -> Desk:

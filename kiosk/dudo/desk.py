@@ -41,16 +41,6 @@ class Desk:
         """The stored lines decoded (with their time stamps, photos and corrections)."""
         return [json.loads(line) for line in self.lines]
 
-    def standing(self) -> list[dict[str, Any]]:
-        """The decoded lines of the events that stand after the undos (the start first): the table's history."""
-        kept: list[dict[str, Any]] = []
-        for event in self.meta():
-            if event.get("event") == "undo":
-                kept.pop()
-            else:
-                kept.append(event)
-        return kept
-
 
 def _replay(table_id: int, lines: tuple[str, ...]) -> Desk:
     result = replay_lines(lines)

@@ -24,7 +24,7 @@ from engines.dudo import (
     sorteo,
 )
 from engines.dudo.config import AbreTrasCalzo, AbreTrasEliminacion
-from kiosk import web
+from kiosk import tables, web
 from kiosk.auth import coordinator_required
 from kiosk.dice import CorrectionError, confirmed_meta
 from kiosk.dudo import desk as desks
@@ -114,7 +114,7 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         "round": None if rnd is None else rnd.to_dict() | {"aces_wild": rnd.aces_wild},
         "bid": None if rnd is None or rnd.bid is None else rnd.bid.to_dict() | {"text": rnd.bid.text()},
         "challenge": challenge_of(tbl),
-        "last_ruling": last_ruling(desk),
+        "last_ruling": last_ruling(desk, meta),
         "rulings": len(tbl.rulings),
         "history": [desks.describe(e) for e in meta][-14:],
         "timer": timers().get(desk.table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60}),
@@ -162,12 +162,14 @@ def challenge_of(tbl: DudoTable) -> dict[str, Any] | None:
     }
 
 
-def last_ruling(desk: desks.Desk) -> dict[str, Any] | None:
-    """The last ruling, with the photo and the dice of the reveal it ruled on (an undone reveal is not)."""
+def last_ruling(desk: desks.Desk, meta: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last ruling, with the photo and the dice of the reveal it ruled on (an undone reveal is not); `meta`:
+    the desk's lines decoded."""
     if not desk.table.rulings:
         return None
     ruling = desk.table.rulings[-1].to_dict()
-    reveal_line: dict[str, Any] = next((e for e in reversed(desk.standing()) if e.get("event") == "reveal"), {})
+    standing = tables.standing(meta)
+    reveal_line: dict[str, Any] = next((e for e in reversed(standing) if e.get("event") == "reveal"), {})
     ruling["photo"] = VIEWS.photo_url(desk.table_id, reveal_line.get("photo"))
     ruling["shown_dice"] = reveal_line.get("dice")
     return ruling
