@@ -120,23 +120,19 @@ class GameViews(Generic[D]):
     def read(self, desk: D, look: Look, refused: Refusal | None = None) -> Any:
         """The camera reads the table in the background: 202 with the coordinator's state, or the refusal (the
         game's `refused`, no camera, a reading already under way)."""
-        refused = refused or web.camera_refusal() or self._under_way(desk)
+        refused = refused or web.camera_refusal() or self.start_reading(desk, look)
         if refused is not None:
             return refused
-        self.start_reading(desk, look)
         return jsonify(self.coordinator_state(desk.table_id)), 202
 
-    def _under_way(self, desk: D) -> Refusal | None:
-        current = self.current(desk)
-        if current is not None and current.get("state") == "reading":
-            return refuse("ya se está leyendo la mesa: espere la lectura", 409)
-        return None
-
-    def start_reading(self, desk: D, look: Look) -> None:
+    def start_reading(self, desk: D, look: Look) -> Refusal | None:
         """Mark the reading as under way, tell the table's pages, and read on a thread (synchronously under
-        READ_SYNC); the reading is kept if still wanted (`keep_reading`)."""
-        old = self.current(desk)
+        READ_SYNC); the reading is kept if still wanted (`keep_reading`). 409 when one is under way already (checked
+        and marked under the table's lock: two taps start one reading)."""
         with table_lock(desk.table_id):
+            old = self.current(desk)
+            if old is not None and old.get("state") == "reading":
+                return refuse("ya se está leyendo la mesa: espere la lectura", 409)
             web.replace_pending(desk.table_id, desk.seq, look.empty("reading", look.waiting))
         publish(desk.table_id)
 
@@ -144,6 +140,7 @@ class GameViews(Generic[D]):
             self.keep_reading(desk.table_id, desk.seq, self._camera_reading(desk, old, look))
 
         web.in_background(work, f"lectura-{self.game}-{desk.table_id}")
+        return None
 
     def _camera_reading(self, desk: D, old: Reading | None, look: Look) -> Reading:
         """Capture, read and store the photo; the corrections of the ready reading it replaces carried over. A failed
