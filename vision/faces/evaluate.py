@@ -35,6 +35,13 @@ def measure(
 ) -> dict[str, Any]:
     """Every figure of the evaluation for these crops and their true faces (`turned`: the same crops turned
     outward-up, for a classifier trained so)."""
+    return _measured(crops, faces, images, model_dir, turned)[0]
+
+
+def _measured(
+    crops: list[Frame], faces: list[int], images: list[str], model_dir: Path, turned: list[Frame] | None = None
+) -> tuple[dict[str, Any], _Tally]:
+    """`measure`'s figures and the tally they come from (each die's verdict, for the failures sheet)."""
     classifier = FaceClassifier(model_dir)
     counter = PipCounter(processes=True)  # a `python -m` entry point: worker processes are safe
     t0 = time.perf_counter()
@@ -44,7 +51,7 @@ def measure(
     pip_guesses = counter.read_faces(crops)
     pip_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
     tally = _Tally(faces, images, probs, pip_guesses, classifier.threshold)
-    return {
+    figures = {
         "dice": tally.n,
         "images": len(tally.per_image),
         "classifier": {**tally.classifier(), "ms_per_crop": round(cnn_ms, 2), "backend": classifier.backend},
@@ -53,6 +60,7 @@ def measure(
         "combined_if_pip_abstention_did_not_flag": tally.lenient(),
         "classifier_errors_caught": tally.caught(),
     }
+    return figures, tally
 
 
 class _Tally:
@@ -244,17 +252,11 @@ def main(argv: list[str] | None = None) -> int:
             turned.append(reader_crop(frame, box, turned=True))
         faces.append(face)
         images.append(image)
-    figures = measure(crops, faces, images, args.model_dir, turned)
+    figures, tally = _measured(crops, faces, images, args.model_dir, turned)
     figures["data"] = f"{args.real} ({args.split or 'todo'}{', ' + args.prefix + '*' if args.prefix else ''})"
     _print_summary(figures, trained_on)
     if args.failures:
-        classifier = FaceClassifier(args.model_dir)
-        seen = turned if turned is not None and classifier.turned else crops
-        verdicts = [
-            combine(m, p, classifier.threshold)
-            for m, p in zip(classifier.read_faces(seen), PipCounter(processes=True).read_faces(crops), strict=True)
-        ]
-        write_failures(args.failures, crops, faces, verdicts)
+        write_failures(args.failures, crops, faces, tally.verdicts)
     if not args.no_write:
         if trained_on:  # the classifier has seen these photos: keep only the pip counter's figures
             figures = {key: figures[key] for key in ("data", "dice", "images", "pips")}
