@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,6 +93,16 @@ def build_backbone_model(classes: int = CLASSES) -> torch.nn.Module:
     return nn.Sequential(backbone, head)
 
 
+def detector_layers(state: Mapping[str, Any], last: int) -> dict[str, Any]:
+    """The tensors of a YOLO detector's state dict (keys `model.<layer>.…`) from layer 0 to `last`."""
+    kept = {}
+    for key, tensor in state.items():
+        parts = str(key).split(".")
+        if len(parts) > 2 and parts[0] == "model" and parts[1].isdigit() and int(parts[1]) <= last:
+            kept[str(key)] = tensor
+    return kept
+
+
 def load_pretrained_backbone(model: torch.nn.Module, path: Path) -> int:
     """Load a YOLOv5n detector's state dict (keys `model.<layer>.…`) into the backbone of `build_backbone_model`;
     the number of tensors loaded. ValueError when the file holds no such backbone."""
@@ -101,11 +111,10 @@ def load_pretrained_backbone(model: torch.nn.Module, path: Path) -> int:
     state = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(state, dict):
         raise ValueError(f"{path} no es un diccionario de pesos de torch")
-    wanted = {}
-    for key, tensor in state.items():
-        parts = str(key).split(".")
-        if len(parts) > 2 and parts[0] == "model" and parts[1].isdigit() and int(parts[1]) <= BACKBONE_LAYERS:
-            wanted[".".join(["0", *parts[1:]])] = tensor.float() if tensor.is_floating_point() else tensor
+    wanted = {
+        "0." + key.removeprefix("model."): tensor.float() if tensor.is_floating_point() else tensor
+        for key, tensor in detector_layers(state, BACKBONE_LAYERS).items()
+    }
     expected = {k for k in model.state_dict() if k.startswith("0.")}
     if not wanted or set(wanted) != expected:
         raise ValueError(f"{path} no trae la columna de YOLOv5n (capas 0-{BACKBONE_LAYERS}) que este modelo espera")

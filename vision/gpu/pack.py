@@ -91,7 +91,8 @@ def pack_start_weights(source: Path, dest: Path) -> int:
     """The COCO detector's layers 0-23 (backbone and neck), 8 bits a weight, into `dest`; its size."""
     import torch
 
-    from vision.gpu.weights import detector_layers, save_quantized
+    from vision.faces.classifier import detector_layers
+    from vision.gpu.weights import save_quantized
 
     state = torch.load(source, map_location="cpu", weights_only=True)
     if not isinstance(state, dict):

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from vision.faces import realsets
+from vision.faces.classifier import BACKBONE_LAYERS, detector_layers
 from vision.faces.crops import photo_id
 from vision.gpu.pack import CANDIDATES, FACES_CANDIDATE, FINDER_CANDIDATE, MANIFEST, REPO, START_WEIGHTS
-from vision.gpu.weights import detector_layers, load_quantized, save_quantized
+from vision.gpu.weights import load_quantized, save_quantized
 
 LOG = "log.txt"
 RUN = "run.json"
 RESERVE_S = 40.0  # left at the end for the finder's last save and validation, and the copies into --out
-FACES_LAYERS = 9  # the face classifier's backbone: YOLOv5n's layers 0-9
 
 
 class Log:
@@ -184,7 +184,7 @@ def faces_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]
     source = candidates / FACES_CANDIDATE
     if not source.is_file():
         source = pack / "weights" / START_WEIGHTS
-    state = detector_layers(load_quantized(source), FACES_LAYERS)
+    state = detector_layers(load_quantized(source), BACKBONE_LAYERS)
     path = scratch / "faces-start.pt"
     torch.save(state, path)
     return path, source.name

@@ -50,13 +50,3 @@ def save_quantized(state: dict[str, torch.Tensor], path: Path) -> int:
 def load_quantized(path: Path) -> dict[str, torch.Tensor]:
     """A state dict written by `save_quantized`, in float32."""
     return dequantize(torch.load(path, map_location="cpu", weights_only=True))
-
-
-def detector_layers(state: dict[str, torch.Tensor], last: int) -> dict[str, torch.Tensor]:
-    """The tensors of a YOLO state dict (keys `model.<layer>.…`) from layer 0 to `last`."""
-    kept = {}
-    for key, tensor in state.items():
-        parts = key.split(".")
-        if len(parts) > 2 and parts[0] == "model" and parts[1].isdigit() and int(parts[1]) <= last:
-            kept[key] = tensor
-    return kept
