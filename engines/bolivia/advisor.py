@@ -178,7 +178,8 @@ def advise(
     for category in open_categories:
         now = score(hand, category, roll, config, grandes)
         if declared is not None and (category is not declared or must_roll_all):
-            # Changing the category means rolling all five dice again (How to play): no keep, no score now.
+            # Changing the category means rolling all five dice again (How to play): it keeps nothing, and it is
+            # priced as a fresh roll of five from the next roll on; on the last roll it is no longer possible.
             if roll < MAX_ROLLS:
                 table = _table(category, config, grandes)
                 values = table.before_second if roll == 1 else table.before_third
