@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from engines.cards.cacheta import game as cacheta
 from engines.cards.cacho import game as cacho
-from engines.cards.errors import LogFormatError
+from engines.cards.errors import CardRuleError, LogFormatError
 from engines.cards.log import INVALID_JSON, Event, event_of
 from engines.cards.pifpaf import game as pifpaf
 from engines.cards.truco import game as truco
@@ -45,13 +45,22 @@ class Replay:
     error: ReplayError | None
 
 
+UNDO = "Registro"  # an undo is the coordinator's, not a rule of the seeds
+
+
 @dataclass(frozen=True, slots=True)
-class _Played:
-    """A game being replayed: which one, its state, and how many events made it (the start included)."""
+class Played:
+    """A game being replayed: which one, the state after each event that stands (the start's first), and how many
+    lines made it (the start and the undos included)."""
 
     game: str
-    state: Any
+    states: tuple[Any, ...]
     events: int
+
+    @property
+    def state(self) -> Any:
+        """The game now."""
+        return self.states[-1]
 
 
 def _game_of(event: Event) -> str:
@@ -63,6 +72,24 @@ def _game_of(event: Event) -> str:
     return str(game)
 
 
+def step(played: Played | None, event: Event) -> Played:
+    """Apply one logged event (None before the start); an `undo` takes back the last event that stands."""
+    try:
+        if played is None:
+            game = _game_of(event)
+            return Played(game, (RULES[game].new_state(event),), 1)
+        if event["event"] == "start":
+            raise LogFormatError("solo la primera línea es «start»")
+        if event["event"] == "undo":
+            if len(played.states) <= 1:
+                raise CardRuleError(UNDO, "no hay nada que deshacer: el juego recién empieza")
+            return Played(played.game, played.states[:-1], played.events + 1)
+        state = RULES[played.game].apply_event(played.state, event)
+    except TypeError as error:  # a start option of the wrong kind reaching a config
+        raise LogFormatError(str(error)) from None
+    return Played(played.game, (*played.states, state), played.events + 1)
+
+
 def replay(lines: Iterable[str]) -> Replay:
     """Replay a log whose first event is `start` with a `game`; nothing after an error is applied."""
     lines = list(lines)
@@ -70,20 +97,13 @@ def replay(lines: Iterable[str]) -> Replay:
         return Replay(None, 0, None, ReplayError(1, None, "el registro está vacío"))
     game: str | None = None  # the game the first event names, once it names one (even if it cannot start)
 
-    def step(played: _Played | None, event: Event) -> _Played:
+    def named(played: Played | None, event: Event) -> Played:
         nonlocal game
-        try:
-            if played is None:
-                game = _game_of(event)
-                return _Played(game, RULES[game].new_state(event), 1)
-            if event["event"] == "start":
-                raise LogFormatError("solo la primera línea es «start»")
-            state = RULES[played.game].apply_event(played.state, event)
-        except TypeError as error:  # a start option of the wrong kind reaching a config
-            raise LogFormatError(str(error)) from None
-        return _Played(played.game, state, played.events + 1)
+        if played is None:
+            game = _game_of(event)
+        return step(played, event)
 
-    played, error = replay_jsonl(lines, event_of, step, invalid=INVALID_JSON)
+    played, error = replay_jsonl(lines, event_of, named, invalid=INVALID_JSON)
     if played is None:
         return Replay(game, 0, None, error)
     return Replay(played.game, played.events, RULES[played.game].summary(played.state), error)

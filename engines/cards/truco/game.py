@@ -67,9 +67,10 @@ class Cut:
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """The dealer deals three cards face down to the mão, who then keeps, passes or rejects them."""
+    """The dealer deals three cards face down to the mão, who then keeps, passes or rejects them (no cards: the
+    table does not know them)."""
 
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +96,10 @@ class Reject:
 
 @dataclass(frozen=True, slots=True)
 class DealTo:
-    """Three cards dealt to one seat, in the order of the procedure."""
+    """Three cards dealt to one seat, in the order of the procedure (no cards: face down, unknown to the table)."""
 
     seat: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +190,7 @@ class TrucoGame:
     rejections: int = 0
     passed: bool = False
     hands: tuple[tuple[Card, ...] | None, ...] = (None, None, None, None)
+    hidden: tuple[int, ...] = (0, 0, 0, 0)  # cards held that the table has not seen (dealt without cards)
     seen: tuple[Card, ...] = ()  # every card dealt this hand, rejected hands included
     deal_queue: tuple[int, ...] = ()
     stake: int = 1
@@ -268,7 +270,12 @@ class TrucoGame:
             raise TrucoError(PLAY, f"no es su turno: juega {self.players[self.turn]}")
         hand = self.hands[action.player] or ()
         if action.card not in hand:
-            raise TrucoError(PLAY, f"{self.players[action.player]} no tiene la carta {action.card}")
+            if not self.hidden[action.player]:
+                raise TrucoError(PLAY, f"{self.players[action.player]} no tiene la carta {action.card}")
+            # A card dealt face down: any card of the deck the table has not seen this hand.
+            TRUCO_DECK.check([action.card], TrucoError)
+            if action.card in self.seen:
+                raise TrucoError(PLAY, f"la carta {action.card} ya se vio en esta mano: no puede estar en otra mano")
         if action.down and not self.tricks:
             raise TrucoError(PLAY, "en la primera baza no se juega carta tapada")
         if action.down and self.kind == "iron":
@@ -311,7 +318,7 @@ class TrucoGame:
             if action.side not in ("top", "bottom"):
                 raise TrucoError(DEALING, "se pide repartir de arriba («top») o de abajo («bottom»)")
             return
-        if isinstance(action, Offer | DealTo):
+        if isinstance(action, Offer | DealTo) and action.cards:
             if len(action.cards) != 3:
                 raise TrucoError(DEALING, f"se reparten tres cartas, no {len(action.cards)}")
             TRUCO_DECK.check([*self.seen, *action.cards], TrucoError)
@@ -350,8 +357,8 @@ class TrucoGame:
         if isinstance(action, Keep | PassToPartner | Reject):
             return self._mao_decision(action)
         if isinstance(action, DealTo):
-            hands = _set(self.hands, action.seat, action.cards)
-            state = replace(self, hands=hands, seen=(*self.seen, *action.cards), deal_queue=self.deal_queue[1:])
+            state = replace(self._give(action.seat, action.cards), seen=(*self.seen, *action.cards))
+            state = replace(state, deal_queue=self.deal_queue[1:])
             if state.deal_queue:
                 return state
             return replace(state, phase="eleven" if self.kind == "eleven" else "play", turn=self.mao)
@@ -390,6 +397,7 @@ class TrucoGame:
             rejections=0,
             passed=False,
             hands=(None, None, None, None),
+            hidden=(0, 0, 0, 0),
             seen=(),
             deal_queue=queue,
             stake=1,
@@ -406,17 +414,29 @@ class TrucoGame:
         if isinstance(action, Reject):
             return replace(self, offer=None, rejections=self.rejections + 1)
         if isinstance(action, PassToPartner):
-            return replace(self, offer=None, passed=True, hands=_set(self.hands, (mao + 2) % 4, self.offer))
+            return replace(self._give((mao + 2) % 4, self.offer), offer=None, passed=True)
         # "the dealer deals three cards to the dealer's partner, then the mão's partner, and finally themselves"
         queue = tuple(s for s in ((d + 2) % 4, (d + 3) % 4, d) if self.hands[s] is None)
-        return replace(self, offer=None, hands=_set(self.hands, mao, self.offer), deal_queue=queue)
+        return replace(self._give(mao, self.offer), offer=None, deal_queue=queue)
+
+    def _give(self, seat: int, cards: tuple[Card, ...]) -> TrucoGame:
+        """The seat gets three cards: known ones, or three face down that the table does not know."""
+        return replace(self, hands=_set(self.hands, seat, cards), hidden=_set(self.hidden, seat, 0 if cards else 3))
+
+    def cards_left(self, seat: int) -> int:
+        """How many cards the seat still holds, seen or not."""
+        return len(self.hands[seat] or ()) + self.hidden[seat]
 
     def _play(self, action: PlayCard) -> TrucoGame:
         p = action.player
         hand = list(self.hands[p] or ())
-        hand.remove(action.card)
         current = (*self.current, Play(p, action.card, action.down))
-        state = replace(self, hands=_set(self.hands, p, tuple(hand)), current=current, turn=(p + 1) % 4)
+        if action.card in hand:
+            hand.remove(action.card)
+            state = replace(self, hands=_set(self.hands, p, tuple(hand)))
+        else:  # from the cards dealt face down: now seen
+            state = replace(self, hidden=_set(self.hidden, p, self.hidden[p] - 1), seen=(*self.seen, action.card))
+        state = replace(state, current=current, turn=(p + 1) % 4)
         if len(current) < 4:
             return state
         result = resolve_trick(current)
@@ -482,6 +502,8 @@ class TrucoGame:
         if self.phase == "play":
             data["turn"] = self.turn
             data["hands"] = [show(h or ()) for h in self.hands]
+            if any(self.hidden):
+                data["hidden"] = list(self.hidden)
         data["tricks"] = [{"team": t.team, "winner": t.winner} for t in self.tricks]
         if self.last_result is not None:
             r = self.last_result
@@ -519,9 +541,9 @@ def parse_action(event: Event) -> Action:
     if name == "cut":
         return Cut(get_int(event, "player"), get_int(event, "cuts"), get_str(event, "from"))
     if name == "offer":
-        return Offer(get_cards(event, "cards"))
+        return Offer(get_cards(event, "cards") if "cards" in event else ())
     if name == "deal":
-        return DealTo(get_int(event, "seat"), get_cards(event, "cards"))
+        return DealTo(get_int(event, "seat"), get_cards(event, "cards") if "cards" in event else ())
     if name == "eleven":
         return ElevenDecision(get_int(event, "team"), get_bool(event, "play"))
     if name == "play":
