@@ -95,6 +95,7 @@ def _install_pages(app: Flask) -> None:
         return render_template("error.html", message=i18n.t("No existe esa página")), 404
 
     from kiosk.bolivia.views import bp as bolivia_bp
+    from kiosk.cards.truco import bp as truco_bp
     from kiosk.dudo.views import bp as dudo_bp
     from kiosk.views import home_bp, live_bp
 
@@ -103,3 +104,4 @@ def _install_pages(app: Flask) -> None:
     app.register_blueprint(live_bp)
     app.register_blueprint(dudo_bp)
     app.register_blueprint(bolivia_bp)
+    app.register_blueprint(truco_bp)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import g, has_request_context, request
 
+from kiosk.cards.texts import EN as CARDS_EN
+
 LANGS = ("es", "en")
 
 EN: dict[str, str] = {
@@ -156,6 +158,7 @@ EN: dict[str, str] = {
         "Without markers: choose the seat and tap the corners of its zone on the picture."
     ),
 }
+EN.update(CARDS_EN)  # the card games' texts
 
 
 def lang() -> str:

@@ -183,6 +183,28 @@ class Store:
                 raise
         return last + 1
 
+    def append_lines(self, table_id: int, lines: list[str], expect_seq: int, clear_pending: bool = False) -> int:
+        """Append several event lines in one transaction (all or none), as `append` does one; the last number."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                last = int(
+                    db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)).fetchone()[0]
+                )
+                if last != expect_seq:
+                    raise StaleError(f"la mesa cambió (evento {last}, la página mostraba el {expect_seq})")
+                db.executemany(
+                    "INSERT INTO events (table_id, seq, line) VALUES (?, ?, ?)",
+                    [(table_id, last + k, line) for k, line in enumerate(lines, start=1)],
+                )
+                if clear_pending:
+                    db.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return last + len(lines)
+
     # ------------------------------------------------------------------ the reading awaiting confirmation
 
     def pending(self, table_id: int) -> tuple[int, dict[str, object]] | None:

@@ -1,0 +1,428 @@
+"""The Truco blueprint (seed 001): set up a game of two pairs, deal, raise, answer and play each card by taps.
+
+The hands are dealt face down and the kiosk never sees them: each card is entered when it is played (the card
+picker, or a card reader behind `kiosk.cards.reader`), and the engine checks it against the cards already seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+
+from engines.cards.deck import SUIT_SYMBOLS, Card, parse_card
+from engines.cards.legal import legality
+from engines.cards.truco.game import FOUL_KINDS, GAME_POINTS, LADDER, PlayCard, TrucoGame, TrucoOptions, parse_action
+from engines.cards.truco.trick import TRIPLE_TIES, team_of
+from engines.errors import LogError, RuleError
+from kiosk import web
+from kiosk.auth import coordinator_required
+from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
+from kiosk.game_views import GameViews
+from kiosk.i18n import t
+from kiosk.store import StaleError
+from kiosk.web import camera, json_body, json_seq, refuse, store
+
+GAME = "truco"
+TABLES = CardTables(GAME)
+bp = Blueprint(GAME, __name__, url_prefix="/truco")
+
+OPTION_CHOICES: dict[str, list[str]] = {"triple_tie": list(TRIPLE_TIES)}
+RANKS = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)  # the picker's order: A to 7, then J, Q, K
+RAISES = {3: "¡Truco!", 6: "¡Seis!", 9: "¡Nueve!", 12: "¡Doce!"}
+FOUL_NAMES = {
+    "shuffle": "barajar mal",
+    "cut": "cortar mal",
+    "deal": "repartir mal",
+    "reject": "rechazar de más",
+    "disclose": "mostrar o decir sus cartas",
+    "overraise": "subir de más",
+}
+ACTIONS = ("hand", "offer", "keep", "pass", "reject", "deal", "eleven", "truco", "accept", "run", "play", "foul")
+
+# The labels truco.js draws, translated on the server (Spanish is the key, as everywhere).
+JS_LABELS = (
+    "Pareja",
+    "tentos",
+    "Mano",
+    "Reparte",
+    "mão",
+    "Vale",
+    "Mano de once",
+    "Mano de hierro",
+    "Le toca a",
+    "Repartir",
+    "Nueva mano: reparte",
+    "¿Quién reparte la primera mano?",
+    "Repartir al mão",
+    "Se queda",
+    "Pasa a su compañero",
+    "Rechaza",
+    "Repartir a los demás",
+    "Juegan por tres",
+    "Corren (un tento a los otros)",
+    "Quiero",
+    "No quiero",
+    "Jugar",
+    "Tapada",
+    "tapada",
+    "Baza",
+    "empate",
+    "Gana la mano",
+    "Nadie suma",
+    "Ganador",
+    "Falta",
+    "Anotar falta",
+    "Elija una carta",
+    "responde",
+    "propone",
+    "cartas sin ver",
+    "corrió",
+    "por las bazas",
+    "cartas",
+    "Fin del juego",
+    "Deshacer",
+    "Historial",
+    "Deciden",
+    "Truco",
+)
+
+
+def labels() -> dict[str, str]:
+    """The page's labels in its language."""
+    return {key: t(key) for key in JS_LABELS}
+
+
+def load(store_: Any, table_id: int) -> Desk:
+    """A Truco game from its stored log."""
+    return TABLES.load(store_, table_id)
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
+    defaults = {"triple_tie": TrucoOptions().triple_tie, "truco_in_turn": TrucoOptions().truco_in_turn}
+    page = render_template("truco/new.html", defaults=defaults, choices=OPTION_CHOICES, error=error, form=form)
+    return page, status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@coordinator_required
+def new() -> Any:
+    """Start a game: four players in playing order (partners across: 1 and 3, 2 and 4) and the house options."""
+    if request.method == "GET":
+        return _new_page(None)
+    form = request.form
+    players = [form.get(f"p{k}", "").strip() for k in range(4)]
+    name = form.get("name", "").strip() or f"Truco {len(store().tables()) + 1}"
+    options: dict[str, object] = {"truco_in_turn": form.get("opt_truco_in_turn") in ("on", "true", "1")}
+    if form.get("opt_triple_tie"):
+        options["triple_tie"] = form["opt_triple_tie"]
+    if not all(players):
+        return _new_page("Truco: faltan jugadores: se juega de a cuatro, en dos parejas", form, 400)
+    try:
+        table_id = TABLES.create(store(), name, {"players": players, "options": options})
+    except RuleError as error:
+        return _new_page(f"{error.article}: {error.message}", form, 400)
+    except LogError as error:
+        return _new_page(error.message, form, 400)
+    return redirect(url_for("truco.table", table_id=table_id))
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/<int:table_id>")
+@coordinator_required
+def table(table_id: int) -> Any:
+    """The coordinator's screen."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("table", table_id, labels=labels())
+
+
+@bp.route("/<int:table_id>/tv")
+def tv(table_id: int) -> Any:
+    """The spectators' screen (read-only): the score in tentos, the stake and the tricks."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("tv", table_id, labels=labels())
+
+
+def card_data(card: Card, down: bool = False) -> dict[str, Any]:
+    """A card as the pages draw it: its notation, rank and suit symbol, red or black, and whether face down."""
+    rank = str(card)[:-1]
+    return {"card": str(card), "rank": rank, "suit": SUIT_SYMBOLS[card.suit], "red": not card.black, "down": down}
+
+
+def raise_name(stake: int) -> str:
+    """The call that proposes this stake («¡Truco!» for three, then six, nine and twelve)."""
+    return RAISES.get(stake, str(stake))
+
+
+def next_raise(game: TrucoGame) -> int | None:
+    """The stake a raise would propose now, or None at the top of the ladder."""
+    at = game.pending if game.pending is not None else game.stake
+    index = LADDER.index(at) if at in LADDER else len(LADDER) - 1
+    return LADDER[index + 1] if index + 1 < len(LADDER) else None
+
+
+def state_of(desk: Desk, view: str) -> dict[str, Any]:
+    """The page's JSON for one game; the coordinator's adds what each seat may do (and why not)."""
+    game: TrucoGame = desk.state
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "team": team_of(seat),
+            "cards_left": game.cards_left(seat) if game.phase in ("play", "eleven") else None,
+            "hidden": game.hidden[seat],
+        }
+        for seat, name in enumerate(game.players)
+    ]
+    teams = [
+        {"team": team, "names": [game.players[s] for s in (team, team + 2)], "score": game.scores[team]}
+        for team in (0, 1)
+    ]
+    tricks = [
+        {
+            "team": trick.team,
+            "winner": trick.winner,
+            "plays": [card_data(p.card, p.down) | {"seat": p.seat} for p in trick.plays],
+        }
+        for trick in game.tricks
+    ]
+    following = next_raise(game)
+    out: dict[str, Any] = {
+        "id": desk.table_id,
+        "name": store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "game": GAME,
+        "summary": game.summary(),
+        "points": GAME_POINTS,
+        "players": players,
+        "teams": teams,
+        "phase": game.phase,
+        "kind": game.kind,
+        "hand": game.hand_no,
+        "dealer": game.dealer,
+        "mao": game.mao if game.dealer is not None else None,
+        "next_dealer": None if game.dealer is None else (game.dealer + 1) % 4,
+        "turn": game.turn if game.phase == "play" else None,
+        "stake": game.stake,
+        "pending": game.pending,
+        "pending_name": None if game.pending is None else raise_name(game.pending),
+        "raiser_team": game.raiser_team,
+        "next_raise": following,
+        "next_raise_name": None if following is None else raise_name(following),
+        "tricks": tricks,
+        "current": [card_data(p.card, p.down) | {"seat": p.seat} for p in game.current],
+        "offer": None if game.offer is None else len(game.offer),
+        "rejections": game.rejections,
+        "deal_queue": list(game.deal_queue),
+        "last_hand": None,
+        "winner": game.winner,
+        "history": [describe(e, game.players) for e in desk.standing][-14:],
+        "camera": camera().health().to_dict(),
+    }
+    if game.last_result is not None:
+        r = game.last_result
+        out["last_hand"] = {"team": r.team, "tentos": r.tentos, "reason": r.reason}
+    if view != "tv":
+        out["legal"] = legal_of(game)
+        out["can_undo"] = len(desk.standing) > 1
+        out["fouls"] = [{"kind": k, "label": FOUL_NAMES[k]} for k in FOUL_KINDS]
+    return out
+
+
+def legal_of(game: TrucoGame) -> dict[str, Any]:
+    """What may be done now, each with the engine's section and reason when not: raises, answers and cards."""
+    seats: list[dict[str, Any]] = []
+    if game.phase == "play":
+        for seat in range(4):
+            seats.append(
+                {
+                    "seat": seat,
+                    "may": {
+                        x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
+                        for x in game.legal_actions(seat)
+                        if x.action in ("truco", "accept", "run")
+                    },
+                }
+            )
+    cards: list[dict[str, Any]] = []
+    if game.phase == "play":
+        player = game.turn
+        for rank in RANKS:
+            for suit in ("S", "H", "D", "C"):
+                card = Card(rank, suit)
+                up, down = legality(
+                    game.check, [("up", PlayCard(player, card)), ("down", PlayCard(player, card, True))]
+                )
+                cards.append(
+                    card_data(card)
+                    | {
+                        "allowed": up.allowed,
+                        "reason": _why(up),
+                        "down_allowed": down.allowed,
+                        "down_reason": _why(down),
+                    }
+                )
+    return {"seats": seats, "cards": cards}
+
+
+def _why(x: Any) -> str | None:
+    return None if x.allowed else f"{x.article}: {x.reason}"
+
+
+def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+    """One Spanish line for the history list."""
+    kind = event.get("event")
+
+    def who(key: str = "player") -> str:
+        seat = event.get(key)
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    if kind == "start":
+        return f"Empieza el Truco: {players[0]} y {players[2]} contra {players[1]} y {players[3]}"
+    if kind == "hand":
+        return f"Nueva mano: reparte {who('dealer')}"
+    if kind == "offer":
+        return "Tres cartas al mão"
+    if kind == "keep":
+        return f"{who()} se queda con sus cartas"
+    if kind == "pass":
+        return f"{who()} pasa sus cartas a su compañero"
+    if kind == "reject":
+        return f"{who()} rechaza sus cartas"
+    if kind == "deal":
+        return f"Tres cartas a {who('seat')}"
+    if kind == "eleven":
+        return f"Mano de once: la pareja {int(event.get('team', 0)) + 1} " + (
+            "juega por tres" if event.get("play") else "corre"
+        )
+    if kind == "truco":
+        return f"{who()} sube la apuesta"
+    if kind == "accept":
+        return f"{who()}: quiero"
+    if kind == "run":
+        return f"{who()}: no quiero (corre)"
+    if kind == "play":
+        card = str(event.get("card", "?"))
+        return f"{who()} juega {card}" + (" tapada" if event.get("down") else "")
+    if kind == "foul":
+        return f"Falta de la pareja {int(event.get('team', 0)) + 1}: {FOUL_NAMES.get(str(event.get('kind')), '')}"
+    return str(kind)
+
+
+def current_reading(desk: Desk) -> dict[str, Any] | None:
+    """The card reading awaiting confirmation, if it was taken for the game as it stands."""
+    return web.pending_reading(desk.table_id, desk.seq)
+
+
+VIEWS = GameViews(GAME, load, TABLES.act, state_of, current_reading)
+VIEWS.add_routes(
+    bp,
+    undo=UNDO_TAP,  # the last tap, with every event it wrote
+    import_log=TABLES.import_log,
+    imported_name="Truco importado",
+    export_name=lambda table_id: f"truco-{table_id}.jsonl",
+)
+
+
+# ------------------------------------------------------------------ playing
+
+
+def tap_events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The log events one tap writes (the deal's steps the kiosk does not see are written face down); LogError
+    when the request is malformed. The engine checks them all before any is stored."""
+    name = data.get("action")
+    if name not in ACTIONS:
+        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    if name == "hand":
+        dealer = data.get("dealer", None if game.dealer is None else (game.dealer + 1) % 4)
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise LogError("falta 'dealer': el asiento que reparte (0 a 3)")
+        events: list[dict[str, Any]] = [{"event": "hand", "dealer": dealer}]
+        after = game.apply(_parsed(events[0]))
+        return events + _deal_rest(after)
+    if name == "offer":
+        return [{"event": "offer"}]
+    if name in ("keep", "pass", "reject"):
+        event = {"event": name, "player": _int(data, "player", game.mao)}
+        after = game.apply(_parsed(event))
+        return [event, *_deal_rest(after)]
+    if name == "deal":
+        return _deal_rest(game) or [{"event": "deal", "seat": _int(data, "seat", None)}]
+    if name == "eleven":
+        play = data.get("play")
+        if not isinstance(play, bool):
+            raise LogError("falta 'play': true (juegan por tres) o false (corren)")
+        return [{"event": "eleven", "team": _int(data, "team", None), "play": play}]
+    if name in ("truco", "accept", "run"):
+        return [{"event": name, "player": _int(data, "player", game.turn)}]
+    if name == "foul":
+        return [{"event": "foul", "team": _int(data, "team", None), "kind": str(data.get("kind", ""))}]
+    card = data.get("card")
+    if not isinstance(card, str):
+        raise LogError("falta 'card': la carta jugada, p. ej. 4C")
+    down = data.get("down", False)
+    if not isinstance(down, bool):
+        raise LogError("'down' es true (tapada) o false")
+    parsed = parse_card(card)
+    event = {"event": "play", "player": _int(data, "player", game.turn), "card": str(parsed)}
+    if down:
+        event["down"] = True
+    return [event]
+
+
+def _deal_rest(game: TrucoGame) -> list[dict[str, Any]]:
+    """What the dealer does next without a decision: three cards to the mão, or to each seat still waiting."""
+    if game.phase != "deal":
+        return []
+    if game.deal_queue:
+        return [{"event": "deal", "seat": seat} for seat in game.deal_queue]
+    if game.offer is None and game.hands[game.mao] is None and game.kind == "normal":
+        return [{"event": "offer"}]
+    return []
+
+
+def _parsed(event: Mapping[str, Any]) -> Any:
+    return parse_action(event)
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LogError(f"falta '{key}' (un número)")
+    return value
+
+
+@bp.route("/<int:table_id>/action", methods=["POST"])
+@coordinator_required
+def action(table_id: int) -> Any:
+    """One tap: deal, the mão's choice, the hand of eleven, raise, answer, play a card or a foul; refused (with the
+    seed's section) when illegal, and then nothing is stored."""
+    VIEWS.load_or_404(table_id)
+    data = json_body()
+    seq = json_seq(data)
+    try:
+        desk = TABLES.tables.current(store(), table_id, seq)  # a stale page first: its tap was for another state
+        events = tap_events(desk.state, data)
+        for event in events:
+            _parsed(event)  # malformed (a foul's kind, a team that is not a number): 400 before the engine rules
+    except RuleError as error:
+        return web.rule_refusal(error)
+    except LogError as error:
+        return refuse(error.message, 400)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})
+
+
+@bp.route("/<int:table_id>/legal.json")
+@coordinator_required
+def legal(table_id: int) -> Any:
+    """What may be done now (the same as the state's `legal`)."""
+    return jsonify(legal_of(VIEWS.load_or_404(table_id).state))
