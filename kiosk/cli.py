@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "kiosk.commands.markers",
     "kiosk.commands.demo",
     "kiosk.commands.kiosk",
+    "kiosk.commands.campeonato",
 )
 
 

@@ -84,9 +84,8 @@ class Mosquitto:
             f"user {getpass.getuser()}",  # as root it would drop to the `mosquitto` user, who cannot read our folder
         ]
         if self.password_file is not None:
-            lines += [f"password_file {self.password_file}", "allow_anonymous true"]
-        else:
-            lines.append("allow_anonymous true")
+            lines.append(f"password_file {self.password_file}")
+        lines.append("allow_anonymous true")  # without a password: only what the ACL gives spectators (reading)
         if self.acl_file is not None:
             lines.append(f"acl_file {self.acl_file}")
         return "\n".join(lines) + "\n"

@@ -13,6 +13,9 @@ LINK = "link"  # table → everyone: "up" / "down" (the broker's last will), ret
 RESEND = "resend"  # organizer → table: send again from this sequence number
 RULINGS = "rulings"  # organizer → table: the organizer's rulings (art. 11)
 
+FROM_TABLE = (EVENT, STATE, LINK)  # what a table may publish (its own only)
+TO_TABLE = (RESEND, RULINGS)  # what a table reads (its own only)
+
 
 def check_code(code: str) -> str:
     """The championship code, or ValueError saying what a code may be."""
