@@ -244,7 +244,7 @@
     const grid = h(
       "div",
       { class: "card-grid" },
-      suits.map((s) =>
+      suits.flatMap((s) =>
         cards
           .filter((c) => c.suit === s)
           .map((c) =>
