@@ -49,4 +49,8 @@ EN: dict[str, str] = {
     "Fin del juego": "Game over",
     "Deciden": "Deciding:",
     "Truco": "Truco",
+    "Leer la baza": "Read the trick",
+    "Lectura": "Reading",
+    "Confirmar la baza": "Confirm the trick",
+    "Poner": "Set",
 }

@@ -7,21 +7,34 @@ picker, or a card reader behind `kiosk.cards.reader`), and the engine checks it 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
 from engines.cards.deck import SUIT_SYMBOLS, Card, parse_card
 from engines.cards.legal import legality
-from engines.cards.truco.game import FOUL_KINDS, GAME_POINTS, LADDER, PlayCard, TrucoGame, TrucoOptions, parse_action
-from engines.cards.truco.trick import TRIPLE_TIES, team_of
+from engines.cards.truco.game import (
+    FOUL_KINDS,
+    GAME_POINTS,
+    LADDER,
+    STAKES,
+    PlayCard,
+    TrucoGame,
+    TrucoOptions,
+    parse_action,
+)
+from engines.cards.truco.trick import PLAY, TRIPLE_TIES, team_of
 from engines.errors import LogError, RuleError
+from hardware.camera import CameraError
 from kiosk import web
 from kiosk.auth import coordinator_required
+from kiosk.cards import reader as readers
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
+from kiosk.cards.reader import CardReader
 from kiosk.game_views import GameViews
 from kiosk.i18n import t
 from kiosk.store import StaleError
+from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, store
 
 GAME = "truco"
@@ -86,6 +99,11 @@ JS_LABELS = (
     "Historial",
     "Deciden",
     "Truco",
+    "Leer la baza",
+    "Lectura",
+    "Confirmar la baza",
+    "Descartar lectura",
+    "Poner",
 )
 
 
@@ -225,6 +243,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "winner": game.winner,
         "history": [describe(e, game.players) for e in desk.standing][-14:],
         "camera": camera().health().to_dict(),
+        "card_reader": card_reader() is not None,
+        "reading": current_reading(desk),
     }
     if game.last_result is not None:
         r = game.last_result
@@ -426,3 +446,86 @@ def action(table_id: int) -> Any:
 def legal(table_id: int) -> Any:
     """What may be done now (the same as the state's `legal`)."""
     return jsonify(legal_of(VIEWS.load_or_404(table_id).state))
+
+
+# ------------------------------------------------------------------ the card reader
+
+
+def card_reader() -> CardReader | None:
+    """The app's card reader (`CARD_READER`), or None: the cards are tapped."""
+    reader = current_app.config.get("CARD_READER")
+    return cast("CardReader | None", reader)
+
+
+def seats_to_read(game: TrucoGame) -> list[int]:
+    """The seats still to play in the trick under way, in turn order."""
+    return [(game.turn + k) % 4 for k in range(4 - len(game.current))]
+
+
+@bp.route("/<int:table_id>/read", methods=["POST"])
+@coordinator_required
+def read(table_id: int) -> Any:
+    """Read the cards played in front of the seats still to play in this trick; kept until confirmed."""
+    desk = VIEWS.load_or_404(table_id)
+    game: TrucoGame = desk.state
+    reader = card_reader()
+    if reader is None:
+        return refuse("todavía no hay lector de cartas: toque las cartas en el selector", 409)
+    if game.phase != "play":
+        return web.rule_refusal(RuleError(PLAY, "no hay baza en juego que leer"))
+    if game.pending is not None:
+        return web.rule_refusal(RuleError(STAKES, "hay que responder el truco antes de jugar"))
+    seats = seats_to_read(game)
+    try:
+        frame = camera().full_frame() if camera().can_read else None
+    except CameraError:
+        frame = None
+    data = readers.reading(reader.read_cards(frame, seats), seats)
+    with table_lock(table_id):
+        web.replace_pending(table_id, desk.seq, data)
+    return VIEWS.redrawn(table_id)
+
+
+@bp.route("/<int:table_id>/card", methods=["POST"])
+@coordinator_required
+def card(table_id: int) -> Any:
+    """Correct (or confirm) the card read in front of one seat: `{seat, card, down}`; kept and audited."""
+    desk = VIEWS.load_or_404(table_id)
+    data = json_body()
+    return VIEWS.corrected(
+        desk,
+        lambda reading: readers.correct(reading, data.get("seat"), data.get("card"), data.get("down", False)),
+        "no hay lectura que corregir: lea la baza o toque las cartas",
+    )
+
+
+@bp.route("/<int:table_id>/confirm", methods=["POST"])
+@coordinator_required
+def confirm(table_id: int) -> Any:
+    """Play the cards read, in turn order, once none is missing or doubtful; the engine rules each one."""
+    desk = VIEWS.load_or_404(table_id)
+    seq = json_seq(json_body())
+    reading = current_reading(desk)
+    if reading is None:
+        return refuse("no hay lectura que confirmar: lea la baza o toque las cartas", 409)
+    blocked = readers.blockers(reading, desk.state.players)
+    if blocked:
+        return refuse("; ".join(blocked), 409)
+    events: list[dict[str, Any]] = []
+    for entry in reading["seats"]:
+        event = {"event": "play", "player": entry["seat"], "card": entry["card"]}
+        if entry["down"]:
+            event["down"] = True
+        events.append(event)
+    meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
+    return VIEWS.apply(table_id, events, seq, meta)
+
+
+@bp.route("/<int:table_id>/cancel", methods=["POST"])
+@coordinator_required
+def cancel(table_id: int) -> Any:
+    """Drop the reading awaiting confirmation (nothing is logged)."""
+    VIEWS.load_or_404(table_id)
+    with table_lock(table_id):
+        web.discard_pending(table_id)
+    return VIEWS.redrawn(table_id)

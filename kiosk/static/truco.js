@@ -15,9 +15,11 @@
   const SVG = "http://www.w3.org/2000/svg";
   let state = null;
   let chosen = null; // the card picked, before «Jugar»
+  let fixing = null; // the seat whose card read is being corrected
 
   async function show(fresh, sent) {
     if (sent || (state && fresh.seq !== state.seq)) chosen = null;
+    if (!fresh.reading) fixing = null;
     state = fresh;
     draw();
   }
@@ -63,6 +65,7 @@
     drawTricks();
     if (!tv) {
       drawControls();
+      drawReading();
       drawPicker();
       drawTools();
     }
@@ -221,13 +224,48 @@
           if (state.next_raise !== null) row.push(seatAction(seat, "truco", state.next_raise_name));
           parts.push(h("div", { class: "row answer" }, row));
         }
-      } else if (state.next_raise !== null) {
+      } else if (state.next_raise !== null || state.card_reader) {
+        if (state.card_reader) parts.push(h("div", { class: "row" }, h("button", { class: "big", id: "read-trick", onclick: () => page.send("/read", {}) }, L("Leer la baza"))));
+      }
+      if (state.pending === null && state.next_raise !== null) {
         const seats = [0, 1, 2, 3].filter((s) => s === state.turn || state.legal.seats[s].may.truco.allowed);
         parts.push(h("div", { class: "row" }, seats.map((s) => seatAction(s, "truco", state.next_raise_name + " (" + nameOf(s) + ")"))));
       }
     }
     box.hidden = parts.length === 0;
     box.replaceChildren(...parts);
+  }
+
+  // A reading of the trick's cards: each seat's card, the doubtful ones highlighted; a tap picks it for correction.
+  function drawReading() {
+    const box = $("reading");
+    const r = state.reading;
+    box.hidden = !r;
+    if (!r) {
+      box.replaceChildren();
+      return;
+    }
+    const chips = r.seats.map((e) =>
+      h(
+        "button",
+        {
+          class: "rcard" + (e.doubtful ? " doubtful" : "") + (e.corrected ? " corrected" : "") + (fixing === e.seat ? " chosen" : ""),
+          dataset: { seat: e.seat },
+          onclick: () => { fixing = e.seat; drawPicker(); drawReading(); },
+        },
+        nameOf(e.seat) + ": " + (e.card === null ? "?" : e.card + (e.down ? " (" + L("tapada") + ")" : "")) + (e.corrected ? "" : " · " + Math.round(e.confidence * 100) + "%"),
+      ),
+    );
+    box.replaceChildren(
+      h("p", {}, L("Lectura")),
+      h("div", { class: "row" }, chips),
+      h(
+        "div",
+        { class: "row" },
+        h("button", { class: "big primary", id: "confirm-reading", onclick: () => page.send("/confirm", {}) }, L("Confirmar la baza")),
+        h("button", { class: "big", id: "cancel-reading", onclick: () => page.send("/cancel", {}) }, L("Descartar lectura")),
+      ),
+    );
   }
 
   // The card picker: ranks across, suits down; a card the engine refuses is greyed with its reason.
@@ -263,7 +301,11 @@
     );
     const who = nameOf(state.turn);
     const bar = [];
-    if (chosen) {
+    if (chosen && fixing !== null) {
+      const fix = (down) => page.send("/card", { seat: fixing, card: chosen.card, down: down });
+      bar.push(h("button", { class: "big primary", id: "set-card", onclick: () => fix(false) }, L("Poner") + " " + chosen.rank + chosen.suit + " · " + nameOf(fixing)));
+      bar.push(h("button", { class: "big", id: "set-card-down", onclick: () => fix(true) }, L("tapada")));
+    } else if (chosen) {
       bar.push(button(L("Jugar") + " " + chosen.rank + chosen.suit, { action: "play", player: state.turn, card: chosen.card }, { id: "play", primary: true }));
       bar.push(button(L("Jugar") + " " + L("tapada"), { action: "play", player: state.turn, card: chosen.card, down: true }, { id: "play-down" }));
       const why = chosen.reason || (chosen.down_allowed ? null : chosen.down_reason);

@@ -1,0 +1,72 @@
+"""The card reader behind a protocol: the cards the camera sees in front of each seat. None is shipped yet (the card
+reader is its own work); the app's `CARD_READER` config names one, the tests a fake, and without one every screen
+works by tapping the cards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from kiosk.dice import CorrectionError
+from kiosk.store import now
+
+DOUBTFUL_BELOW = 0.8  # a card read with less confidence is shown as doubtful and must be confirmed by a tap
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """One card read in front of a seat: its notation (None: unreadable), face down or not, and how sure."""
+
+    seat: int
+    card: str | None
+    down: bool = False
+    confidence: float = 1.0
+
+
+class CardReader(Protocol):
+    """Reads the cards played in front of the seats asked for (the frame may be None: no camera)."""
+
+    def read_cards(self, frame: Any, seats: Sequence[int]) -> list[SeenCard]:
+        """What lies in front of each seat asked for, one card per seat at most."""
+        ...
+
+
+def reading(seen: Sequence[SeenCard], seats: Sequence[int]) -> dict[str, Any]:
+    """A reading awaiting confirmation: one entry per seat asked for, in that order (a seat not seen: no card)."""
+    by_seat = {s.seat: s for s in seen if s.seat in seats}
+    entries = []
+    for seat in seats:
+        card = by_seat.get(seat)
+        entry = asdict(card) if card is not None else asdict(SeenCard(seat, None, confidence=0.0))
+        entry["doubtful"] = card is None or card.card is None or card.confidence < DOUBTFUL_BELOW
+        entry["corrected"] = False
+        entries.append(entry)
+    return {"state": "ready", "source": "camera", "seats": entries, "corrections": []}
+
+
+def correct(data: Mapping[str, Any], seat: object, card: object, down: object) -> dict[str, Any]:
+    """The reading with one seat's card set by the coordinator (the same card confirms a doubtful one)."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise CorrectionError("falta 'seat', el asiento de la carta")
+    if not isinstance(card, str) or not isinstance(down, bool):
+        raise CorrectionError("se esperaba {seat, card, down}: la carta (p. ej. 4C) y si va tapada")
+    entries = [dict(e) for e in data["seats"]]
+    entry = next((e for e in entries if e["seat"] == seat), None)
+    if entry is None:
+        raise CorrectionError(f"el asiento {seat} no juega en esta lectura")
+    fix = {"seat": seat, "read": entry["card"], "set": card.upper(), "down": down, "ts": now()}
+    entry.update(card=card.upper(), down=down, doubtful=False, corrected=True)
+    return {**data, "seats": entries, "corrections": [*data.get("corrections", []), fix]}
+
+
+def blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """Why the reading cannot be confirmed yet: a seat with no card, or a doubtful card not confirmed."""
+    out = []
+    for entry in data["seats"]:
+        name = names[entry["seat"]]
+        if entry["card"] is None:
+            out.append(f"falta la carta de {name}: tóquela en el selector")
+        elif entry["doubtful"]:
+            out.append(f"la carta de {name} es dudosa: confírmela o corríjala")
+    return out

@@ -1,0 +1,110 @@
+"""Truco's cards read by a card reader behind its protocol (a fake here): shown, corrected by tap, then confirmed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from kiosk.cards.reader import SeenCard
+from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
+from tests.kiosk.test_truco import deal, new_game, ok, state
+
+
+class FakeCardReader:
+    """Reads whatever cards it is told to, whatever the frame."""
+
+    def __init__(self) -> None:
+        self.cards: list[SeenCard] = []
+        self.asked: list[list[int]] = []
+
+    def read_cards(self, frame: Any, seats: Sequence[int]) -> list[SeenCard]:
+        self.asked.append(list(seats))
+        return list(self.cards)
+
+
+@pytest.fixture
+def reader() -> FakeCardReader:
+    return FakeCardReader()
+
+
+@pytest.fixture
+def reading_app(tmp_path: Path, reader: FakeCardReader) -> Iterator[Flask]:
+    application = make_app(tmp_path, CARD_READER=reader)
+    yield application
+    application.extensions["cacho.camera"].close()
+
+
+@pytest.fixture
+def co(reading_app: Flask) -> Coordinator:
+    return become_coordinator(reading_app.test_client())
+
+
+def test_without_a_reader_the_cards_are_tapped(coordinator: Coordinator) -> None:
+    gid = new_game(coordinator)
+    deal(coordinator, gid, dealer=3)
+    assert state(coordinator, gid)["card_reader"] is False
+    response = coordinator.post(f"/truco/{gid}/read", {})
+    assert response.status_code == 409 and "toque las cartas" in response.get_json()["error"]
+
+
+def test_a_trick_read_corrected_and_confirmed(co: Coordinator, reader: FakeCardReader) -> None:
+    gid = new_game(co)
+    deal(co, gid, dealer=3)
+    ok(co, gid, action="play", card="5S")  # Ana tapped; the reader reads the three others
+    reader.cards = [SeenCard(1, "7H", confidence=0.97), SeenCard(2, "4C", confidence=0.55), SeenCard(0, "AS")]
+    response = co.post(f"/truco/{gid}/read", {})
+    assert response.status_code == 200
+    assert reader.asked == [[1, 2, 3]]
+    reading = state(co, gid)["reading"]
+    assert [(e["seat"], e["card"], e["doubtful"]) for e in reading["seats"]] == [
+        (1, "7H", False),
+        (2, "4C", True),
+        (3, None, True),
+    ]
+    seq = state(co, gid)["seq"]
+    response = co.post(f"/truco/{gid}/confirm", {"seq": seq})
+    assert response.status_code == 409
+    assert "la carta de Caro es dudosa" in response.get_json()["error"]
+    assert "falta la carta de Davi" in response.get_json()["error"]
+    assert co.post(f"/truco/{gid}/card", {"seat": 2, "card": "4C", "down": False}).status_code == 200
+    assert co.post(f"/truco/{gid}/card", {"seat": 3, "card": "3S", "down": False}).status_code == 200
+    assert co.post(f"/truco/{gid}/card", {"seat": 0, "card": "3S", "down": False}).status_code == 400
+    assert co.post(f"/truco/{gid}/card", {"seat": 3}).status_code == 400
+    audit = co.client.application.extensions["cacho.store"].audit_trail(gid)
+    assert audit[-1]["kind"] == "correction" and audit[-1]["set"] == "3S" and audit[-1]["read"] is None
+    now = co.post(f"/truco/{gid}/confirm", {"seq": seq}).get_json()
+    assert now["seq"] == seq + 3 and now["reading"] is None
+    assert now["tricks"][0]["winner"] == 2
+    lines = co.get(f"/truco/{gid}/export.jsonl").text.splitlines()
+    assert all('"source": "camera"' in line for line in lines[-3:])
+    co.post(f"/truco/{gid}/undo", {"seq": now["seq"]})
+    assert len(state(co, gid)["current"]) == 1  # the three cards read were one tap
+
+
+def test_a_card_the_engine_refuses_keeps_the_reading(co: Coordinator, reader: FakeCardReader) -> None:
+    gid = new_game(co)
+    deal(co, gid, dealer=3)
+    ok(co, gid, action="play", card="4C")
+    reader.cards = [SeenCard(1, "4C"), SeenCard(2, "5S"), SeenCard(3, "6S")]
+    co.post(f"/truco/{gid}/read", {})
+    seq = state(co, gid)["seq"]
+    response = co.post(f"/truco/{gid}/confirm", {"seq": seq})
+    assert response.status_code == 409 and response.get_json()["article"] == "Play of the hand"
+    assert state(co, gid)["seq"] == seq and state(co, gid)["reading"] is not None
+    assert co.post(f"/truco/{gid}/cancel", {}).status_code == 200
+    assert state(co, gid)["reading"] is None
+    assert co.post(f"/truco/{gid}/confirm", {"seq": seq}).status_code == 409
+
+
+def test_no_reading_while_a_truco_waits(co: Coordinator, reader: FakeCardReader) -> None:
+    gid = new_game(co)
+    assert co.post(f"/truco/{gid}/read", {}).get_json()["article"] == "Play of the hand"
+    deal(co, gid, dealer=3)
+    ok(co, gid, action="truco", player=0)
+    response = co.post(f"/truco/{gid}/read", {})
+    assert response.status_code == 409 and response.get_json()["article"] == "Raising the stakes"
+    assert co.post(f"/truco/{gid}/card", {"seat": 0, "card": "4C", "down": False}).status_code == 409
