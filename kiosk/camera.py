@@ -114,6 +114,12 @@ class CameraService:
 
     def start(self) -> None:
         """Start the preview thread and load the reader in the background."""
+        if self._reader_factory is not None:
+            # OpenCV's threads off before any thread of ours runs an OpenCV loop: the reader's import of ultralytics
+            # turns them off, and turning them off under a loop running in another thread kills the process
+            # (SIGFPE: a calibration or the preview at start-up, while the reader loaded). The finder turns them
+            # on and back only around its reduced copy (vision.finder), which OpenCV survives.
+            cv2.setNumThreads(0)
         if self.spec is not None:
             thread = threading.Thread(target=self._run, name="camara", daemon=True)
             thread.start()

@@ -53,6 +53,9 @@ EN: dict[str, str] = {
     "Formulario vencido o ajeno (CSRF): recargue la página e inténtelo de nuevo": (
         "Expired or foreign form (CSRF): reload the page and try again"
     ),
+    "El kiosco no responde: revise que esté encendido y vuelva a intentarlo": (
+        "The kiosk does not answer: check that it is on and try again"
+    ),
     "Reloj de turno": "Turn timer",
     "Iniciar": "Start",
     "Pausar": "Pause",

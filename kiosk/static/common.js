@@ -3,13 +3,20 @@
 window.Cacho = (function () {
   const token = () => document.querySelector('meta[name="csrf-token"]').content;
 
+  // POST (or METHOD) JSON; never throws: a kiosk that does not answer comes back as status 0 with its error.
   async function api(url, body, method) {
-    const res = await fetch(url, {
-      method: method || "POST",
-      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": token() },
-      body: body === undefined ? "{}" : JSON.stringify(body),
-      credentials: "same-origin",
-    });
+    let res;
+    try {
+      res = await fetch(url, {
+        method: method || "POST",
+        headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": token() },
+        body: body === undefined ? "{}" : JSON.stringify(body),
+        credentials: "same-origin",
+      });
+    } catch (e) {
+      document.body.classList.add("offline");
+      return { ok: false, status: 0, data: { error: t("El kiosco no responde: revise que esté encendido y vuelva a intentarlo") } };
+    }
     let data = null;
     try { data = await res.json(); } catch (e) { data = { error: "respuesta inesperada del kiosco (" + res.status + ")" }; }
     return { ok: res.ok, status: res.status, data: data };
