@@ -6,8 +6,10 @@
   const rollsBox = document.getElementById("sorteo-rolls");
   const result = document.getElementById("sorteo-result");
   const hidden = document.getElementById("sorteo");
+  const t = window.Cacho.t;
   let rolls = [];
-  let contenders = [];
+  let throwers = [];  // who throws in each round
+  let status = "";  // where the roll-off stands, as last shown
 
   function names() {
     return players.value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -26,18 +28,19 @@
   refreshOpener();
 
   function resetSorteo() {
-    rolls = []; contenders = []; hidden.value = ""; box.hidden = true; opener.disabled = false;
+    rolls = []; throwers = []; status = ""; hidden.value = ""; box.hidden = true; opener.disabled = false;
     rollsBox.innerHTML = ""; result.textContent = "";
   }
-  function newRound() {
+  function newRound(who) {
     const round = {};
     rolls.push(round);
+    throwers.push(who);
     const div = document.createElement("div");
     div.className = "sorteo-round";
     const title = document.createElement("p");
-    title.textContent = "Tirada " + rolls.length + ": " + contenders.join(", ");
+    title.textContent = t("Tirada") + " " + rolls.length + ": " + who.join(", ");
     div.appendChild(title);
-    for (const name of contenders) {
+    for (const name of who) {
       const row = document.createElement("div");
       row.className = "row";
       const label = document.createElement("span");
@@ -51,7 +54,7 @@
         b.addEventListener("click", () => {
           round[name] = f;
           row.querySelectorAll("button").forEach((x) => x.classList.toggle("chosen", x === b));
-          check(round);
+          settle();
         });
         row.appendChild(b);
       }
@@ -59,26 +62,46 @@
     }
     rollsBox.appendChild(div);
   }
-  function check(round) {
-    if (Object.keys(round).length < contenders.length) return;
-    const best = Math.max(...Object.values(round));
-    const top = contenders.filter((n) => round[n] === best);
-    if (top.length === 1) {
-      hidden.value = JSON.stringify(rolls);
-      opener.value = top[0]; opener.disabled = true;
-      result.textContent = "Parte " + top[0] + " (art. 3)";
-    } else if (rolls[rolls.length - 1] === round) {
-      contenders = top;
-      result.textContent = "Empate: relanzan " + top.join(", ");
-      newRound();
+  // Every throw, a correction of an earlier one too, settles the roll-off again from its first round (art. 3):
+  // a later round stays only while the tie that called it stands; the form always carries the throws on screen.
+  function settle() {
+    opener.disabled = false;
+    result.textContent = "";
+    for (let i = 0; i < rolls.length; i++) {
+      const round = rolls[i];
+      const who = throwers[i];
+      if (who.some((n) => round[n] === undefined)) break;
+      const best = Math.max(...who.map((n) => round[n]));
+      const top = who.filter((n) => round[n] === best);
+      if (top.length === 1) {
+        dropAfter(i);
+        opener.value = top[0]; opener.disabled = true;
+        result.textContent = t("Parte") + " " + top[0] + " (art. 3)";
+        break;
+      }
+      result.textContent = t("Empate: relanzan") + " " + top.join(", ");
+      if (i + 1 < rolls.length && throwers[i + 1].join("\n") === top.join("\n")) continue;
+      dropAfter(i);
+      newRound(top);
+      break;
     }
+    hidden.value = JSON.stringify(rolls);
+    status = result.textContent;
+  }
+  function dropAfter(index) {
+    while (rolls.length > index + 1) {
+      rolls.pop(); throwers.pop();
+      rollsBox.lastElementChild.remove();
+    }
+  }
+  function decided() {
+    return opener.disabled;
   }
   document.getElementById("start-sorteo").addEventListener("click", () => {
     resetSorteo();
-    contenders = names();
-    if (contenders.length < 2) { result.textContent = "Hacen falta al menos 2 jugadores"; box.hidden = false; return; }
     box.hidden = false;
-    newRound();
+    if (names().length < 2) { result.textContent = t("Hacen falta al menos 2 jugadores"); return; }
+    newRound(names());
   });
   document.getElementById("check-markers").addEventListener("click", async () => {
     // The seats in play are 1..N in the players' clockwise order: each needs its marker in view.
@@ -91,5 +114,13 @@
     out.textContent = "Marcadores vistos: " + (res.data.markers.map(who).join(", ") || "ninguno") +
       (res.data.missing.length ? " · FALTAN: " + res.data.missing.map(who).join(", ") : " · están todos");
   });
-  document.getElementById("new-table").addEventListener("submit", () => { opener.disabled = false; });
+  document.getElementById("new-table").addEventListener("submit", (e) => {
+    if (rolls.length && !decided()) {  // a roll-off begun and not settled: its throws do not name who opens yet
+      e.preventDefault();
+      result.textContent = t("Falta terminar el sorteo") + (status ? ": " + status : "");
+      result.scrollIntoView({ block: "center" });
+      return;
+    }
+    opener.disabled = false;
+  });
 })();

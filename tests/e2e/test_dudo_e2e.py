@@ -335,3 +335,61 @@ def test_dudo_table_by_taps(
         raise
     finally:
         tv_context.close()
+
+
+# ------------------------------------------------------------------ the coordinator's screen, point by point
+
+
+@pytest.fixture
+def bare(tmp_path: Path, page: Any) -> Iterator[Server]:
+    """A kiosk with no camera (dice entered by hand) and the coordinator signed in on `page` (800x480)."""
+    with serving(tmp_path, "none") as server:
+        page.set_default_timeout(15_000)
+        set_pin(page, server.url, PIN)
+        yield server
+
+
+def new_table(page: Any, server: Server, players: tuple[str, ...] = PLAYERS, opener: str | None = None) -> str:
+    """Seat a table of `players` (the first opens unless named); its page's address."""
+    page.goto(server.url + "/dudo/new")
+    page.locator("#players").fill("\n".join(players))
+    page.locator("#opener").select_option(opener or players[0])
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r".*/dudo/\d+$"))
+    return str(page.url)
+
+
+def test_a_corrected_roll_off_throw_settles_it_again(bare: Server, page: Any) -> None:
+    """Issue 34, point 4: a throw corrected after the roll-off was settled settles it again, and «Empezar» saves
+    the throws on screen (it waits while the roll-off is unfinished)."""
+    page.goto(bare.url + "/dudo/new")
+    page.locator("#players").fill("\n".join(PLAYERS))
+    page.locator("#start-sorteo").click()
+    first = page.locator("#sorteo-rolls .sorteo-round").nth(0)
+    for name, face in (("Ana", 6), ("Beto", 3), ("Caro", 2)):
+        first.locator(f'button[data-player="{name}"][data-face="{face}"]').click()
+    expect(page.locator("#sorteo-result")).to_have_text("Parte Ana (art. 3)")
+    first.locator('button[data-player="Beto"][data-face="6"]').click()
+    expect(page.locator("#sorteo-result")).to_have_text("Empate: relanzan Ana, Beto")
+    page.locator("#create").click()  # unfinished: nothing is seated
+    expect(page.locator("#sorteo-result")).to_have_text("Falta terminar el sorteo: Empate: relanzan Ana, Beto")
+    assert page.url.endswith("/dudo/new")
+    # a correction that ends the tie takes the re-throw away; another that brings it back asks for a new one
+    first.locator('button[data-player="Beto"][data-face="3"]').click()
+    expect(page.locator("#sorteo-result")).to_have_text("Parte Ana (art. 3)")
+    expect(page.locator("#sorteo-rolls .sorteo-round")).to_have_count(1)
+    first.locator('button[data-player="Beto"][data-face="6"]').click()
+    second = page.locator("#sorteo-rolls .sorteo-round").nth(1)
+    expect(second.locator("button.chosen")).to_have_count(0)
+    second.locator('button[data-player="Ana"][data-face="3"]').click()
+    second.locator('button[data-player="Beto"][data-face="5"]').click()
+    expect(page.locator("#sorteo-result")).to_have_text("Parte Beto (art. 3)")
+    # a correction in the first round that keeps the same tie keeps the second round's throws
+    first.locator('button[data-player="Caro"][data-face="1"]').click()
+    expect(page.locator("#sorteo-result")).to_have_text("Parte Beto (art. 3)")
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r".*/dudo/\d+$"))
+    start = json.loads(page.request.get(page.url + "/export.jsonl").text().splitlines()[0])
+    assert start["opener"] == "Beto"
+    assert start["sorteo"] == [{"Ana": 6, "Beto": 6, "Caro": 1}, {"Ana": 3, "Beto": 5}]
+    expect(page.locator("#controls h2")).to_have_text("Beto: ¿qué dice?")
