@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from engines.cards.cacheta import game as cacheta
+from engines.cards.cacho import evening
 from engines.cards.cacho import game as cacho
 from engines.cards.errors import CardRuleError, LogFormatError
 from engines.cards.log import INVALID_JSON, Event, event_of
@@ -27,7 +28,11 @@ class Rules(Generic[S]):
 
 
 RULES: dict[str, Rules[Any]] = {
-    "cacho": Rules(cacho.new_state, cacho.apply_event, cacho.CachoHand.summary),
+    "cacho": Rules(
+        lambda event: evening.new_state(event) if event.get("evening") is True else cacho.new_state(event),
+        lambda state, event: (evening if isinstance(state, evening.CachoEvening) else cacho).apply_event(state, event),
+        lambda state: state.summary(),
+    ),
     "pifpaf": Rules(pifpaf.new_state, pifpaf.apply_event, pifpaf.PifPafHand.summary),
     "cacheta": Rules(cacheta.new_state, cacheta.apply_event, cacheta.CachetaGame.summary),
     "truco": Rules(truco.new_state, truco.apply_event, truco.TrucoGame.summary),

@@ -182,7 +182,7 @@ def test_replay_stops_at_the_first_illegal_event(capsys: pytest.CaptureFixture[s
     ("lines", "line", "article"),
     [
         ([START, "not json"], 2, None),
-        ([START, '{"event": "deal"}'], 2, None),
+        ([START, '{"event": "deal", "cards": 5}'], 2, None),
         ([START, '{"event": "shuffle"}'], 2, None),
         (['{"event": "start", "game": "mus"}'], 1, None),
         (['{"event": "deal", "cards": []}'], 1, None),

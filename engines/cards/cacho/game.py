@@ -24,6 +24,7 @@ from engines.cards.log import (
     get_int_list,
     get_names,
     options_from,
+    to_cards,
 )
 
 ROUND_ARTICLES = {1: "The first round", 2: "The Second Round", 3: "The Third Round"}
@@ -40,9 +41,18 @@ class CachoOptions:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The table deals one card to each player still in, in seat order from the eldest."""
+    """The table deals one card to each player still in, in seat order from the eldest (no cards: face down,
+    unknown to the table until the hands are shown)."""
 
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """The hands shown at the showdown, one per player still in (seat order from the eldest), when some card was
+    dealt face down."""
+
+    hands: tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +84,8 @@ class Raise:
     amount: int
 
 
-Action = Deal | Pass | Bet | Call | Raise
+Action = Deal | Pass | Bet | Call | Raise | Show
+SHOWDOWN = "Winning"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +97,17 @@ class CachoHand:
     options: CachoOptions = CachoOptions()
     pot: int = 0
     round: int = 1
-    phase: str = "deal"  # "deal", "bet" or "over"
+    phase: str = "deal"  # "deal", "bet", "show" (the hands dealt face down to be shown) or "over"
     active: tuple[bool, ...] = ()
     hands: tuple[tuple[Card, ...], ...] = ()
+    unseen: tuple[int, ...] = ()  # cards dealt face down to each seat, not known to the table
     bettors: tuple[bool, ...] = ()  # rounds 1-2: who bet in the current round
     to_act: tuple[int, ...] = ()  # players still to act in this betting round, in order
     level: int = 0  # third round: the bet each player must match
     put_in: tuple[int, ...] = ()  # third round: chips each player has put in this round
     redeals: int = 0
     winner: int | None = None
+    won: int = 0  # the pot the winner took
     result: Showdown | None = field(default=None, compare=False)
 
     @classmethod
@@ -112,6 +125,7 @@ class CachoHand:
             options,
             active=(True,) * n,
             hands=((),) * n,
+            unseen=(0,) * n,
             bettors=(False,) * n,
             put_in=(0,) * n,
         )
@@ -136,10 +150,15 @@ class CachoHand:
         article = ROUND_ARTICLES[self.round]
         if self.phase == "over":
             raise CachoError("Winning", "la mano ya terminó")
+        if isinstance(action, Show):
+            self._check_show(action)
+            return
+        if self.phase == "show":
+            raise CachoError(SHOWDOWN, "terminaron las apuestas: se muestran las manos")
         if isinstance(action, Deal):
             if self.phase != "deal":
                 raise CachoError(article, "no toca repartir: faltan apuestas de esta ronda")
-            if len(action.cards) != len(self.in_hand):
+            if action.cards and len(action.cards) != len(self.in_hand):
                 raise CachoError(
                     "Dealing",
                     f"se reparte una carta a cada jugador que sigue: {len(self.in_hand)}, no {len(action.cards)}",
@@ -178,9 +197,31 @@ class CachoHand:
                 f"no se puede subir más allá del resto: {self.resto} fichas (las del jugador más corto)",
             )
 
+    def _check_show(self, action: Show) -> None:
+        if self.phase != "show":
+            raise CachoError(SHOWDOWN, "las manos se muestran al terminar las apuestas de la tercera ronda")
+        seats = self.in_hand
+        if len(action.hands) != len(seats):
+            raise CachoError(SHOWDOWN, f"se muestran las manos de los {len(seats)} jugadores que siguen")
+        for seat, shown in zip(seats, action.hands, strict=True):
+            if len(shown) != 3:
+                raise CachoError(SHOWDOWN, f"{self.players[seat]} muestra tres cartas, no {len(shown)}")
+            missing = [c for c in self.hands[seat] if c not in shown]
+            if missing:
+                raise CachoError(SHOWDOWN, f"{self.players[seat]} recibió {show(missing)} a la vista: debe mostrarla")
+        shown_cards = [c for hand in action.hands for c in hand]
+        others = [c for i, hand in enumerate(self.hands) if i not in seats for c in hand]
+        CACHO_DECK.check([*shown_cards, *others], CachoError)
+
     def apply(self, action: Action) -> CachoHand:
         """Check the action, then return the new state."""
         self.check(action)
+        if isinstance(action, Show):
+            hands = list(self.hands)
+            for seat, shown in zip(self.in_hand, action.hands, strict=True):
+                hands[seat] = tuple(shown)
+            unseen = tuple(0 if a else u for a, u in zip(self.active, self.unseen, strict=True))
+            return replace(self, hands=tuple(hands), unseen=unseen)._showdown()
         if isinstance(action, Deal):
             return self._deal(action)
         p = action.player
@@ -220,6 +261,9 @@ class CachoHand:
         return state._showdown() if not rest else state
 
     def _deal(self, action: Deal) -> CachoHand:
+        if not action.cards:
+            unseen = tuple(u + 1 if a else u for a, u in zip(self.active, self.unseen, strict=True))
+            return replace(self, unseen=unseen, phase="bet", to_act=self.in_hand)
         hands = list(self.hands)
         for seat, card in zip(self.in_hand, action.cards, strict=True):
             hands[seat] = (*hands[seat], card)
@@ -230,7 +274,7 @@ class CachoHand:
         n = len(self.players)
         if self.round == 1 and not bettors:
             # "If all players pass, the cards are shuffled back into the deck and another round begins."
-            return replace(self, phase="deal", hands=((),) * n, redeals=self.redeals + 1, to_act=())
+            return replace(self, phase="deal", hands=((),) * n, unseen=(0,) * n, redeals=self.redeals + 1, to_act=())
         if self.round == 2 and not bettors:
             # "if everyone passes in the second round, all players remain in the game for the third"
             bettors = self.in_hand
@@ -245,6 +289,7 @@ class CachoHand:
             self,
             chips=_set(self.chips, seat, self.chips[seat] + self.pot),
             pot=0,
+            won=self.pot,
             phase="over",
             winner=seat,
             to_act=(),
@@ -252,6 +297,8 @@ class CachoHand:
 
     def _showdown(self) -> CachoHand:
         seats = self.in_hand
+        if any(self.unseen[i] for i in seats):
+            return replace(self, phase="show", to_act=())
         result = showdown([self.hands[i] for i in seats], self.options.high_card_tiebreak)
         return replace(self._win(seats[result.winner]), result=result)
 
@@ -282,6 +329,8 @@ class CachoHand:
         }
         if self.phase == "bet":
             data["to_act"] = self.next_player
+        if any(self.unseen):
+            data["unseen"] = list(self.unseen)
         if self.round == 3:
             data["bet"] = self.level
             data["resto"] = self.resto if self.phase != "over" else None
@@ -312,7 +361,9 @@ def parse_action(event: Event) -> Action:
     """Turn one event dict into an action."""
     name = event["event"]
     if name == "deal":
-        return Deal(get_cards(event, "cards"))
+        return Deal(get_cards(event, "cards") if "cards" in event else ())
+    if name == "show":
+        return Show(_hands(event.get("hands")))
     if name == "pass":
         return Pass(get_int(event, "player"))
     if name == "bet":
@@ -322,6 +373,12 @@ def parse_action(event: Event) -> Action:
     if name == "raise":
         return Raise(get_int(event, "player"), get_int(event, "amount"))
     raise LogFormatError(f"evento desconocido en Cacho: «{name}»")
+
+
+def _hands(value: object) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list):
+        raise LogFormatError('falta "hands" (una lista de manos de tres cartas) en el evento «show»')
+    return tuple(to_cards(hand) for hand in value)
 
 
 def apply_event(state: CachoHand, event: Event) -> CachoHand:
