@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import getpass
 import shutil
 import signal
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -35,6 +37,19 @@ def mosquitto_binary() -> str:
     return found
 
 
+_prctl: Callable[..., int] | None
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl  # found now: the child between fork and exec only calls it
+except (OSError, AttributeError):  # not Linux
+    _prctl = None
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: Linux ends it when the thread that started it dies (even by kill -9)."""
+    if _prctl is not None:
+        _prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def port_open(host: str, port: int) -> bool:
     """Something accepts TCP connections there."""
     with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.2):
@@ -43,7 +58,8 @@ def port_open(host: str, port: int) -> bool:
 
 
 class Mosquitto:
-    """One `mosquitto` process on a loopback port, its config and persistence in a folder of its own."""
+    """One `mosquitto` process on a loopback port, its config and persistence in a folder of its own; it ends with
+    the thread that started it."""
 
     def __init__(
         self,
@@ -98,7 +114,10 @@ class Mosquitto:
         log = open(self.log_path, "ab")  # noqa: SIM115 (the broker keeps writing to it)
         try:
             self.process = subprocess.Popen(
-                [mosquitto_binary(), "-c", str(self.config_path)], stdout=log, stderr=subprocess.STDOUT
+                [mosquitto_binary(), "-c", str(self.config_path)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent,
             )
         finally:
             log.close()

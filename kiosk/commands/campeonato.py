@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,38 @@ def register(subparsers: Any) -> None:
     cred.add_argument("--json", action="store_true", help="usuarios y contraseñas en JSON")
     cred.set_defaults(func=run_credentials)
 
+    serve = commands.add_parser(
+        "serve",
+        help="la página del organizador: inscripción, sorteo, mesas en vivo, clasificación y fallos",
+        description=(
+            "Sirve la página del organizador (con PIN) y se suscribe a todas las mesas del campeonato en el broker. "
+            "Usa un Mosquitto ya en marcha (--broker), o arranca uno propio con --broker-local para una prueba en "
+            "una sola máquina. Con credenciales escritas por `cacho campeonato credenciales`, entra como organizador."
+        ),
+    )
+    serve.add_argument("--codigo", required=True, metavar="CÓDIGO", help="código del campeonato")
+    serve.add_argument("--broker", default="127.0.0.1:1883", metavar="DIRECCIÓN:PUERTO", help="(127.0.0.1:1883)")
+    serve.add_argument("--broker-local", action="store_true", help="arrancar un mosquitto propio en ese puerto")
+    serve.add_argument("--dir", type=Path, metavar="CARPETA", help="carpeta del campeonato (credenciales, registros)")
+    serve.add_argument("--host", default="127.0.0.1", help="dónde escuchar la página (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8090, help="puerto de la página (8090)")
+    serve.add_argument("--threads", type=int, default=16, help="hilos del servidor web (16)")
+    serve.set_defaults(func=run_serve)
+
+    sorteo = commands.add_parser(
+        "sorteo",
+        help="repite el sorteo público de mesas con su semilla (art. 3)",
+        description=(
+            "Imprime las mesas que da la semilla para la lista de jugadores (uno por línea, «Nombre, Club», en el "
+            "orden de la inscripción): el mismo sorteo que hizo la página del organizador."
+        ),
+    )
+    sorteo.add_argument("jugadores", type=Path, metavar="JUGADORES", help="archivo con un jugador por línea")
+    sorteo.add_argument("--semilla", required=True, help="la semilla que mostró la pantalla")
+    sorteo.add_argument("--hasta", type=int, required=True, metavar="N", help="jugadores por mesa, como máximo")
+    sorteo.add_argument("--json", action="store_true", help="las mesas en JSON")
+    sorteo.set_defaults(func=run_draw)
+
 
 def run_credentials(args: argparse.Namespace) -> int:
     """Write the broker's files and print each user's password."""
@@ -63,4 +97,104 @@ def run_credentials(args: argparse.Namespace) -> int:
     for user in written.users():
         print(f"{user:<14} {written.passwords[user]}")
     print("Cada mesa usa su usuario al unirse al campeonato; sin contraseña solo se lee.")
+    return 0
+
+
+def parse_broker(text: str) -> tuple[str, int]:
+    """ "host:port" (port 1883 when absent); CliError otherwise."""
+    host, _, port = text.strip().partition(":")
+    try:
+        number = int(port) if port else 1883
+    except ValueError:
+        number = 0
+    if not host or not 1 <= number <= 65535:
+        raise CliError(f"--broker {text}: se esperaba DIRECCIÓN:PUERTO, p. ej. 192.168.1.10:1883")
+    return host, number
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the organizer's page until stopped."""
+    from waitress import serve
+
+    from kiosk.app import create_app
+    from kiosk.championship import credentials, topics
+    from kiosk.championship.broker import BrokerError, Mosquitto
+
+    try:
+        topics.check_code(args.codigo)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if not 1 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: el puerto va de 1 a 65535")
+    host, port = parse_broker(args.broker)
+    folder = (args.dir or default_folder(args.codigo)).resolve()
+    username = password = None
+    known = (folder / credentials.SECRETS_FILE).exists()
+    if known:
+        try:
+            written = credentials.read_credentials(folder)
+        except (ValueError, KeyError, OSError) as error:
+            raise CliError(f"credenciales ilegibles en {folder}: {error}") from None
+        if written.code != args.codigo:
+            raise CliError(f"las credenciales de {folder} son del campeonato {written.code!r}, no de {args.codigo!r}")
+        username, password = credentials.ORGANIZER, written.passwords[credentials.ORGANIZER]
+    broker = None
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped by the service manager: stop the broker too
+    if args.broker_local:
+        broker = Mosquitto(
+            port=port,
+            folder=folder / "broker",
+            host="0.0.0.0" if args.host == "0.0.0.0" else host,
+            password_file=folder / credentials.PASSWORD_FILE if known else None,
+            acl_file=folder / credentials.ACL_FILE if known else None,
+        )
+        try:
+            broker.start()
+        except BrokerError as error:
+            raise CliError(str(error)) from None
+        print(f"Broker local (mosquitto) en {broker.host}:{broker.port}", flush=True)
+    try:
+        app = create_app(
+            {
+                "DATABASE": str(folder / "organizador.sqlite3"),
+                "CAMERA": None,
+                "CHAMPIONSHIP": {
+                    "code": args.codigo,
+                    "host": host,
+                    "port": port,
+                    "username": username,
+                    "password": password,
+                    "registry": str(folder / "campeonato.sqlite3"),
+                },
+            }
+        )
+        shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
+        address = f"http://{shown}:{args.port}/campeonato/"
+        print(f"Campeonato {args.codigo}: página del organizador en {address} (broker {host}:{port})", flush=True)
+        serve(app, host=args.host, port=args.port, threads=args.threads, ident="cacho", channel_timeout=120)
+    finally:
+        if broker is not None:
+            broker.stop()
+    return 0
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    """Print the tables a seed draws from a list of players."""
+    from kiosk.championship.draw import DrawError, draw
+
+    try:
+        text = args.jugadores.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"no se pudo leer {args.jugadores}: {error}") from None
+    names = [line.partition(",")[0].strip() for line in text.splitlines() if line.strip()]
+    try:
+        tables = draw(names, args.semilla, args.hasta)
+    except DrawError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        print(json.dumps({"seed": args.semilla, "tables": tables}, ensure_ascii=False))
+        return 0
+    print(f"Sorteo con la semilla {args.semilla}: {len(tables)} mesas")
+    for number, players in enumerate(tables, start=1):
+        print(f"Mesa {number}: {', '.join(players)}")
     return 0

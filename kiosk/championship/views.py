@@ -1,0 +1,370 @@
+"""The championship's pages: the organizer's (`cacho campeonato serve`) and, on each table's kiosk, joining one."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import secrets
+import threading
+from pathlib import Path
+from typing import Any, cast
+
+from flask import Blueprint, Flask, Response, abort, current_app, flash, jsonify, redirect, render_template, request
+from flask import url_for as flask_url_for
+
+from kiosk.auth import coordinator_required, is_coordinator
+from kiosk.championship.link import SETTING, LinkConfig, TableLink
+from kiosk.championship.organizer import Organizer
+from kiosk.championship.registry import Registry, RegistryError
+from kiosk.championship.service import OPTIONS, Championship
+from kiosk.i18n import t
+from kiosk.store import Store
+
+bp = Blueprint("championship", __name__, url_prefix="/campeonato")
+
+RULING_KIND = "championship_ruling"  # the organizer's rulings a table's kiosk received, in its audit trail
+
+
+def url_for(endpoint: str, **values: Any) -> str:
+    """flask.url_for, typed."""
+    return str(flask_url_for(endpoint, **values))
+
+
+# ------------------------------------------------------------------ wiring
+
+
+def install(app: Flask) -> None:
+    """Register the pages; start the organizer when this is `cacho campeonato serve`, the table's link when this
+    kiosk joined a championship."""
+    app.register_blueprint(bp)
+    config = app.config.get("CHAMPIONSHIP")
+    if config:
+        feeds = config.get("feeds")
+        if feeds is None:
+            organizer = Organizer(
+                config["host"],
+                int(config["port"]),
+                config["code"],
+                username=config.get("username"),
+                password=config.get("password"),
+            ).start()
+            atexit.register(organizer.stop)
+            feeds = organizer
+        registry = Registry(Path(config["registry"]))
+        app.extensions["cacho.championship"] = Championship(config["code"], registry, feeds)
+    store = cast(Store, app.extensions["cacho.store"])
+    if store.setting(SETTING):
+        try:
+            start_link(app, LinkConfig.from_dict(json.loads(store.setting(SETTING) or "{}")))
+        except ValueError as error:
+            app.logger.warning("no se pudo unir al campeonato: %s", error)
+
+    @app.context_processor
+    def link_badge() -> dict[str, object]:
+        link = app.extensions.get("cacho.link")
+        return {"championship_link": None if link is None else link.status()}
+
+
+def start_link(app: Flask, config: LinkConfig) -> TableLink:
+    """Link the kiosk's table to the championship's broker (replacing any earlier link); each stored event wakes it."""
+    stop_link(app)
+    store = cast(Store, app.extensions["cacho.store"])
+    bus = app.extensions["cacho.bus"]
+
+    def ruled(data: dict[str, Any]) -> None:
+        """An organizer's ruling for this table: kept once in the audit trail and shown to the coordinator."""
+        known = {entry.get("id") for entry in store.audit_trail(config.table_id) if entry.get("kind") == RULING_KIND}
+        if data.get("id") in known:
+            return
+        kept = {k: v for k, v in data.items() if k != "kind"} | {"ruling": data.get("kind")}  # the trail's own "kind"
+        store.audit(config.table_id, RULING_KIND, kept)
+        bus.publish("championship", {"ruling": data.get("id")})
+
+    link = TableLink(store, config, on_ruling=ruled).start()
+    app.extensions["cacho.link"] = link
+    inbox = bus.subscribe()
+    topic = f"table:{config.table_id}"
+
+    def relay() -> None:
+        while True:
+            message = inbox.get()
+            if message is None or app.extensions.get("cacho.link") is not link:
+                bus.unsubscribe(inbox)
+                return
+            if message.topic == topic:
+                link.wake()
+
+    threading.Thread(target=relay, name="enlace-despertar", daemon=True).start()
+    atexit.register(link.stop)
+    return link
+
+
+def stop_link(app: Flask) -> None:
+    """Unlink the kiosk from its championship, if it was linked."""
+    link = app.extensions.pop("cacho.link", None)
+    if link is not None:
+        link.stop()
+        with_inbox = app.extensions["cacho.bus"]
+        with_inbox.publish("championship", {"link": "off"})
+
+
+def championship() -> Championship:
+    """This machine's championship (404 where this is a table's kiosk, not the organizer's)."""
+    found = current_app.extensions.get("cacho.championship")
+    if found is None:
+        abort(404)
+    return cast(Championship, found)
+
+
+def done(message: str) -> Response:
+    """Back to the organizer's page with a notice."""
+    flash(message, "ok")
+    return cast(Response, redirect(url_for("championship.organizer")))
+
+
+def refused(error: Exception) -> Response:
+    """Back to the organizer's page saying what is wrong (nothing was changed)."""
+    flash(str(error), "error")
+    return cast(Response, redirect(url_for("championship.organizer")))
+
+
+def form_int(name: str, default: int | None = None) -> int:
+    """A whole number from the form; RegistryError in Spanish otherwise."""
+    raw = request.form.get(name, "").strip()
+    if not raw and default is not None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise RegistryError(f"'{name}' debe ser un número entero, no {raw!r}") from None
+
+
+# ------------------------------------------------------------------ the organizer's pages
+
+
+@bp.route("/")
+@coordinator_required
+def organizer() -> Any:
+    """The organizer's page: registration, the draw, the live tables, standings and the rulings log."""
+    champ = championship()
+    return render_template(
+        "championship/organizer.html",
+        state=champ.state(),
+        options=OPTIONS,
+        suggested_seed=str(secrets.randbelow(900000) + 100000),
+    )
+
+
+@bp.route("/estado.json")
+def state_json() -> Any:
+    """Everything the organizer's page and the TV draw (read-only, no PIN: what the spectators may see)."""
+    return jsonify(championship().state())
+
+
+@bp.route("/tv")
+def tv() -> Any:
+    """The TV: one table after another, then the standings."""
+    championship()
+    return render_template("championship/tv.html")
+
+
+@bp.route("/jugadores", methods=["POST"])
+@coordinator_required
+def add_players() -> Any:
+    """Register players: one per line, "Nombre, Club"; all or none."""
+    champ = championship()
+    entries = []
+    for line in request.form.get("players", "").splitlines():
+        if line.strip():
+            name, _, club = line.partition(",")
+            entries.append((name.strip(), club.strip()))
+    if not entries:
+        return refused(RegistryError(t("Escriba un jugador por línea: Nombre, Club")))
+    known = {p.name.casefold() for p in champ.registry.players()}
+    for name, _ in entries:
+        if name.casefold() in known:
+            return refused(RegistryError(f"{name} ya está inscrito: no se inscribió a nadie"))
+        known.add(name.casefold())
+    try:
+        for name, club in entries:
+            champ.registry.add_player(name, club)
+    except RegistryError as error:
+        return refused(error)
+    return done(t("Inscritos: {n}").format(n=len(entries)))
+
+
+@bp.route("/jugadores/quitar", methods=["POST"])
+@coordinator_required
+def remove_player() -> Any:
+    """Take a player off the list (before the draw)."""
+    try:
+        championship().registry.remove_player(request.form.get("name", ""))
+    except RegistryError as error:
+        return refused(error)
+    return done(t("Jugador quitado"))
+
+
+@bp.route("/sorteo", methods=["POST"])
+@coordinator_required
+def draw_first() -> Any:
+    """The public draw of round 1 (art. 3): the seed on screen, the same seed gives the same tables."""
+    try:
+        rnd = championship().draw_first(request.form.get("seed", ""), form_int("size"))
+    except RegistryError as error:
+        return refused(error)
+    return done(t("Sorteo de la ronda 1 con la semilla {seed}: {n} mesas").format(seed=rnd.seed, n=len(rnd.tables)))
+
+
+@bp.route("/ronda", methods=["POST"])
+@coordinator_required
+def draw_next() -> Any:
+    """The draw of the next round among those who advance (art. 10; options in docs/rulings.md)."""
+    try:
+        rnd = championship().draw_next(request.form.get("seed", ""), form_int("size"))
+    except RegistryError as error:
+        return refused(error)
+    message = t("Sorteo de la ronda {r} con la semilla {seed}: {n} mesas")
+    return done(message.format(r=rnd.number, seed=rnd.seed, n=len(rnd.tables)))
+
+
+@bp.route("/opciones", methods=["POST"])
+@coordinator_required
+def set_options() -> Any:
+    """The organizer's options for later rounds."""
+    champ = championship()
+    try:
+        values = {name: form_int(name, champ.option(name)) for name in OPTIONS}
+        for name, value in values.items():
+            champ.set_option(name, value)
+    except RegistryError as error:
+        return refused(error)
+    return done(t("Opciones guardadas"))
+
+
+@bp.route("/fallo", methods=["POST"])
+@coordinator_required
+def rule() -> Any:
+    """An organizer's ruling (art. 11): recorded with its article, time and who, and sent to the table's kiosk."""
+    try:
+        raw = request.form.get("table", "").strip()
+        table = int(raw) if raw else None
+        championship().rule(
+            table, request.form.get("text", ""), request.form.get("article", "11"), request.form.get("by", "")
+        )
+    except ValueError as error:
+        return refused(error)
+    return done(t("Fallo registrado"))
+
+
+@bp.route("/descalificar", methods=["POST"])
+@coordinator_required
+def disqualify() -> Any:
+    """Disqualify a player from the whole championship (art. 11: trampa = descalificación inmediata)."""
+    try:
+        championship().disqualify(
+            request.form.get("player", ""), request.form.get("reason", ""), request.form.get("by", "")
+        )
+    except RegistryError as error:
+        return refused(error)
+    return done(t("Jugador descalificado"))
+
+
+@bp.route("/hojas/<int:number>")
+@coordinator_required
+def sheets(number: int) -> Any:
+    """Printable table sheets of a round."""
+    rounds = championship().registry.rounds()
+    if not 1 <= number <= len(rounds):
+        abort(404)
+    return render_template("championship/sheets.html", code=championship().code, rnd=rounds[number - 1])
+
+
+@bp.route("/resultado")
+def result() -> Any:
+    """The result sheet: standings, champion, rulings."""
+    return render_template("championship/result.html", state=championship().state())
+
+
+@bp.route("/fallos.md")
+@coordinator_required
+def rulings_annex() -> Any:
+    """The rulings log as a Markdown annex for docs/rulings.md."""
+    return Response(championship().annex(), mimetype="text/markdown; charset=utf-8")
+
+
+# ------------------------------------------------------------------ a table's kiosk joins a championship
+
+
+def kiosk_store() -> Store:
+    """The kiosk's store."""
+    return cast(Store, current_app.extensions["cacho.store"])
+
+
+def received_rulings(table_id: int | None) -> list[dict[str, object]]:
+    """The organizer's rulings this kiosk received, newest first."""
+    if table_id is None:
+        return []
+    return [e for e in reversed(kiosk_store().audit_trail(table_id)) if e.get("kind") == RULING_KIND]
+
+
+@bp.route("/mesa")
+@coordinator_required
+def table_page() -> Any:
+    """This kiosk in a championship: the link's badge and the organizer's rulings, or the form to join one."""
+    link = current_app.extensions.get("cacho.link")
+    saved = kiosk_store().setting(SETTING)
+    config = json.loads(saved) if saved else {}
+    return render_template(
+        "championship/table.html",
+        status=None if link is None else link.status(),
+        config=config,
+        tables=kiosk_store().tables("dudo"),
+        rulings=received_rulings(link.config.table_id if link is not None else None),
+    )
+
+
+@bp.route("/mesa/unirse", methods=["POST"])
+@coordinator_required
+def join() -> Any:
+    """Join a championship: the broker's address, the code, the table's number and its user (art. 3: from the draw)."""
+    form = request.form
+    host, _, port = form.get("broker", "").strip().partition(":")
+    data = {
+        "host": host,
+        "port": port or "1883",
+        "code": form.get("code", "").strip(),
+        "table": form.get("table", "").strip(),
+        "table_id": form.get("table_id", "").strip(),
+        "username": form.get("username", "").strip(),
+        "password": form.get("password", ""),
+    }
+    try:
+        config = LinkConfig.from_dict(data)
+        kiosk_store().table(config.table_id)
+    except (ValueError, LookupError) as error:
+        flash(t("No se unió al campeonato: {e}").format(e=error), "error")
+        return redirect(url_for("championship.table_page"))
+    kiosk_store().set_setting(SETTING, json.dumps(config.to_dict()))
+    start_link(current_app._get_current_object(), config)  # type: ignore[attr-defined]
+    flash(t("Mesa {n} unida al campeonato {code}").format(n=config.table, code=config.code), "ok")
+    return redirect(url_for("championship.table_page"))
+
+
+@bp.route("/mesa/dejar", methods=["POST"])
+@coordinator_required
+def leave() -> Any:
+    """Unlink this kiosk (the table keeps its log; joining again sends what the broker has not acknowledged)."""
+    stop_link(current_app._get_current_object())  # type: ignore[attr-defined]
+    kiosk_store().set_setting(SETTING, "")
+    flash(t("La mesa dejó el campeonato"), "ok")
+    return redirect(url_for("championship.table_page"))
+
+
+@bp.route("/mesa/enlace.json")
+def link_json() -> Any:
+    """The link's badge and, for the coordinator, the organizer's rulings received."""
+    link = current_app.extensions.get("cacho.link")
+    if link is None:
+        return jsonify(state="off", rulings=[])
+    rulings = received_rulings(link.config.table_id) if is_coordinator() else []
+    return jsonify(**link.status(), rulings=rulings)

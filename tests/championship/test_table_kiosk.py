@@ -1,0 +1,87 @@
+"""A table's kiosk joins a championship: its events reach the organizer, the organizer's rulings reach it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from kiosk.app import create_app
+from kiosk.championship.broker import Mosquitto
+from kiosk.championship.link import SETTING, wait_for
+from kiosk.championship.organizer import Organizer
+from kiosk.championship.views import stop_link
+from tests.kiosk.conftest import Coordinator, become_coordinator
+
+
+@pytest.fixture
+def kiosk(tmp_path: Path) -> Iterator[Flask]:
+    application = create_app({"TESTING": True, "DATABASE": str(tmp_path / "mesa.sqlite3"), "CAMERA": None})
+    yield application
+    stop_link(application)
+    application.extensions["cacho.camera"].close()
+
+
+@pytest.fixture
+def coordinator(kiosk: Flask) -> Coordinator:
+    return become_coordinator(kiosk.test_client())
+
+
+def test_join_play_and_receive_the_organizers_rulings(
+    tmp_path: Path, kiosk: Flask, coordinator: Coordinator, broker: Mosquitto
+) -> None:
+    table_id = coordinator.new_table("Ana\nBeto\nCaro", "Ana")
+    organizer = Organizer("127.0.0.1", broker.port, "verano").start()
+    try:
+        form = {"broker": f"127.0.0.1:{broker.port}", "code": "verano", "table": "3", "table_id": str(table_id)}
+        response = coordinator.form("/campeonato/mesa/unirse", form)
+        assert response.status_code == 302
+        assert wait_for(lambda: coordinator.get("/campeonato/mesa/enlace.json").get_json()["state"] == "up", 10)
+        assert coordinator.post(f"/dudo/{table_id}/action", {"event": "bid", "player": "Ana", "quantity": 2, "face": 5})
+        assert wait_for(lambda: len(organizer.events(3)) == 2, 10)  # the start and the bid, from the kiosk's log
+        assert organizer.events(3)[1]["event"] == "bid"
+        ruling = {"id": 1, "table": 3, "kind": "ruling", "text": "Vale el calzo", "article": "7", "by": "Rosa"}
+        organizer.publish_ruling(3, ruling)
+        organizer.publish_ruling(3, ruling)  # QoS 1 may bring it twice: kept once
+
+        def received() -> list[dict[str, object]]:
+            return coordinator.get("/campeonato/mesa/enlace.json").get_json()["rulings"]  # type: ignore[no-any-return]
+
+        assert wait_for(lambda: len(received()) == 1, 10)
+        assert received()[0]["text"] == "Vale el calzo"
+        page = coordinator.get("/campeonato/mesa").text
+        assert "Vale el calzo" in page and "conectado" in page
+        assert kiosk.test_client().get("/campeonato/mesa/enlace.json").get_json()["rulings"] == []  # not for spectators
+    finally:
+        organizer.stop()
+    coordinator.form("/campeonato/mesa/dejar", {})
+    assert coordinator.get("/campeonato/mesa/enlace.json").get_json()["state"] == "off"
+
+
+def test_a_wrong_join_changes_nothing(kiosk: Flask, coordinator: Coordinator) -> None:
+    table_id = coordinator.new_table()
+    form = {"broker": "127.0.0.1:1883", "code": "Con Espacio", "table": "1", "table_id": str(table_id)}
+    coordinator.form("/campeonato/mesa/unirse", form)
+    page = coordinator.get("/campeonato/mesa").text
+    assert "No se unió al campeonato: código de campeonato" in page
+    assert kiosk.extensions["cacho.store"].setting(SETTING) is None
+    coordinator.form("/campeonato/mesa/unirse", {**form, "code": "bien", "table_id": "99"})
+    assert "No se unió al campeonato" in coordinator.get("/campeonato/mesa").text
+    assert "cacho.link" not in kiosk.extensions
+
+
+def test_a_kiosk_restarted_rejoins_its_championship(tmp_path: Path, broker: Mosquitto) -> None:
+    config = {"host": "127.0.0.1", "port": broker.port, "code": "verano", "table": 2, "table_id": 1}
+    first = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.sqlite3"), "CAMERA": None})
+    first.extensions["cacho.store"].set_setting(SETTING, json.dumps(config))
+    first.extensions["cacho.camera"].close()
+    again = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.sqlite3"), "CAMERA": None})
+    try:
+        assert "cacho.link" in again.extensions
+        assert wait_for(lambda: again.extensions["cacho.link"].status()["state"] == "up", 10)
+    finally:
+        stop_link(again)
+        again.extensions["cacho.camera"].close()
