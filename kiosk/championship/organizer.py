@@ -54,6 +54,7 @@ class Feed:
             "announced": self.announced,
             "duplicates": self.duplicates,
             "conflicts": self.conflicts,
+            "resend_requests": self.requests,
             "link": self.link,
             "link_since": self.link_since,
         }

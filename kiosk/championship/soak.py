@@ -186,6 +186,7 @@ def run(soak: Soak, *, kill_broker: bool, kill_tables: int, timeout_s: float) ->
         "events": total,
         "duplicates_dropped": sum(s.get("duplicates", 0) for s in summaries),
         "conflicts": sum(s.get("conflicts", 0) for s in summaries),
+        "resend_requests": sum(s.get("resend_requests", 0) for s in summaries),
         "champions": sum(1 for s in summaries if s.get("winner")),
         "seconds": round(elapsed, 1),
         "latency_ms_p50": round(1000 * statistics.median(latencies), 1),
@@ -194,6 +195,8 @@ def run(soak: Soak, *, kill_broker: bool, kill_tables: int, timeout_s: float) ->
         "organizer_cpu_s": round(time.process_time() - cpu_organizer, 2),
         "kill_broker": kill_broker,
         "tables_killed": kill_tables,
+        "load_average": round(os.getloadavg()[0], 1),
+        "cpus": os.cpu_count(),
     }
 
 
@@ -225,9 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{result['tables']} mesas, {result['events']} eventos en {result['seconds']} s: el organizador tiene "
             f"el registro de cada mesa, evento por evento ({result['duplicates_dropped']} repetidos descartados, "
-            f"{result['conflicts']} en conflicto)\n"
+            f"{result['conflicts']} en conflicto, {result['resend_requests']} pedidos de reenvío)\n"
             f"latencia evento → organizador: p50 {result['latency_ms_p50']} ms, p99 {result['latency_ms_p99']} ms\n"
-            f"CPU: broker {result['broker_cpu_s']} s, organizador {result['organizer_cpu_s']} s"
+            f"CPU: broker {result['broker_cpu_s']} s, organizador {result['organizer_cpu_s']} s "
+            f"(carga de la máquina {result['load_average']} en {result['cpus']} núcleos)"
         )
     return 0
 
