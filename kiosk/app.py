@@ -95,6 +95,7 @@ def _install_pages(app: Flask) -> None:
         return render_template("error.html", message=i18n.t("No existe esa página")), 404
 
     from kiosk.bolivia.views import bp as bolivia_bp
+    from kiosk.cards.cacho import bp as cacho_bp
     from kiosk.cards.truco import bp as truco_bp
     from kiosk.championship.views import install as install_championship
     from kiosk.dudo.views import bp as dudo_bp
@@ -106,4 +107,5 @@ def _install_pages(app: Flask) -> None:
     app.register_blueprint(dudo_bp)
     app.register_blueprint(bolivia_bp)
     app.register_blueprint(truco_bp)
+    app.register_blueprint(cacho_bp)
     install_championship(app)  # the organizer's pages, or this table's link to a championship

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
-from engines.cards.deck import SUIT_SYMBOLS, Card, parse_card
+from engines.cards.deck import Card, parse_card
 from engines.cards.legal import legality
 from engines.cards.truco.game import (
     FOUL_KINDS,
@@ -28,11 +28,12 @@ from engines.errors import LogError, RuleError
 from hardware.camera import CameraError
 from kiosk import web
 from kiosk.auth import coordinator_required
+from kiosk.cards import common
 from kiosk.cards import reader as readers
+from kiosk.cards.common import card_data
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
 from kiosk.cards.reader import CardReader
 from kiosk.game_views import GameViews
-from kiosk.i18n import t
 from kiosk.store import StaleError
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, store
@@ -109,7 +110,7 @@ JS_LABELS = (
 
 def labels() -> dict[str, str]:
     """The page's labels in its language."""
-    return {key: t(key) for key in JS_LABELS}
+    return common.labels(JS_LABELS)
 
 
 def load(store_: Any, table_id: int) -> Desk:
@@ -165,12 +166,6 @@ def tv(table_id: int) -> Any:
     """The spectators' screen (read-only): the score in tentos, the stake and the tricks."""
     VIEWS.load_or_404(table_id)
     return VIEWS.page("tv", table_id, labels=labels())
-
-
-def card_data(card: Card, down: bool = False) -> dict[str, Any]:
-    """A card as the pages draw it: its notation, rank and suit symbol, red or black, and whether face down."""
-    rank = str(card)[:-1]
-    return {"card": str(card), "rank": rank, "suit": SUIT_SYMBOLS[card.suit], "red": not card.black, "down": down}
 
 
 def raise_name(stake: int) -> str:

@@ -201,7 +201,9 @@ def parse_evening_action(state: CachoEvening, event: Event) -> StartHand | Actio
         if not isinstance(value, list) or len(value) != n:
             raise LogFormatError(f'"hands" es una lista de {n} manos por asiento (null para quien no sigue)')
         hand = state.hand
-        seats = [] if hand is None else [state.seat(i) for i in hand.in_hand]
+        if hand is None or hand.phase != "show":  # refused by the hand's own check, with its section
+            return Show(tuple(to_cards(h) for h in value if h is not None))
+        seats = [state.seat(i) for i in hand.in_hand]
         if any((value[s] is None) == (s in seats) for s in range(n)):
             raise CachoError("Winning", "se muestran las manos de los que siguen, y solo esas (null para los demás)")
         return Show(tuple(to_cards(value[s]) for s in seats))

@@ -1,0 +1,330 @@
+"""The Spanish Cacho blueprint (seed 000): an evening at one table, the three betting rounds by tap, the showdown.
+
+The cards are dealt face down and the kiosk never sees them until the hands are shown: then each remaining
+player's three cards are entered in the card picker and the engine rules the showdown (category and points).
+The chips are carried from hand to hand (`engines.cards.cacho.evening`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from engines.cards.cacho.evening import CachoEvening, apply_event
+from engines.cards.cacho.game import ROUND_BETS, Action, Bet, CachoOptions, Call, Pass, Raise
+from engines.cards.cacho.showdown import CATEGORY_IDS, CATEGORY_NAMES, HIGH_CARD_TIEBREAKS
+from engines.cards.deck import CACHO_DECK, SUITS, Card, parse_card
+from engines.cards.legal import legality
+from engines.errors import LogError, RuleError
+from kiosk import web
+from kiosk.auth import coordinator_required
+from kiosk.cards import common
+from kiosk.cards.common import card_data
+from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
+from kiosk.game_views import GameViews
+from kiosk.store import StaleError
+from kiosk.web import json_body, json_seq, refuse, store
+
+GAME = "cacho"
+TABLES = CardTables(GAME)
+bp = Blueprint(GAME, __name__, url_prefix="/cacho")
+
+OPTION_CHOICES: dict[str, list[str]] = {"high_card_tiebreak": list(HIGH_CARD_TIEBREAKS)}
+CATEGORY_LABELS = {CATEGORY_IDS[c]: name for c, name in CATEGORY_NAMES.items()}
+DECIDED_BY = {
+    "category": "por categoría",
+    "points": "por puntos",
+    "high_card": "por la carta más alta",
+    "kickers": "por las cartas siguientes",
+    "eldest": "por empate: gana el más cercano a la izquierda de quien reparte",
+}
+ACTIONS = ("hand", "deal", "pass", "bet", "call", "raise", "show")
+MAX_CHIPS = 10_000
+
+JS_LABELS = (
+    "Mano",
+    "es mano",
+    "Ronda",
+    "Pozo",
+    "Apuesta",
+    "Resto",
+    "fichas",
+    "Le toca a",
+    "Pasa",
+    "Pasa (se retira)",
+    "Iguala",
+    "Sube",
+    "¿Quién es mano en la primera mano?",
+    "Nueva mano: es mano",
+    "Repartir",
+    "Muestran las manos",
+    "Toque un jugador y luego sus tres cartas",
+    "Mostrar las manos",
+    "Gana",
+    "se lleva",
+    "sin mostrar",
+    "puntos",
+    "manos ganadas",
+    "retirado",
+    "cartas",
+    "Deshacer",
+    "Historial",
+    "ficha",
+)
+
+
+def labels() -> dict[str, str]:
+    """The page's labels in its language."""
+    return common.labels(JS_LABELS)
+
+
+def load(store_: Any, table_id: int) -> Desk:
+    """A Spanish Cacho evening from its stored log."""
+    return TABLES.load(store_, table_id)
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
+    options = CachoOptions()
+    defaults = {
+        "high_card_tiebreak": options.high_card_tiebreak,
+        "call_without_bet": options.call_without_bet,
+        "deal_rotates": True,
+    }
+    page = render_template("cacho/new.html", defaults=defaults, choices=OPTION_CHOICES, error=error, form=form)
+    return page, status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@coordinator_required
+def new() -> Any:
+    """Start an evening: 2 to 4 players clockwise, the chips each starts with, and the house options."""
+    if request.method == "GET":
+        return _new_page(None)
+    form = request.form
+    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
+    name = form.get("name", "").strip() or f"Cacho {len(store().tables()) + 1}"
+    raw_chips = form.get("chips", "").strip()
+    if not raw_chips.isdigit() or not 1 <= int(raw_chips) <= MAX_CHIPS:
+        return _new_page(f"Background: las fichas de cada jugador son un número de 1 a {MAX_CHIPS}", form, 400)
+    shown = "options_form" in form
+    options: dict[str, object] = {}
+    for flag in ("call_without_bet", "deal_rotates"):
+        if shown or f"opt_{flag}" in form:
+            options[flag] = form.get(f"opt_{flag}") in ("on", "true", "1")
+    if form.get("opt_high_card_tiebreak"):
+        options["high_card_tiebreak"] = form["opt_high_card_tiebreak"]
+    start = {"players": players, "chips": [int(raw_chips)] * len(players), "evening": True, "options": options}
+    try:
+        table_id = TABLES.create(store(), name, start)
+    except RuleError as error:
+        return _new_page(f"{error.article}: {error.message}", form, 400)
+    except LogError as error:
+        return _new_page(error.message, form, 400)
+    return redirect(url_for("cacho.table", table_id=table_id))
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/<int:table_id>")
+@coordinator_required
+def table(table_id: int) -> Any:
+    """The coordinator's screen."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("table", table_id, labels=labels())
+
+
+@bp.route("/<int:table_id>/tv")
+def tv(table_id: int) -> Any:
+    """The spectators' screen (read-only): chips, pot, the round and the last showdown."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("tv", table_id, labels=labels())
+
+
+def state_of(desk: Desk, view: str) -> dict[str, Any]:
+    """The page's JSON for one evening; the coordinator's adds what the player to act may do (and why not)."""
+    night: CachoEvening = desk.state
+    summary = night.summary()
+    hand = night.hand if night.phase != "hand" else None
+    in_hand = set(summary.get("in_hand", []))
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "chips": night.chips[seat],
+            "in_hand": seat in in_hand,
+            "cards": summary["cards"][seat] if "cards" in summary else 0,
+            "put_in": summary["put_in"][seat] if "put_in" in summary else 0,
+            "hands_won": summary["hands_won"][seat],
+        }
+        for seat, name in enumerate(night.players)
+    ]
+    out: dict[str, Any] = {
+        "id": desk.table_id,
+        "name": store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "game": GAME,
+        "summary": summary,
+        "players": players,
+        "phase": night.phase,
+        "hand": night.hand_no,
+        "eldest": night.eldest,
+        "next_eldest": night.next_eldest(),
+        "round": None if hand is None else hand.round,
+        "pot": summary["pot"],
+        "to_act": summary.get("to_act"),
+        "bet": summary.get("bet"),
+        "resto": summary.get("resto"),
+        "round_bet": None if hand is None else ROUND_BETS.get(hand.round),
+        "last_hand": last_hand(night),
+        "history": [describe(e, night.players) for e in desk.standing][-14:],
+    }
+    if view != "tv":
+        out["legal"] = legal_of(night)
+        out["can_undo"] = len(desk.standing) > 1
+        out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in sorted(CACHO_DECK.ranks)]
+    return out
+
+
+def last_hand(night: CachoEvening) -> dict[str, Any] | None:
+    """The last hand's winner and pot, and its showdown with each hand's category and points (Spanish labels)."""
+    if not night.results:
+        return None
+    last = night.results[-1]
+    out: dict[str, Any] = {"winner": last.winner, "pot": last.pot, "showdown": None}
+    if last.showdown is not None:
+        out["showdown"] = {
+            "decided_by": DECIDED_BY[last.showdown["decided_by"]],
+            "hands": [
+                h | {"label": CATEGORY_LABELS[h["category"]], "shown": [card_data(parse_card(c)) for c in h["cards"]]}
+                for h in last.showdown["hands"]
+            ],
+        }
+    return out
+
+
+def legal_of(night: CachoEvening) -> dict[str, Any]:
+    """What the player to act may do, each with the engine's section and reason when not; the raises allowed."""
+    hand = night.hand
+    if night.phase != "bet" or hand is None or hand.next_player is None:
+        return {"player": None, "may": {}, "raises": []}
+    seat = night.seat(hand.next_player)
+    candidates: list[tuple[str, Action]] = [
+        ("pass", Pass(seat)),
+        ("bet", Bet(seat)),
+        ("call", Call(seat)),
+        ("raise", Raise(seat, 1)),
+    ]
+    checks = legality(night.check, candidates)
+    raises = [n for n in range(1, max(0, hand.resto - hand.level) + 1)] if hand.round == 3 else []
+    return {
+        "player": seat,
+        "may": {x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason} for x in checks},
+        "raises": raises,
+        "owed": hand.level - hand.put_in[hand.next_player] if hand.round == 3 else None,
+    }
+
+
+def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+    """One Spanish line for the history list."""
+    kind = event.get("event")
+    seat = event.get("player", event.get("eldest"))
+    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    if kind == "start":
+        return f"Empieza la noche de Cacho: {', '.join(players)}"
+    if kind == "hand":
+        return f"Nueva mano: es mano {who}"
+    if kind == "deal":
+        return "Una carta a cada uno"
+    if kind == "pass":
+        return f"{who} pasa"
+    if kind == "bet":
+        return f"{who} apuesta"
+    if kind == "call":
+        return f"{who} iguala"
+    if kind == "raise":
+        return f"{who} sube {event.get('amount')}"
+    if kind == "show":
+        return "Se muestran las manos"
+    return str(kind)
+
+
+VIEWS = GameViews(GAME, load, TABLES.act, state_of, lambda desk: None)
+VIEWS.add_routes(
+    bp,
+    undo=UNDO_TAP,
+    import_log=TABLES.import_log,
+    imported_name="Cacho importado",
+    export_name=lambda table_id: f"cacho-espanol-{table_id}.jsonl",
+)
+
+
+# ------------------------------------------------------------------ playing
+
+
+def tap_events(night: CachoEvening, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The log events one tap writes (the next card dealt face down when a betting round ends); LogError when the
+    request is malformed. The engine checks them all before any is stored."""
+    name = data.get("action")
+    if name not in ACTIONS:
+        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    events: list[dict[str, Any]]
+    if name == "hand":
+        eldest = data.get("eldest", night.next_eldest())
+        if isinstance(eldest, bool) or not isinstance(eldest, int):
+            raise LogError("falta 'eldest': el asiento que es mano (a la izquierda de quien reparte)")
+        events = [{"event": "hand", "eldest": eldest}]
+    elif name == "deal":
+        events = [{"event": "deal"}]
+    elif name == "show":
+        hands = data.get("hands")
+        if not isinstance(hands, dict):
+            raise LogError("se esperaba 'hands': {asiento: [tres cartas]} de los que siguen")
+        by_seat = [hands.get(str(s)) for s in range(len(night.players))]
+        if any(h is not None and not isinstance(h, list) for h in by_seat):
+            raise LogError("cada mano es una lista de cartas")
+        events = [{"event": "show", "hands": by_seat}]
+    else:
+        hand = night.hand
+        default = None if hand is None or hand.next_player is None else night.seat(hand.next_player)
+        player = data.get("player", default)
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise LogError("falta 'player' (un número de asiento)")
+        events = [{"event": name, "player": player}]
+        if name == "raise":
+            amount = data.get("amount")
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise LogError("falta 'amount': cuántas fichas sube")
+            events[0]["amount"] = amount
+    after = night
+    for event in events:
+        after = apply_event(after, event)  # the section's RuleError; nothing is stored
+    if name != "deal" and after.phase == "deal":
+        events.append({"event": "deal"})  # the next round's card (or the cards again), face down
+    return events
+
+
+@bp.route("/<int:table_id>/action", methods=["POST"])
+@coordinator_required
+def action(table_id: int) -> Any:
+    """One tap: a new hand, pass, bet, call, raise, or the hands shown; refused (with the seed's section) when
+    illegal, and then nothing is stored."""
+    VIEWS.load_or_404(table_id)
+    data = json_body()
+    seq = json_seq(data)
+    try:
+        desk = TABLES.tables.current(store(), table_id, seq)
+        events = tap_events(desk.state, data)
+    except RuleError as error:
+        return web.rule_refusal(error)
+    except LogError as error:
+        return refuse(error.message, 400)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})

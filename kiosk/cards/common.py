@@ -1,0 +1,20 @@
+"""What the card games' pages share: a card as the pages draw it, and the labels their scripts draw."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engines.cards.deck import SUIT_SYMBOLS, Card
+from kiosk.i18n import t
+
+
+def card_data(card: Card, down: bool = False) -> dict[str, Any]:
+    """A card as the pages draw it: its notation, rank and suit symbol, red or black, and whether face down."""
+    rank = str(card)[:-1]
+    return {"card": str(card), "rank": rank, "suit": SUIT_SYMBOLS[card.suit], "red": not card.black, "down": down}
+
+
+def labels(keys: Iterable[str]) -> dict[str, str]:
+    """A page's labels in its language (the Spanish is the key)."""
+    return {key: t(key) for key in keys}
