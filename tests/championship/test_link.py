@@ -172,3 +172,27 @@ def test_view_stops_at_an_illegal_event() -> None:
 def test_link_config_refuses_what_is_wrong(data: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         LinkConfig.from_dict(data)
+
+
+def test_events_the_broker_lost_are_asked_for_again(table: tuple[Store, int], broker: Mosquitto) -> None:
+    store, table_id = table
+    organizer = Organizer("127.0.0.1", broker.port, CODE, resend_after_s=0.3).start()
+    assert wait_for(lambda: organizer.connected, 10)
+    organizer.stop()  # away: the broker queues the table's events in the organizer's persistent session
+    link = link_for(store, table_id, broker.port)
+    try:
+        for line in lines_of(5):
+            store.append(table_id, line)
+            link.wake()
+        total = len(store.lines(table_id))
+        assert link.wait_acked(total, 10)
+        broker.kill()  # before its autosave: the queued events and the retained state are gone
+        broker.start()
+        back = Organizer("127.0.0.1", broker.port, CODE, resend_after_s=0.3).start()
+        try:
+            assert wait_for(lambda: back.events(1) == decoded(store, table_id), 15)
+            assert (back.summary(1) or {})["resend_requests"] >= 1
+        finally:
+            back.stop()
+    finally:
+        link.stop()
