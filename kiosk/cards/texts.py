@@ -71,4 +71,7 @@ EN: dict[str, str] = {
     "sin mostrar": "without showing",
     "manos ganadas": "hands won",
     "retirado": "folded",
+    "Juegos de cartas": "Card games",
+    "Nueva partida": "New game",
+    "Todavía no en el quiosco": "Not on the kiosk yet",
 }

@@ -1,0 +1,24 @@
+"""`/cards`: the card games the kiosk plays, with their tables, and those still to come."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template
+
+from kiosk.web import store
+
+bp = Blueprint("cards", __name__, url_prefix="/cards")
+
+GAMES = (
+    ("truco", "Truco", "truco.new"),
+    ("cacho", "Cacho español", "cacho.new"),
+)
+COMING = ("Pif Paf", "Cacheta")
+
+
+@bp.route("/")
+def index() -> Any:
+    """Each card game the kiosk plays, its tables newest first, and the games not on the kiosk yet."""
+    tables = {game: store().tables(game) for game, _, _ in GAMES}
+    return render_template("cards/index.html", games=GAMES, tables=tables, coming=COMING)

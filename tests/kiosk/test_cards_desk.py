@@ -1,0 +1,70 @@
+"""The card tables' store: a tap's lines stored all or none, and Deshacer taking back the whole last tap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engines.errors import LogError, RuleError
+from kiosk.cards.desk import UNDO_TAP, CardTables
+from kiosk.store import StaleError, Store
+from tests.kiosk.conftest import Coordinator
+
+PLAYERS = {"players": ["Ana", "Beto", "Caro", "Davi"]}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "cards.sqlite3")
+
+
+def test_append_lines_is_all_or_none(store: Store) -> None:
+    table = store.create_table("truco", "t", ['{"event": "start"}'])
+    assert store.append_lines(table, ['{"a": 1}', '{"b": 2}'], expect_seq=1) == 3
+    with pytest.raises(StaleError):
+        store.append_lines(table, ['{"c": 3}'], expect_seq=1)
+    assert store.lines(table) == ['{"event": "start"}', '{"a": 1}', '{"b": 2}']
+
+
+def test_a_tap_is_checked_whole_before_any_line_is_stored(store: Store) -> None:
+    truco = CardTables("truco")
+    table = truco.create(store, "t", PLAYERS)
+    with pytest.raises(RuleError):
+        truco.act(store, table, [{"event": "hand", "dealer": 3}, {"event": "keep", "player": 2}], 1)
+    assert len(store.lines(table)) == 1
+    desk = truco.act(store, table, [{"event": "hand", "dealer": 3}, {"event": "offer"}], 1)
+    assert desk.seq == 3 and desk.last_tap() == 2
+    assert {json.loads(line)["tap"] for line in desk.lines[1:]} == {2}
+    with pytest.raises(LogError):
+        truco.act(store, table, [], 3)
+    with pytest.raises(RuleError) as refused:
+        truco.act(store, table, [{"event": "start", "game": "truco"}], 3)
+    assert refused.value.article == "Registro"
+
+
+def test_undo_takes_back_the_last_tap_or_one_imported_line(store: Store) -> None:
+    truco = CardTables("truco")
+    lines = [
+        json.dumps({"event": "start", "game": "truco", **PLAYERS}),
+        '{"event": "hand", "dealer": 3}',
+        '{"event": "offer"}',
+    ]
+    table = truco.import_log(store, "t", "\n".join(lines))
+    desk = truco.act(store, table, UNDO_TAP, 3)
+    assert desk.seq == 4 and len(desk.standing) == 2  # an imported line has no tap: one at a time
+    desk = truco.act(store, table, [{"event": "offer"}, {"event": "keep", "player": 0}], 4)
+    desk = truco.act(store, table, UNDO_TAP, desk.seq)
+    assert [line["event"] for line in desk.standing] == ["start", "hand"]
+    with pytest.raises(LogError):
+        truco.import_log(store, "x", lines[0].replace("truco", "cacho"))
+
+
+def test_the_card_games_page(coordinator: Coordinator) -> None:
+    response = coordinator.form("/truco/new", {"p0": "Ana", "p1": "Beto", "p2": "Caro", "p3": "Davi", "name": "Mesa T"})
+    assert response.status_code == 302
+    page = coordinator.get("/cards/")
+    assert page.status_code == 200 and "Mesa T" in page.text and "/truco/new" in page.text and "/cacho/new" in page.text
+    assert "Pif Paf" in page.text and coordinator.get("/cards").status_code in (200, 308)
+    assert "/cards/" in coordinator.get("/").text
