@@ -9,7 +9,7 @@ with each die {"id", "face" (1-6 or null: not set yet), "read" (the camera's fac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from engines.dudo import ChallengeKind, DudoTable, Reveal, RuleError
@@ -70,13 +70,22 @@ def reading(state: str, message: str) -> dict[str, Any]:
     }
 
 
-def from_check(check: Any, capture: Any, photo: str | None) -> dict[str, Any]:
-    """A reading from the camera's seat check (vision.seats.TableCheck) and capture (vision.still)."""
+# A seat's problems that its dice on screen show as they stand after each correction (the proposal's blockers):
+# kept in the reading they would go stale and say twice what the blockers say.
+LIVE_PROBLEMS = frozenset({"too_many", "too_few", "uncertain", "cut"})
+
+
+def from_check(check: Any, capture: Any, photo: str | None, shown: Collection[str]) -> dict[str, Any]:
+    """A reading from the camera's seat check (vision.seats.TableCheck) and capture (vision.still); `shown`: the
+    players who had to lift their cups (the others' seats are not read: a doubted paso shows one cup, art. 8)."""
     players: dict[str, list[dict[str, Any]]] = {}
     problems: list[str] = [p.message for p in check.problems]
     for seat in check.seats:
+        if seat.player is not None and seat.player not in shown:
+            continue
         for problem in seat.problems:
-            problems.append(f"{seat.label}: {problem.message}")
+            if seat.player is None or problem.kind not in LIVE_PROBLEMS:
+                problems.append(f"{seat.label}: {problem.message}")
         if seat.player is None:
             continue
         entries = []
@@ -155,6 +164,8 @@ def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
     shown: dict[str, list[int]] = {}
     for name in needed(table):
         dice = data["players"].get(name, [])
+        if len(dice) != table.dice_of(name):
+            blockers.append(f"{name}: {count_off(len(dice), table.dice_of(name))}")
         unset, doubtful = unsettled(dice)
         if unset:
             blockers.append(f"{name}: {unset} dado(s) sin cara")
@@ -171,6 +182,13 @@ def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
         except RuleError as error:
             blockers.append(f"art. {error.article}: {error.message}")
     return {"ok": not blockers, "blockers": blockers, "ruling": ruling}
+
+
+def count_off(found: int, want: int) -> str:
+    """ "sobra 1 dado: 6 de 5", "faltan 2 dados: 3 de 5" (the coordinator's count, art. 11)."""
+    off = abs(found - want)
+    verb = "sobra" if found > want else "falta"
+    return f"{verb}{'n' if off > 1 else ''} {off} dado{'s' if off > 1 else ''}: {found} de {want}"
 
 
 def reveal_of(table: DudoTable, data: Mapping[str, Any]) -> Reveal:

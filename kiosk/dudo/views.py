@@ -315,7 +315,7 @@ class Cups:
             seats = replace(seats, players=dict(enumerate(table.players, start=1)))
         check = read_table(capture.frame, capture.reading, seats, expected)
         photo = keep_photo(annotate(capture.frame, capture.reading))
-        return readings.from_check(check, capture, photo)
+        return readings.from_check(check, capture, photo, expected)
 
     def carry(self, old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         """The corrections of the earlier reading, kept."""

@@ -454,11 +454,51 @@ def test_a_wrong_count_per_seat_is_not_ruled(camera_app: tuple[Flask, FakeCamera
     reader.show({1: [4, 4, 1, 2], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]})  # one of Ana's dice not seen
     c.post(f"/dudo/{table}/read")
     reading = c.get(f"/dudo/{table}/state.json").json["reading"]
-    assert any("asiento 1 (Ana)" in p and "falta" in p for p in reading["problems"])
-    assert not reading["proposal"]["ok"] and "art. 11" in reading["proposal"]["blockers"][0]
+    assert reading["proposal"]["blockers"] == ["Ana: falta 1 dado: 4 de 5"]
     # The coordinator adds the hidden die by hand.
     state = c.post(f"/dudo/{table}/die", {"player": "Ana", "die": None, "face": 6}).json
     assert state["reading"]["proposal"]["ok"]
+
+
+def test_the_problems_follow_the_corrections_and_are_said_once(
+    camera_app: tuple[Flask, FakeCamera, FakeReader],
+) -> None:
+    """Issue 34, point 7: a seat's count and its doubtful dice are told as they stand after each correction, once
+    (not in the photo's notes and again in what blocks the ruling)."""
+    app, _camera, reader = camera_app
+    c = become_coordinator(app.test_client())
+    table = challenged(c)
+    reader.show({1: [4, 4, 1, 2, 3, 6], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]}, uncertain=[(2, 0), (2, 1), (2, 2)])
+    c.post(f"/dudo/{table}/read")
+    reading = c.get(f"/dudo/{table}/state.json").json["reading"]
+    assert reading["problems"] == []
+    assert reading["proposal"]["blockers"] == [
+        "Ana: sobra 1 dado: 6 de 5",
+        "Beto: 3 dado(s) dudoso(s) por confirmar o corregir",
+    ]
+    extra = reading["players"]["Ana"][-1]["id"]
+    state = c.post(f"/dudo/{table}/die", {"player": "Ana", "die": extra, "face": None}).json
+    assert state["reading"]["proposal"]["blockers"] == ["Beto: 3 dado(s) dudoso(s) por confirmar o corregir"]
+    for entry in [d for d in state["reading"]["players"]["Beto"] if d["uncertain"]]:
+        state = c.post(f"/dudo/{table}/die", {"player": "Beto", "die": entry["id"], "face": entry["face"]}).json
+    assert state["reading"]["problems"] == [] and state["reading"]["proposal"]["blockers"] == []
+    assert state["reading"]["proposal"]["ok"]
+
+
+def test_a_doubted_paso_reads_only_the_passers_cup(camera_app: tuple[Flask, FakeCamera, FakeReader]) -> None:
+    """Issue 34, point 7: in a doubted paso only the passer shows (art. 8); the other seats' dice in view are
+    neither listed nor counted against them."""
+    app, _camera, reader = camera_app
+    c = become_coordinator(app.test_client())
+    table = c.new_table()
+    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 5})
+    c.post(f"/dudo/{table}/action", {"event": "paso", "player": "Beto", "hand": "full"})
+    c.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Caro"})
+    reader.show({1: [4, 4, 1, 2, 3], 2: [3, 3, 3, 6, 6], 3: [2, 2, 3, 4, 4]})  # every cup up, one had to be
+    c.post(f"/dudo/{table}/read")
+    reading = c.get(f"/dudo/{table}/state.json").json["reading"]
+    assert list(reading["players"]) == ["Beto"]
+    assert reading["problems"] == [] and reading["proposal"]["ok"], reading["proposal"]
 
 
 def test_a_camera_that_vanishes_reports_and_the_kiosk_goes_on(camera_app: tuple[Flask, FakeCamera, FakeReader]) -> None:
