@@ -30,9 +30,10 @@ def players(table: int) -> list[str]:
     return [f"{name}{table}" for name in NAMES[: 4 + table % 3]]
 
 
-def game(table: int, seed: int) -> list[Event]:
-    """The whole game simulated table `table` plays with `seed` (the same every time)."""
-    return play_table(players(table), random.Random(seed * 1000 + table))
+def game(table: int, seed: int, names: Sequence[str] | None = None) -> list[Event]:
+    """The whole game simulated table `table` plays with `seed` (the same every time), by default with its own
+    players."""
+    return play_table(list(names or players(table)), random.Random(seed * 1000 + table))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=0.05, help="segundos entre dos eventos")
     parser.add_argument("--username")
     parser.add_argument("--password")
+    parser.add_argument("--players", help="los jugadores en orden horario, separados por comas (los del sorteo)")
     args = parser.parse_args(argv)
     store = Store(Path(args.db))
     rows = store.tables("dudo")
@@ -58,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ).start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    events = game(args.table, args.seed)
+    names = [name.strip() for name in args.players.split(",")] if args.players else None
+    events = game(args.table, args.seed, names)
     for event in events[len(store.lines(table_id)) :]:
         if stop.wait(args.pace):
             break

@@ -25,7 +25,7 @@
           tr(LINK[linkState] || linkState) + (linkState === "down" ? since(view.link_since) : ""))),
       h("ul", { class: "champ-players" }, (view.players || []).map((p) =>
         h("li", { class: [out.has(p.name) ? "out" : "", view.winner === p.name ? "champion" : "", view.to_act === p.name ? "to-act" : ""].join(" ").trim() },
-          p.name, " ", h("span", { class: "count" }, p.dice === null || p.dice === undefined ? "" : "🎲 " + p.dice)))),
+          p.name, " ", h("span", { class: "count" }, p.dice === null || p.dice === undefined ? "" : "· " + p.dice + " " + tr(p.dice === 1 ? "dado" : "dados"))))),
       h("p", { class: "bid" }, tr("Apuesta") + ": " + bidText(view.bid)),
       view.eliminated && view.eliminated.length ? h("p", {}, tr("Eliminados") + ": " + view.eliminated.join(", ")) : null,
       view.winner ? h("p", { class: "champion" }, tr("Campeón de la mesa") + ": " + view.winner) : null,
@@ -54,7 +54,7 @@
         const state = await Cacho.get(live.dataset.stateUrl);
         live.replaceChildren(...(state.rounds || []).slice().reverse().map((r) =>
           h("div", { class: "champ-round" }, h("h3", {}, tr("Ronda") + " " + r.number), h("div", { class: "champ-grid" }, r.tables.map(tableCard)))));
-        if (state.champion) live.prepend(h("p", { class: "champion big-text", id: "champion" }, "🏆 " + state.champion));
+        if (state.champion) live.prepend(h("p", { class: "champion big-text" }, tr("Campeón del campeonato") + ": ", h("strong", { id: "champion" }, state.champion)));
         standings.replaceChildren(standingsTable(state.standings || []));
       } catch (e) { /* the next turn tries again */ }
     }
@@ -71,7 +71,7 @@
         const slides = tables.length + 1;
         index = (index + 1) % slides;
         if (index < tables.length) screen.replaceChildren(tableCard(tables[index]));
-        else screen.replaceChildren(h("h2", {}, tr("Clasificación")), state.champion ? h("p", { class: "champion big-text" }, "🏆 " + state.champion) : null, standingsTable(state.standings || []));
+        else screen.replaceChildren(h("h2", {}, tr("Clasificación")), state.champion ? h("p", { class: "champion big-text" }, tr("Campeón del campeonato") + ": " + state.champion) : null, standingsTable(state.standings || []));
       } catch (e) { /* the next turn tries again */ }
     }
     index = -1;

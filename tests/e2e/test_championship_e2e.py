@@ -1,0 +1,126 @@
+"""A championship of 12 players in the browser: registration, the public draw, three tables, the final, standings.
+
+The organizer's page is the real `cacho campeonato serve --broker-local` (its own Mosquitto); the tables are
+simulated table processes linked to the broker, playing the players the draw sat at them.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ROOT, free_port, set_pin, shot
+
+PIN = "1357"
+PLAYERS = [f"Jugador{n:02d}, Club {'ABC'[n % 3]}" for n in range(1, 13)]
+
+
+class Organizer:
+    """`cacho campeonato serve` with its own broker, and the simulated tables started against it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.broker_port = free_port()
+        page_port = free_port()
+        self.url = f"http://127.0.0.1:{page_port}"
+        self.log = folder / "serve.log"
+        command = [sys.executable, "-m", "kiosk.cli", "campeonato", "serve", "--codigo", "e2e", "--broker-local"]
+        command += ["--broker", f"127.0.0.1:{self.broker_port}", "--dir", str(folder), "--port", str(page_port)]
+        with open(self.log, "a") as handle:
+            self.process = subprocess.Popen(command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT)
+        self.tables: list[subprocess.Popen[bytes]] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"el organizador terminó al arrancar: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/campeonato/estado.json", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        self.close()
+        raise RuntimeError(f"el organizador no respondió: {self.log.read_text()[-2000:]}")
+
+    def play(self, table: int, players: list[str]) -> None:
+        """A simulated table plays the drawn players through its link."""
+        command = [sys.executable, "-m", "kiosk.championship.simtable", "--db", str(self.folder / f"mesa{table}.db")]
+        command += ["--table", str(table), "--code", "e2e", "--port", str(self.broker_port), "--pace", "0.002"]
+        command += ["--players", ",".join(players)]
+        with open(self.folder / f"mesa{table}.log", "a") as handle:
+            self.tables.append(subprocess.Popen(command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT))
+
+    def close(self) -> None:
+        """Stop the tables, then the organizer (which stops its broker)."""
+        for process in [*self.tables, self.process]:
+            if process.poll() is None:
+                process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+def organizer(tmp_path: Path) -> Iterator[Organizer]:
+    running = Organizer(tmp_path)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def drawn(page: Any, url: str) -> list[dict[str, Any]]:
+    """The last round's tables, from the page's own session."""
+    response = page.request.get(url + "/campeonato/estado.json")
+    assert response.ok
+    return list(response.json()["rounds"][-1]["tables"])
+
+
+def test_a_championship_of_twelve(browser: Any, organizer: Organizer) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-CL")
+    page = context.new_page()
+    try:
+        url = organizer.url
+        set_pin(page, url, PIN)
+        page.goto(url + "/campeonato/")
+        page.fill('textarea[name="players"]', "\n".join(PLAYERS))
+        page.click("text=Inscribir")
+        assert page.locator(".players-list li").count() == 12
+
+        page.fill('#draw-card input[name="seed"]', "2026")
+        page.fill('#draw-card input[name="size"]', "4")
+        page.click("text=Sortear la ronda 1")
+        page.wait_for_selector("text=Sorteo de la ronda 1 con la semilla 2026: 3 mesas")
+        page.wait_for_function("document.querySelectorAll('.champ-table').length === 3")
+        first = drawn(page, url)
+        assert [len(t["drawn"]) for t in first] == [4, 4, 4]
+        for table in first:
+            organizer.play(table["table"], table["drawn"])
+        page.wait_for_function("document.querySelectorAll('.champ-table p.champion').length === 3", timeout=90_000)
+        shot(page, "championship-round-1")
+
+        page.click("text=Sortear la ronda siguiente")
+        page.wait_for_selector("text=Sorteo de la ronda 2")
+        final = drawn(page, url)
+        assert len(final) == 1 and final[0]["table"] == 4 and len(final[0]["drawn"]) == 3
+        organizer.play(4, final[0]["drawn"])
+        page.wait_for_selector("#champion", timeout=90_000)
+        champion = page.locator("#champion").inner_text().strip()
+        assert champion in final[0]["drawn"]
+        rows = page.locator("#standings tbody tr")
+        assert rows.count() == 12
+        assert champion in rows.nth(0).inner_text()
+        shot(page, "championship-final")
+
+        page.goto(url + "/campeonato/resultado")
+        assert champion in page.locator("#champion").inner_text()
+    finally:
+        context.close()
