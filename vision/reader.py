@@ -11,7 +11,6 @@ import cv2
 import numpy as np
 
 from vision.faces.crops import outward_turn, turned_crop
-from vision.faces.pips import METHOD as PIP_COUNT
 from vision.faces.pips import TopShare, TopShares
 from vision.frames import check_frame
 from vision.reasons import Reason, ReasonCode
@@ -76,12 +75,6 @@ class ReaderSettings:
     # From above (60-100 cm, Camera Module 3), a die's box side is at most 3.2 % of the frame's long side on
     # every rendered table; twice that is no die, even alone on the table (a card's ace: models/dice).
     max_die_share: float | None = 0.06
-    # A cocked die leans on a neighbour (its box overlaps the neighbour's) and shows its pips at a slant (a
-    # weak count). On rendered training tables (faces-cocked, faces-cocked2, ground-truth boxes), of the dice
-    # the pip counter reads and the lean check passes, an overlap over 15 % of the box with a count under 0.6
-    # marks 8 of 13 cocked dice and 7.4 % of flat ones. None turns the check off (photos not from above).
-    neighbour_overlap: float | None = 0.15
-    neighbour_pips: float = 0.6
     # The tilt check: a camera looking straight down sees a lying die's top face square, and a cocked die's
     # slanted. A die whose counted pips look squashed under this (pips.face_squash: about the cosine of the
     # face's slant) is flagged. 0.88: on 240 fresh rendered tables it let 2 cocked dice through where 0.84 let 5,
@@ -229,7 +222,7 @@ class DiceReader:
         verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned, tops)
         found = list(zip(detections, verdicts, bounds, strict=True))
         dice = [self._read_one(frame, d.box, d.confidence, v, b) for d, v, b in found[:sure] if not v.absent]
-        dice = self._leaning(self._odd_sizes(dice, self._second_chances(frame, found[sure:], dice)))
+        dice = self._odd_sizes(dice, self._second_chances(frame, found[sure:], dice))
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
         not_dice = tuple(d.box for d, v, _ in found[:sure] if v.absent)
         return FrameReading(width=width, height=height, dice=tuple(dice), not_dice=not_dice)
@@ -271,21 +264,6 @@ class DiceReader:
             reasons=tuple(reasons),
             guesses=verdict.guesses,
         )
-
-    def _leaning(self, dice: list[DieReading]) -> list[DieReading]:
-        """The dice, those leaning on a neighbour with a weak pip count flagged (see ReaderSettings)."""
-        s = self.settings
-        if s.neighbour_overlap is None or not s.from_above:
-            return dice
-        out = []
-        for i, die in enumerate(dice):
-            counts = [g.confidence for g in die.guesses if g.method == PIP_COUNT and g.face == die.face]
-            if counts and counts[0] < s.neighbour_pips:
-                overlap = max((die.box.overlap_share(o.box) for j, o in enumerate(dice) if j != i), default=0.0)
-                if overlap > s.neighbour_overlap:
-                    die = die.flagged(Reason(ReasonCode.LEANING, overlap=overlap))
-            out.append(die)
-        return out
 
     def _second_chances(
         self, frame: Frame, found: Sequence[tuple[Detection, FaceVerdict, Bounds]], kept: list[DieReading]

@@ -20,7 +20,6 @@ class ReasonCode(StrEnum):
     ODD_SIZE = "odd_size"  # far bigger or smaller than the frame's other dice
     OFF_CENTRE = "off_centre"  # the top face is pushed sideways or inwards (a cocked die)
     TILTED = "tilted"  # the top face looks seen at a slant (a cocked die)
-    LEANING = "leaning"  # leans on another die, its pips unclear (a cocked die)
     NO_FACE = "no_face"  # the face classifier sees no readable face
     MODEL_DOUBTS = "model_doubts"  # the face classifier is under its threshold
     NOT_COUNTED = "not_counted"  # the pip counter could not count
@@ -44,7 +43,6 @@ MESSAGES: dict[ReasonCode, str] = {
         "la cara de arriba está corrida ({sideways:.2f} de lado, {outward:+.2f} hacia afuera): ¿dado montado?"
     ),
     ReasonCode.TILTED: "la cara de arriba se ve inclinada ({squash:.2f} < {limit:.2f}): ¿dado montado?",
-    ReasonCode.LEANING: "apoyado en otro dado ({overlap:.0%}) con los puntos poco claros: ¿dado montado?",
     ReasonCode.NO_FACE: "el modelo no ve una cara legible",
     ReasonCode.MODEL_DOUBTS: "el modelo duda ({confidence:.2f} < {threshold:.2f})",
     ReasonCode.NOT_COUNTED: "no se pudieron contar los puntos",

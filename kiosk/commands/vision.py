@@ -74,7 +74,7 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--no-lean-check",
         action="store_true",
         help="fotos no tomadas desde arriba: no marcar como montado un dado con la cara corrida en su caja, "
-        "ni uno apoyado en otro con los puntos poco claros, ni uno con la cara vista de costado",
+        "ni uno con la cara vista de costado",
     )
     parser.add_argument(
         "--upright",
@@ -110,7 +110,7 @@ def _reader(models: Path | None, args: argparse.Namespace, table_geometry: bool 
     if not table_geometry:
         settings = replace(settings, max_die_share=None)
     if args.no_lean_check:
-        settings = replace(settings, lean_sideways=None, lean_inward=None, neighbour_overlap=None, tilt_squash=None)
+        settings = replace(settings, lean_sideways=None, lean_inward=None, tilt_squash=None)
     if not args.second_chance:
         settings = replace(settings, second_chance=None)
     try:

@@ -42,7 +42,7 @@ from vision.faces.pips import (
     percentile,
 )
 from vision.faces.reader import FaceReaderPair, combine
-from vision.faces.train import choose_threshold, class_weights, strictest_threshold
+from vision.faces.train import choose_threshold, class_weights, pooled_real_threshold, strictest_threshold
 from vision.types import Box, FaceGuess, FaceVerdict, Frame
 
 FIXTURES = Path(__file__).parent / "fixtures" / "faces"
@@ -635,6 +635,23 @@ def test_pair_threshold_counts_what_the_pip_count_catches_and_cocked_dice_accept
     assert choose_threshold(cocked, cocked_labels, 0.0, fooled)[0] == 0.96
 
 
+def test_the_level_is_chosen_on_every_real_calibration_crop_together() -> None:
+    """One rule for "sure": the pair's level on the real crops of every set pooled; rendered crops (a cocked die
+    both readers take for a face) do not set it, and without real crops the strictest source does."""
+    real = [row(3, 0.92)] * 2 + [row(2, 0.99)] * 98  # the pip count catches both errors
+    more_real = [row(5, 0.95)] * 100
+    cocked = [row(4, 0.97)]
+    probs = np.array(real + more_real + cocked)
+    labels = np.array([2] * 100 + [5] * 100 + [0])
+    pips = np.array([2] * 100 + [5] * 100 + [4])
+    sources = ["real"] * 100 + ["real:trays"] * 100 + ["synth:cocked"]
+    level, curve = pooled_real_threshold(probs, labels, sources, 0.001, pips)
+    assert level == 0.5 and curve[0]["accepted"] == 0.99  # all but the two the pip count contradicts
+    assert strictest_threshold(probs, labels, sources, 0.001, pips)[0] == 0.98  # the cocked die sets it
+    only_rendered = ["synth:a"] * 200 + ["synth:cocked"]
+    assert pooled_real_threshold(probs, labels, only_rendered, 0.001, pips) == (0.98, [])
+
+
 def test_recalibrate_without_a_trained_model_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -706,7 +723,8 @@ def test_training_end_to_end_calibrates_the_pair_and_recalibrates(
     assert FaceClassifier(out).absent_threshold == figures["absent_threshold"]
     assert set(figures["absent_curves"]) == {"real"}
     assert figures["threshold_rule"].startswith("pair")
-    assert set(figures["threshold_curves"]) == set(figures["model_alone_curves"]) == {"real"}
+    assert set(figures["threshold_curves"]) == {"real", "real (pooled)"}
+    assert set(figures["model_alone_curves"]) == {"real"}
     assert FaceClassifier(out).threshold == figures["threshold"]
     assert train_main([*args, "--calib-share", "0.3", "--recalibrate"]) == 0
     again = json.loads((out / "metrics.json").read_text())["train"]

@@ -156,7 +156,8 @@ def test_train_rehearsal_writes_out_and_resumes(
     t0 = time.time()
     out = tmp_path / "out1"
     assert gpu_train.main([*common, "--minutes", str(minutes), "--out", str(out)]) == 0
-    assert time.time() - t0 < minutes * 60 + 15
+    # the budget is kept to within the step under way; 45 s of slack for a CPU shared with other work
+    assert time.time() - t0 < minutes * 60 + 45
     names = {p.name for p in out.iterdir()}
     assert {"log.txt", "run.json", "finder.pt", "finder.q8.pt", "faces.q8.pt"} <= names and len(names) <= 8
     assert all(p.is_file() and p.stat().st_size < 16 * 2**20 for p in out.iterdir())

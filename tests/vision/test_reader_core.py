@@ -534,30 +534,18 @@ class WeakCountFaces:
         return [FaceVerdict(5, 0.97, (), guesses) for _ in crops]
 
 
-@pytest.mark.parametrize(
-    ("pips", "second", "flagged"),
-    [
-        (0.5, Box(530, 150, 570, 190), True),  # leans on a neighbour (25 % of its box covered), weak count
-        (0.8, Box(530, 150, 570, 190), False),  # the same overlap, a clear count: touching flat dice
-        (0.5, Box(536, 150, 576, 190), False),  # 10 % covered: dice side by side
-        (0.5, Box(300, 150, 340, 190), False),  # alone
-    ],
-)
-def test_a_die_leaning_on_a_neighbour_with_a_weak_count_is_flagged(pips: float, second: Box, flagged: bool) -> None:
+@pytest.mark.parametrize("second", [Box(530, 150, 570, 190), Box(536, 150, 576, 190), Box(300, 150, 340, 190)])
+def test_touching_dice_with_a_weak_agreeing_count_are_read(second: Box) -> None:
+    # The neighbour check (overlap over 15 % and a count under 0.6) was deleted: on 120 rendered tables it flagged
+    # 39 flat dice and no cocked die that no other check flagged (docs/experiments/2026-11-26-which-checks-pay.md).
     frame = frame_with_patches({(500, 150, 540, 190): 200, (530, 150, 570, 190): 200})
     first = Box(500, 150, 540, 190)
     finder = FakeFinder([Detection(first, 0.9), Detection(second, 0.9)])
-    reading = DiceReader(finder, WeakCountFaces(pips), ReaderSettings(max_die_share=None, lean_sideways=None)).read(
+    reading = DiceReader(finder, WeakCountFaces(0.5), ReaderSettings(max_die_share=None, lean_sideways=None)).read(
         frame
     )
     die = next(d for d in reading.dice if d.box == first)
-    assert die.uncertain == flagged
-    assert any("apoyado en otro dado" in r for r in die.reasons) == flagged
-    for settings in (
-        ReaderSettings(max_die_share=None, lean_sideways=None, neighbour_overlap=None),
-        ReaderSettings(max_die_share=None, from_above=False),
-    ):
-        assert not any(d.uncertain for d in DiceReader(finder, WeakCountFaces(pips), settings).read(frame).dice)
+    assert not die.uncertain, die.reasons
 
 
 def test_box_overlap_share() -> None:

@@ -138,6 +138,9 @@ def class_weights(samples: list[DieSample], unreadable_share: float, cocked_shar
 
 # Candidate thresholds, finest near the top: label smoothing (0.05) caps a sure answer near 0.957, so a
 # coarse step from 0.9 to 0.95 would push the threshold against that cap and turn most right dice doubtful.
+REAL_SOURCE = "real"  # the calibration sources of real photos: "real" and "real:<set>"
+LEVEL_FROM_REAL, LEVEL_FROM_EACH = "real", "each"
+LEVELS_FROM = (LEVEL_FROM_REAL, LEVEL_FROM_EACH)
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, *(round(0.9 + 0.01 * i, 2) for i in range(10)))
 
 
@@ -170,6 +173,23 @@ def choose_threshold(
             chosen = point["threshold"]
             break
     return chosen, curve
+
+
+def pooled_real_threshold(
+    probs: np.ndarray,
+    labels: np.ndarray,
+    sources: list[str],
+    max_error: float,
+    pip_faces: np.ndarray,
+) -> tuple[float, list[dict[str, float]]]:
+    """The pair's level chosen on every real calibration crop together (the sources named "real..."): the
+    one calibrated rule for "sure". Rendered crops do not set it; a rendered cocked die is the cocked
+    class's and the reader's checks' to flag. Without real crops, the strictest over every source."""
+    real = np.array([s.startswith(REAL_SOURCE) for s in sources])
+    if not real.any():
+        threshold, _ = strictest_threshold(probs, labels, sources, max_error, pip_faces)
+        return threshold, []
+    return choose_threshold(probs[real], labels[real], max_error, pip_faces[real])
 
 
 def strictest_threshold(
@@ -320,7 +340,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no training: choose the threshold again for the model already in --out (same calibration crops)",
     )
-    parser.add_argument("--max-error", type=float, default=0.002, help="error aceptado tolerado al calibrar")
+    parser.add_argument("--max-error", type=float, default=0.001, help="error aceptado tolerado al calibrar")
+    parser.add_argument(
+        "--level-from",
+        choices=LEVELS_FROM,
+        default=LEVEL_FROM_REAL,
+        help="dónde se elige el nivel de 'seguro': real (todos los recortes reales de calibración juntos; por "
+        "omisión) o each (el más estricto de cada fuente sola, renderizadas incluidas)",
+    )
     parser.add_argument(
         "--no-temperature",
         dest="temperature",
@@ -617,6 +644,10 @@ def _calibrate(training: _Training, probs: np.ndarray) -> dict[str, Any]:
     source = training.crops.calib_source
     pip_faces = np.array([g.face or 0 for g in PipCounter(processes=True).read_faces(training.calib_crops)])
     threshold, curves = strictest_threshold(probs, labels, source, args.max_error, pip_faces)
+    rule = "pair: model >= threshold and the pip count agrees; every calibration crop counts, on each source alone"
+    if args.level_from == LEVEL_FROM_REAL:
+        threshold, curves["real (pooled)"] = pooled_real_threshold(probs, labels, source, args.max_error, pip_faces)
+        rule = "pair: model >= threshold and the pip count agrees; chosen on every real calibration crop together"
     _, model_curves = strictest_threshold(probs, labels, source, args.max_error)
     is_die = np.array([s.face != UNREADABLE or s.cocked for s in calib])
     absent, absent_curves = absent_threshold(probs, is_die, source, args.max_drop)
@@ -624,7 +655,7 @@ def _calibrate(training: _Training, probs: np.ndarray) -> dict[str, Any]:
     leaning, cocked_curves = cocked_threshold(probs, labels, cocked, pip_faces, threshold, source, args.cocked_budget)
     return {
         "threshold": threshold,
-        "threshold_rule": "pair: model >= threshold and the pip count agrees; every calibration crop counts",
+        "threshold_rule": rule,
         "threshold_curves": curves,
         "model_alone_curves": model_curves,
         "absent_threshold": absent,
