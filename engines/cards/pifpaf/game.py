@@ -43,9 +43,9 @@ class PifPafOptions:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Nine cards to each player, in seat order from the dealer's left."""
+    """Nine cards to each player, in seat order from the dealer's left (no hands: face down, unknown to the table)."""
 
-    hands: tuple[tuple[Card, ...], ...]
+    hands: tuple[tuple[Card, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,18 +72,21 @@ class Raise:
 
 @dataclass(frozen=True, slots=True)
 class GoOut:
-    """The player in turn discards and shows the other nine cards all in melds."""
+    """The player in turn discards and shows the other nine cards all in melds (`cards`: the nine shown, needed
+    when some of his cards were never seen by the table)."""
 
     player: int
     discard: Card
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """Out of turn: the player takes the card just discarded, discards and goes out."""
+    """Out of turn: the player takes the card just discarded, discards and goes out (`cards` as in GoOut)."""
 
     player: int
     discard: Card
+    cards: tuple[Card, ...] = ()
 
 
 Action = Deal | Fold | Call | Raise | Draw | Discard | GoOut | Claim
@@ -160,6 +163,8 @@ class PifPafHand:
         if isinstance(action, Deal):
             if self.phase != "deal":
                 raise PifPafError(SETUP, "las cartas ya se repartieron")
+            if not action.hands:
+                return
             if len(action.hands) != len(self.players) or any(len(h) != HAND_SIZE for h in action.hands):
                 raise PifPafError(SETUP, f"se reparten {HAND_SIZE} cartas a cada uno de los {len(self.players)}")
             DOUBLE_DECK.check([c for hand in action.hands for c in hand], PifPafError)
@@ -176,7 +181,6 @@ class PifPafHand:
         if self.folded[action.player]:
             raise PifPafError(BETTING, f"{self.players[action.player]} se retiró en las apuestas")
         assert self.table is not None
-        hand = self.table.hands[action.player]
         if isinstance(action, Claim):
             self._check_claim(action)
             return
@@ -189,11 +193,27 @@ class PifPafHand:
             return
         if self.must_draw:
             raise PifPafError(PLAY, "primero roba del mazo o del descarte")
-        card = action.card if isinstance(action, Discard) else action.discard
-        if card not in hand:
-            raise PifPafError(PLAY, f"no tiene la carta {card}")
-        if isinstance(action, GoOut) and going_out(hand, PIFPAF_RULES, card) is None:
+        if isinstance(action, Discard):
+            self.table.check_holds(action.player, action.card, PifPafError, PLAY, self.players[action.player])
+            return
+        shown = self._shown(self.table, action)
+        if going_out(shown, PIFPAF_RULES, action.discard) is None:
             raise PifPafError(PLAY, "las nueve cartas que quedan no forman todas juegos válidos")
+
+    def _shown(self, table: RummyTable, action: GoOut | Claim) -> tuple[Card, ...]:
+        """The whole hand a player goes out with: the nine cards shown and the discard (checked against what the
+        table knows of his hand), or his known hand when every card of it is known."""
+        p, name = action.player, self.players[action.player]
+        if not action.cards and not table.unseen(p):
+            hand = table.hands[p]
+            if action.discard not in hand:
+                raise PifPafError(PLAY, f"{name} no tiene la carta {action.discard}")
+            return hand
+        if len(action.cards) != HAND_SIZE:
+            raise PifPafError(PLAY, f"para salir se muestran las {HAND_SIZE} cartas que quedan tras el descarte")
+        shown = (*action.cards, action.discard)
+        table.check_shown(p, shown, PifPafError, PLAY, name)
+        return shown
 
     def _check_bet(self, action: Fold | Call | Raise) -> None:
         if self.phase != "bet":
@@ -221,17 +241,18 @@ class PifPafHand:
             raise PifPafError(PLAY, "no hay descarte recién tirado que reclamar")
         if action.player == discarder:
             raise PifPafError(PLAY, "no puede reclamar su propio descarte")
-        hand = (*self.table.hands[action.player], top)
-        if action.discard not in hand:
-            raise PifPafError(PLAY, f"no tiene la carta {action.discard}")
+        hand = self._shown(self.table.take_top(action.player), action)
         if going_out(hand, PIFPAF_RULES, action.discard) is None:
             raise PifPafError(PLAY, f"con {top} no completa juegos con las nueve cartas: no puede reclamarla")
         if not self.options.claim_priority:
             return
         seat = self._next_seat(discarder)
         while seat != action.player:
-            # "the next player in turn order from the player that discarded it gets the right to claim it first"
-            if any_going_out((*self.table.hands[seat], top), PIFPAF_RULES, keep_all=False):
+            # "the next player in turn order from the player that discarded it gets the right to claim it first";
+            # a hand the table has not seen cannot be judged: its player claims first or yields by himself.
+            if not self.table.unseen(seat) and any_going_out(
+                (*self.table.hands[seat], top), PIFPAF_RULES, keep_all=False
+            ):
                 raise PifPafError(PLAY, f"{self.players[seat]} también sale con {top} y tiene prioridad")
             seat = self._next_seat(seat)
 
@@ -241,6 +262,9 @@ class PifPafHand:
         n = len(self.players)
         if isinstance(action, Deal):
             stock = DOUBLE_DECK.size - HAND_SIZE * n
+            if not action.hands:
+                table = RummyTable(((),) * n, stock, hidden=(HAND_SIZE,) * n)
+                return replace(self, table=table, phase="bet", to_act=tuple(range(n)))
             return replace(self, table=RummyTable(action.hands, stock), phase="bet", to_act=tuple(range(n)))
         if isinstance(action, Fold | Call | Raise):
             return self._apply_bet(action)
@@ -253,7 +277,8 @@ class PifPafHand:
             table = self.table.throw(p, action.card)
             return replace(self, table=table, must_draw=True, turn=self._next_seat(p), claimable_from=p)
         table = self.table.take_top(p) if isinstance(action, Claim) else self.table
-        hand = table.hands[p]
+        hand = self._shown(table, action)
+        table = table.reveal(p, hand)
         melds = going_out(hand, PIFPAF_RULES, action.discard)
         assert melds is not None
         return self._win(p, table.throw(p, action.discard), melds)
@@ -305,7 +330,10 @@ class PifPafHand:
             ("fold", Fold(player)),
             ("call", Call(player)),
             ("raise", Raise(player, 1)),
-            ("draw stock", Draw(player, "stock", self.table.next_stock_card() if self.table else None)),
+            (
+                "draw stock",
+                Draw(player, "stock", self.table.next_stock_card() if self.table and not self.table.hidden else None),
+            ),
             ("draw discard", Draw(player, "discard")),
         ]
         hand = self.table.hands[player] if self.table is not None else ()
@@ -332,6 +360,8 @@ class PifPafHand:
             data["hands"] = [show(h) for h in self.table.hands]
             data["discard_top"] = None if self.table.top is None else str(self.table.top)
             data["stock"] = self.table.stock_count + len(self.table.stock_known)
+            if self.table.hidden:
+                data["hidden"] = list(self.table.hidden)
         if self.melds:
             data["melds"] = [[str(c) for c in m.cards] for m in self.melds]
         return data
@@ -358,6 +388,8 @@ def parse_action(event: Event) -> Action:
     """Turn one event dict into an action."""
     name = event["event"]
     if name == "deal":
+        if "hands" not in event:
+            return Deal()
         hands = event.get("hands")
         if not isinstance(hands, list):
             raise LogFormatError('falta "hands" (una lista de manos) en el evento «deal»')
@@ -371,10 +403,10 @@ def parse_action(event: Event) -> Action:
     turn = parse_turn_event(name, event)
     if turn is not None:
         return turn
-    if name == "out":
-        return GoOut(get_int(event, "player"), get_card(event, "discard"))
-    if name == "claim":
-        return Claim(get_int(event, "player"), get_card(event, "discard"))
+    if name in ("out", "claim"):
+        shown = get_cards(event, "cards") if "cards" in event else ()
+        kind = GoOut if name == "out" else Claim
+        return kind(get_int(event, "player"), get_card(event, "discard"), shown)
     raise LogFormatError(f"evento desconocido en Pif Paf: «{name}»")
 
 
