@@ -60,6 +60,7 @@ EN: dict[str, str] = {
     "El kiosco no responde: revise que esté encendido y vuelva a intentarlo": (
         "The kiosk does not answer: check that it is on and try again"
     ),
+    "Sin conexión con el kiosco": "No connection to the kiosk",
     "Reloj de turno": "Turn timer",
     "Iniciar": "Start",
     "Pausar": "Pause",

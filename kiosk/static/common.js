@@ -14,7 +14,7 @@ window.Cacho = (function () {
         credentials: "same-origin",
       });
     } catch (e) {
-      document.body.classList.add("offline");
+      offline(true);
       return { ok: false, status: 0, data: { error: t("El kiosco no responde: revise que esté encendido y vuelva a intentarlo") } };
     }
     let data = null;
@@ -49,8 +49,8 @@ window.Cacho = (function () {
     function open() {
       source = new EventSource("/events?topics=" + encodeURIComponent(topics.join(",")));
       for (const topic of topics) source.addEventListener(topic, (e) => onMessage(topic, JSON.parse(e.data)));
-      source.onerror = () => { document.body.classList.add("offline"); };
-      source.onopen = () => { document.body.classList.remove("offline"); onMessage("open", {}); };
+      source.onerror = () => { offline(true); };
+      source.onopen = () => { offline(false); onMessage("open", {}); };
     }
     open();
     return () => source && source.close();
@@ -66,8 +66,19 @@ window.Cacho = (function () {
     el.title = health.message + (health.reader ? " · lector: " + health.reader : "");
   }
 
+  // The kiosk does not answer (stopped, restarting, out of the network): the header and the camera badge say so,
+  // as nothing the camera shows reaches this page; the next answer puts them back.
+  function offline(on) {
+    document.body.classList.toggle("offline", on);
+    const el = document.getElementById("camera-badge");
+    if (on && el) {
+      el.dataset.state = "offline";
+      el.textContent = t("Sin conexión con el kiosco");
+    }
+  }
+
   async function pollBadge() {
-    try { badge(await get("/camera/health")); } catch (e) { /* the next poll tries again */ }
+    try { badge(await get("/camera/health")); offline(false); } catch (e) { offline(true); }
   }
   document.addEventListener("DOMContentLoaded", () => { pollBadge(); setInterval(pollBadge, 3000); });
 
@@ -89,14 +100,23 @@ window.Cacho = (function () {
 
     async function refresh() {
       const mine = ++asked;
-      const fresh = await get(base + "/state.json" + (tv ? "?view=tv" : ""));
+      let fresh;
+      try { fresh = await get(base + "/state.json" + (tv ? "?view=tv" : "")); } catch (e) { offline(true); return; }
       if (mine <= drawn) return;
       drawn = mine;
       await show(fresh, false);
     }
 
-    // POST a change with the event number on screen; a refusal is shown (and a stale page redrawn).
+    // POST a change with the event number on screen; a refusal is shown (and a stale page redrawn). One at a time:
+    // a tap while a change is under way (a double tap) is dropped, not sent with the same, soon stale, number.
+    let sending = false;
     async function send(path, body) {
+      if (sending) return false;
+      sending = true;
+      try { return await post(path, body); } finally { sending = false; }
+    }
+
+    async function post(path, body) {
       const before = asked;
       const res = await api(base + path, Object.assign({ seq: seq() }, body || {}));
       if (!res.ok) {

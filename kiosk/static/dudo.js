@@ -17,7 +17,12 @@
   let picker = null; // {player, die}
   const $ = (sel) => document.getElementById(sel);
 
-  const page = tablePage(base, tv, (fresh) => { state = fresh; draw(); }, () => (state ? state.seq : null));
+  const page = tablePage(base, tv, (fresh) => {
+    // a bid half chosen was for the table as it stood: once it moves on (this bid applied, an undo), it is void
+    if (state && fresh.seq !== state.seq) { chosenFace = chosenQty = null; desestima = false; }
+    state = fresh;
+    draw();
+  }, () => (state ? state.seq : null));
   const send = page.send;
 
   function optionButton(label, option, onclick, attrs) {
@@ -73,7 +78,7 @@
         "aria-label": FACE[f], onclick: () => { chosenFace = f; chosenQty = null; draw(); },
       }, PIPS[f] + " " + FACE[f]);
     });
-    const qtys = chosenFace ? bids.filter((b) => b[1] === chosenFace).map((b) => b[0]).slice(0, 8) : [];
+    const qtys = chosenFace ? bids.filter((b) => b[1] === chosenFace).map((b) => b[0]) : [];
     const qtyButtons = qtys.map((q) => h("button", {
       class: "qty" + (chosenQty === q ? " chosen" : ""), dataset: { q: q },
       onclick: () => { chosenQty = q; draw(); },
@@ -82,8 +87,7 @@
     const go = h("button", {
       class: "big primary", id: "bid-go", disabled: !(chosenFace && chosenQty),
       onclick: async () => {
-        const ok = await send("/action", { event: "bid", player: legal.player, quantity: chosenQty, face: chosenFace, desestima: desestima || undefined });
-        if (ok) { chosenFace = chosenQty = null; desestima = false; }
+        await send("/action", { event: "bid", player: legal.player, quantity: chosenQty, face: chosenFace, desestima: desestima || undefined });
       },
     }, label);
     const des = legal.desestima

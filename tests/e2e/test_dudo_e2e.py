@@ -393,3 +393,46 @@ def test_a_corrected_roll_off_throw_settles_it_again(bare: Server, page: Any) ->
     assert start["opener"] == "Beto"
     assert start["sorteo"] == [{"Ana": 6, "Beto": 6, "Caro": 1}, {"Ana": 3, "Beto": 5}]
     expect(page.locator("#controls h2")).to_have_text("Beto: ¿qué dice?")
+
+
+def test_a_double_tap_on_apostar_bids_once_with_no_false_alarm(bare: Server, page: Any) -> None:
+    """Issue 34, point 9: the second tap of a double tap is dropped, not sent stale (a red «la mesa cambió»)."""
+    url = new_table(page, bare)
+    controls = page.locator("#controls")
+    controls.locator('.face[data-face="5"]').click()
+    controls.locator('.qty[data-q="3"]').click()
+    page.locator("#bid-go").evaluate("b => { b.click(); b.click(); }")  # the second tap before any answer
+    expect(page.locator("#standing-bid")).to_have_text("Ana: tres quinas")
+    page.wait_for_timeout(500)  # the second tap's answer, had it been sent
+    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#bid-go")).to_be_disabled()  # a tap after the answer: Beto has chosen nothing yet
+    page.locator("#bid-go").click(force=True)
+    expect(page.locator("#error")).to_be_hidden()
+    lines = page.request.get(url + "/export.jsonl").text().splitlines()
+    assert [json.loads(line)["event"] for line in lines] == ["start", "bid"]
+
+
+def test_a_kiosk_that_stops_answering_is_shown(bare: Server, page: Any) -> None:
+    """Issue 34, point 9: with the server down the camera badge says so, and a tap says it was not applied."""
+    new_table(page, bare)
+    controls = page.locator("#controls")
+    controls.locator('.face[data-face="4"]').click()
+    controls.locator('.qty[data-q="2"]').click()
+    bare.stop()
+    expect(page.locator("#camera-badge")).to_have_text("Sin conexión con el kiosco")
+    expect(page.locator("#camera-badge")).to_have_attribute("data-state", "offline")
+    page.locator("#bid-go").click()
+    expect(page.locator("#error")).to_have_text(
+        "El kiosco no responde: revise que esté encendido y vuelva a intentarlo"
+    )
+
+
+def test_every_quantity_up_to_the_dice_in_play_is_offered(bare: Server, page: Any) -> None:
+    """Issue 34, point 9: a table of 30 dice can bid up to 30 of a pinta (not only 8 quantities)."""
+    new_table(page, bare, players=("Ana", "Beto", "Caro", "Dani", "Eva", "Fito"))
+    page.locator('#controls .face[data-face="6"]').click()
+    quantities = page.locator("#controls .qty[data-q]").evaluate_all("els => els.map(e => Number(e.dataset.q))")
+    assert quantities == list(range(1, 31))
+    page.locator('#controls .qty[data-q="30"]').click()
+    page.locator("#bid-go").click()
+    expect(page.locator("#standing-bid")).to_have_text("Ana: treinta sextas")
