@@ -1,6 +1,6 @@
 """Dudo (Cacho chileno/boliviano de apuestas) by the Reglamento del Campeonato de Cachos, with house rules."""
 
-from .actions import Action, Bid, Calzo, Dudo, Event, LogEvent, Paso, PlayerAction, Reveal, Start, Undo
+from .actions import Action, Bid, Calzo, Descalificacion, Dudo, Event, LogEvent, Paso, PlayerAction, Reveal, Start, Undo
 from .config import AbreTrasCalzo, AbreTrasEliminacion, DudoConfig, Subir
 from .errors import LogError, RuleError
 from .log import ReplayError, ReplayResult, dumps, event_to_dict, parse_event, replay_lines, step, undo
@@ -22,6 +22,7 @@ __all__ = [
     "ChallengeKind",
     "CoordinatorCount",
     "Count",
+    "Descalificacion",
     "Dudo",
     "DudoConfig",
     "DudoTable",

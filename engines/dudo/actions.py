@@ -69,11 +69,18 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
+class Descalificacion:
+    """The organizer disqualifies a player caught cheating (art. 11): out of the table at once, the round void."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     """The coordinator takes back the last action or ruling (art. 11); the log keeps both lines."""
 
 
 PlayerAction = Bid | Dudo | Calzo | Paso
-Action = PlayerAction | Reveal
+Action = PlayerAction | Reveal | Descalificacion
 Event = Start | Action
 LogEvent = Event | Undo

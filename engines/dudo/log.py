@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from engines.jsonl import ReplayError as ReplayError
 from engines.jsonl import checked_event, dump_lines, int_field, replay_jsonl, str_field
 
-from .actions import Bid, Calzo, Dudo, LogEvent, Paso, Reveal, Start, Undo
+from .actions import Bid, Calzo, Descalificacion, Dudo, LogEvent, Paso, Reveal, Start, Undo
 from .config import DudoConfig
 from .errors import LogError, RuleError
 from .pintas import Hand
@@ -28,6 +28,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "paso": (frozenset({"player", "hand"}), frozenset()),
     "reveal": (frozenset({"dice"}), frozenset()),
     "undo": (frozenset(), frozenset()),
+    "descalificacion": (frozenset({"player"}), frozenset()),
 }
 
 
@@ -52,6 +53,8 @@ def parse_event(obj: object) -> LogEvent:
             dice[name] = tuple(faces)
         return Reveal.of(dice)
     player = str_field(obj, "player")
+    if kind == "descalificacion":
+        return Descalificacion(player)
     if kind == "bid":
         desestima = obj.get("desestima", False)
         if not isinstance(desestima, bool):
@@ -119,6 +122,8 @@ def event_to_dict(event: LogEvent) -> dict[str, object]:
         return {"event": "calzo", "player": event.player}
     if isinstance(event, Undo):
         return {"event": "undo"}
+    if isinstance(event, Descalificacion):
+        return {"event": "descalificacion", "player": event.player}
     return {"event": "reveal", "dice": {name: list(faces) for name, faces in event.dice}}
 
 

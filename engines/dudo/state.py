@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from .actions import Action, Bid, Calzo, Dudo, Event, Paso, PlayerAction, Reveal, Start
+from .actions import Action, Bid, Calzo, Descalificacion, Dudo, Event, Paso, PlayerAction, Reveal, Start
 from .config import AbreTrasCalzo, AbreTrasEliminacion, DudoConfig, Subir
 from .errors import RuleError
 from .pintas import AS, FACES, MAX_DICE, Count, Hand, bid_text, count, face_name, hands_in
@@ -177,6 +177,7 @@ class DudoTable:
     winner: str | None
     rulings: tuple[Ruling, ...]
     history: tuple[Event, ...]
+    disqualified: tuple[str, ...] = ()  # in the order the organizer put them out (art. 11)
 
     # ----------------------------------------------------------------- start and replay
 
@@ -293,6 +294,8 @@ class DudoTable:
             return RuleError("10", f"la mesa terminó: {self.winner} es el campeón")
         if isinstance(action, Reveal):
             return self._reveal_refusal(action)
+        if isinstance(action, Descalificacion):
+            return self._disqualification_refusal(action.player)
         if self.pending is not None:
             return RuleError(
                 self.pending.article,
@@ -317,6 +320,13 @@ class DudoTable:
     def _round(self) -> Round:
         assert self.round is not None
         return self.round
+
+    def _disqualification_refusal(self, player: str) -> RuleError | None:
+        if player not in self.players:
+            return RuleError("11", f"{player!r} no está sentado en la mesa")
+        if self.dice_of(player) == 0:
+            return RuleError("11", f"{player} ya no tiene dados en la mesa: no hay nada que quitarle")
+        return None
 
     def _bid_limit(self) -> int:
         # Bids are over the dice on the table (art. 4); beyond them a bid cannot be true.
@@ -452,8 +462,25 @@ class DudoTable:
     def apply(self, action: Action) -> DudoTable:
         """Check `action` and return the table after it; the history records it."""
         self.check(action)
-        table = self._resolve(action) if isinstance(action, Reveal) else self._apply_player_action(action)
+        if isinstance(action, Reveal):
+            table = self._resolve(action)
+        elif isinstance(action, Descalificacion):
+            table = self._disqualify(action.player)
+        else:
+            table = self._apply_player_action(action)
         return replace(table, history=(*self.history, action))
+
+    def _disqualify(self, player: str) -> DudoTable:
+        """The player leaves with his dice (art. 11); the round under way is void (any challenge with it) and is
+        opened again by its opener, or the next player with dice after him when the opener is the one put out."""
+        rnd = self._round()
+        dice = tuple(0 if name == player else n for name, n in zip(self.players, self.dice, strict=True))
+        table = replace(self, dice=dice, pending=None, disqualified=(*self.disqualified, player))
+        active = table.active
+        if len(active) == 1:
+            return replace(table, round=None, winner=active[0])
+        opener = rnd.opener if rnd.opener != player else table.next_active(player)
+        return replace(table, round=table._new_round(rnd.number + 1, opener, opener_lost=rnd.opening_rules))
 
     def _apply_player_action(self, action: PlayerAction) -> DudoTable:
         rnd = self._round()

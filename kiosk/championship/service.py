@@ -95,9 +95,12 @@ class Championship:
         return {**summary, "table": table.number, "drawn": list(table.players)}
 
     def table_placings(self, table: DrawnTable) -> list[Placing]:
-        """The table's placings from its view (the champion first, art. 10)."""
+        """The table's placings from its view (the champion first, art. 10); the disqualified have none (art. 11)."""
         view = self.view(table)
-        return placings(table.players, list(view.get("eliminated") or []), view.get("winner"))
+        out = set(self.registry.disqualified()) | set(view.get("disqualified") or [])
+        seated = [name for name in table.players if name not in out]
+        eliminated = [name for name in view.get("eliminated") or [] if name not in out]
+        return placings(seated, eliminated, view.get("winner"))
 
     def heard_from(self, rnd: Round) -> bool:
         """Some table of the round has sent events: its draw is being played."""

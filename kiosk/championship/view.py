@@ -40,7 +40,15 @@ class TableView:
         table = self.table
         out: dict[str, Any] = {"seq": self.seq, "error": self.error}
         if table is None:
-            return out | {"players": [], "bid": None, "to_act": None, "eliminated": [], "winner": None, "ruling": None}
+            empty: dict[str, Any] = {
+                "players": [],
+                "bid": None,
+                "to_act": None,
+                "eliminated": [],
+                "disqualified": [],
+                "winner": None,
+            }
+            return out | empty | {"ruling": None}
         eliminated = [name for ruling in table.rulings for name in ruling.eliminated]
         last = table.rulings[-1] if table.rulings else None
         photo = next((p for p in reversed(self._photos) if p), None)
@@ -53,6 +61,7 @@ class TableView:
             "bid": None if rnd is None or rnd.bid is None else rnd.bid.to_dict(),
             "to_act": None if rnd is None or table.winner is not None else rnd.to_act,
             "eliminated": eliminated,
+            "disqualified": list(table.disqualified),
             "winner": table.winner,
             "ruling": None
             if last is None

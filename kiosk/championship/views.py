@@ -12,13 +12,16 @@ from typing import Any, cast
 from flask import Blueprint, Flask, Response, abort, current_app, flash, jsonify, redirect, render_template, request
 from flask import url_for as flask_url_for
 
+from engines.dudo import Descalificacion
+from engines.errors import RuleError
 from kiosk.auth import coordinator_required, is_coordinator
 from kiosk.championship.link import SETTING, LinkConfig, TableLink
 from kiosk.championship.organizer import Organizer
 from kiosk.championship.registry import Registry, RegistryError
 from kiosk.championship.service import OPTIONS, Championship
 from kiosk.i18n import t
-from kiosk.store import Store
+from kiosk.store import StaleError, Store
+from kiosk.tables import CorruptLog
 
 bp = Blueprint("championship", __name__, url_prefix="/campeonato")
 
@@ -77,6 +80,9 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
         if data.get("id") in known:
             return
         kept = {k: v for k, v in data.items() if k != "kind"} | {"ruling": data.get("kind")}  # the trail's own "kind"
+        if data.get("kind") == "disqualification" and isinstance(data.get("player"), str):
+            kept["applied"] = disqualify_at_table(store, config.table_id, data)
+            bus.publish(f"table:{config.table_id}", {"table": config.table_id})
         store.audit(config.table_id, RULING_KIND, kept)
         bus.publish("championship", {"ruling": data.get("id")})
 
@@ -97,6 +103,19 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
     threading.Thread(target=relay, name="enlace-despertar", daemon=True).start()
     atexit.register(link.stop)
     return link
+
+
+def disqualify_at_table(store: Store, table_id: int, ruling: dict[str, Any]) -> str:
+    """Apply the organizer's disqualification to the table's log (art. 11: at once); what happened, in Spanish."""
+    from kiosk.dudo.desk import act
+
+    player = str(ruling["player"])
+    meta = {"by": str(ruling.get("by") or "organizador"), "note": str(ruling.get("text") or "")}
+    try:
+        act(store, table_id, Descalificacion(player), None, meta)
+    except (RuleError, StaleError, CorruptLog) as error:
+        return f"no se aplicó en la mesa: {error}"
+    return f"{player} salió de la mesa con sus dados"
 
 
 def stop_link(app: Flask) -> None:

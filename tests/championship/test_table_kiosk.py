@@ -85,3 +85,31 @@ def test_a_kiosk_restarted_rejoins_its_championship(tmp_path: Path, broker: Mosq
     finally:
         stop_link(again)
         again.extensions["cacho.camera"].close()
+
+
+def test_a_disqualification_reaches_the_table_and_its_engine_goes_on_without_the_player(
+    kiosk: Flask, coordinator: Coordinator, broker: Mosquitto
+) -> None:
+    table_id = coordinator.new_table("Ana\nBeto\nCaro", "Ana")
+    organizer = Organizer("127.0.0.1", broker.port, "verano").start()
+    try:
+        form = {"broker": f"127.0.0.1:{broker.port}", "code": "verano", "table": "1", "table_id": str(table_id)}
+        coordinator.form("/campeonato/mesa/unirse", form)
+        assert wait_for(lambda: coordinator.get("/campeonato/mesa/enlace.json").get_json()["state"] == "up", 10)
+        out = {"id": 7, "table": 1, "kind": "disqualification", "player": "Beto", "article": "11", "by": "Rosa"}
+        organizer.publish_ruling(1, {**out, "text": "Beto queda descalificado del campeonato: dados cargados"})
+        organizer.publish_ruling(1, {**out, "id": 8, "player": "Zoe", "text": "Zoe queda descalificada"})
+
+        def rulings() -> list[dict[str, object]]:
+            return coordinator.get("/campeonato/mesa/enlace.json").get_json()["rulings"]  # type: ignore[no-any-return]
+
+        assert wait_for(lambda: len(rulings()) == 2, 10)
+        applied = {r["player"]: r["applied"] for r in rulings()}
+        assert applied["Beto"] == "Beto salió de la mesa con sus dados"
+        assert str(applied["Zoe"]).startswith("no se aplicó en la mesa: art. 11")
+        assert wait_for(lambda: (organizer.summary(1) or {}).get("disqualified") == ["Beto"], 10)
+        summary = organizer.summary(1) or {}
+        assert {p["name"]: p["dice"] for p in summary["players"]}["Beto"] == 0
+        assert organizer.events(1)[-1] == {**organizer.events(1)[-1], "event": "descalificacion", "player": "Beto"}
+    finally:
+        organizer.stop()

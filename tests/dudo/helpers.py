@@ -11,6 +11,7 @@ from engines.dudo import (
     Action,
     Bid,
     Calzo,
+    Descalificacion,
     Dudo,
     DudoConfig,
     DudoTable,
@@ -42,7 +43,7 @@ def seat(
 def action(move: Move) -> Action:
     """A move as an action: "Ana bid 4 5", "Ana bid 2 1 desestima", "Beto dudo", "Caro calzo",
     "Dani paso full", or a {player: dice} mapping for the cups lifted."""
-    if isinstance(move, Bid | Dudo | Calzo | Paso | Reveal):
+    if isinstance(move, Bid | Dudo | Calzo | Paso | Reveal | Descalificacion):
         return move
     if isinstance(move, Mapping):
         return Reveal.of(move)
