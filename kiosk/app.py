@@ -96,6 +96,7 @@ def _install_pages(app: Flask) -> None:
 
     from kiosk.bolivia.views import bp as bolivia_bp
     from kiosk.cards.cacho import bp as cacho_bp
+    from kiosk.cards.pifpaf import bp as pifpaf_bp
     from kiosk.cards.truco import bp as truco_bp
     from kiosk.cards.views import bp as cards_bp
     from kiosk.championship.views import install as install_championship
@@ -109,5 +110,6 @@ def _install_pages(app: Flask) -> None:
     app.register_blueprint(bolivia_bp)
     app.register_blueprint(truco_bp)
     app.register_blueprint(cacho_bp)
+    app.register_blueprint(pifpaf_bp)
     app.register_blueprint(cards_bp)
     install_championship(app)  # the organizer's pages, or this table's link to a championship

@@ -65,6 +65,9 @@ EN: dict[str, str] = {
     "Iniciar": "Start",
     "Pausar": "Pause",
     "Reiniciar": "Reset",
+    "¡Tiempo!": "Time!",
+    "Sonido: sí": "Sound: on",
+    "Sonido: no": "Sound: off",
     "Probabilidad de que la apuesta sea cierta": "Chance the bid is true",
     "Último fallo": "Last ruling",
     "Dudosos: tóquelos para confirmar o corregir": "Doubtful: tap to confirm or correct",
@@ -166,7 +169,8 @@ EN: dict[str, str] = {
         "Without markers: choose the seat and tap the corners of its zone on the picture."
     ),
 }
-EN.update(CARDS_EN)  # the card games' texts
+for _key, _text in CARDS_EN.items():  # the card games' texts; the kiosk's own never overridden
+    EN.setdefault(_key, _text)
 
 
 def lang() -> str:

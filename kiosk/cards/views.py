@@ -1,4 +1,4 @@
-"""`/cards`: the card games the kiosk plays, with their tables, and those still to come."""
+"""`/cards`: the card games the kiosk plays, with their tables, and the one still to come."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ bp = Blueprint("cards", __name__, url_prefix="/cards")
 GAMES = (
     ("truco", "Truco", "truco.new"),
     ("cacho", "Cacho español", "cacho.new"),
+    ("pifpaf", "Pif Paf", "pifpaf.new"),
 )
-COMING = ("Pif Paf", "Cacheta")
+COMING = ("Cacheta",)
 
 
 @bp.route("/")

@@ -1,0 +1,316 @@
+"""The Pif Paf blueprint (seed 001): one hand by taps, dealt face down; going out checked by the engine.
+
+The kiosk sees what the table sees: the discards, the cards taken from the discard pile, and the whole hand of the
+player who goes out (or claims the discard), entered in the card picker; the engine says whether the nine cards
+all form melds, and why not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
+from engines.cards.legal import legality
+from engines.cards.melds import Meld
+from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, Action, Call, Fold, PifPafHand, PifPafOptions, Raise
+from engines.cards.table import Draw
+from engines.errors import LogError, RuleError
+from kiosk import web
+from kiosk.auth import coordinator_required
+from kiosk.cards import common
+from kiosk.cards.common import card_data
+from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
+from kiosk.game_views import GameViews
+from kiosk.store import StaleError
+from kiosk.web import json_body, json_seq, refuse, store
+
+GAME = "pifpaf"
+TABLES = CardTables(GAME)
+bp = Blueprint(GAME, __name__, url_prefix="/pifpaf")
+
+OPTION_CHOICES: dict[str, list[str]] = {"bet_cap": list(BET_CAPS)}
+ACTIONS = ("deal", "fold", "call", "raise", "draw", "discard", "out", "claim")
+RANKS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+MAX_CHIPS = 10_000
+MELD_NAMES = {"sequence": "escalera", "group": "grupo"}
+
+JS_LABELS = (
+    "Repartir",
+    "Apuestas",
+    "Pozo",
+    "Apuesta",
+    "Tope",
+    "fichas",
+    "Le toca a",
+    "Se retira",
+    "Iguala",
+    "Sube",
+    "Roba del mazo",
+    "Roba del descarte",
+    "Descarta",
+    "Elija la carta que descarta",
+    "Sale",
+    "Reclama el descarte",
+    "Toque la carta que descarta y luego las nueve que muestra",
+    "Descarte",
+    "Muestra",
+    "Sale con estas cartas",
+    "Cancelar",
+    "Mazo",
+    "cartas",
+    "Gana",
+    "se lleva",
+    "retirado",
+    "Deshacer",
+    "Historial",
+)
+
+
+def labels() -> dict[str, str]:
+    """The page's labels in its language."""
+    return common.labels(JS_LABELS)
+
+
+def load(store_: Any, table_id: int) -> Desk:
+    """A Pif Paf hand from its stored log."""
+    return TABLES.load(store_, table_id)
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
+    options = PifPafOptions()
+    defaults = {"bet_cap": options.bet_cap, "claim_priority": options.claim_priority}
+    page = render_template("pifpaf/new.html", defaults=defaults, choices=OPTION_CHOICES, error=error, form=form)
+    return page, status
+
+
+def _number(form: Mapping[str, str], key: str, what: str) -> int:
+    raw = form.get(key, "").strip()
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_CHIPS:
+        raise RuleError("Pif Paf (Cacheta)", f"{what} es un número de 1 a {MAX_CHIPS}")
+    return int(raw)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@coordinator_required
+def new() -> Any:
+    """Start a hand: 3 to 8 players from the dealer's left, the chips each has, the ante, and the house options."""
+    if request.method == "GET":
+        return _new_page(None)
+    form = request.form
+    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
+    name = form.get("name", "").strip() or f"Pif Paf {len(store().tables()) + 1}"
+    options: dict[str, object] = {}
+    if "options_form" in form or "opt_claim_priority" in form:
+        options["claim_priority"] = form.get("opt_claim_priority") in ("on", "true", "1")
+    if form.get("opt_bet_cap"):
+        options["bet_cap"] = form["opt_bet_cap"]
+    try:
+        chips = _number(form, "chips", "las fichas de cada jugador")
+        ante = _number(form, "ante", "la apuesta inicial (ante)")
+        start = {"players": players, "chips": [chips] * len(players), "ante": ante, "options": options}
+        table_id = TABLES.create(store(), name, start)
+    except RuleError as error:
+        return _new_page(f"{error.article}: {error.message}", form, 400)
+    except LogError as error:
+        return _new_page(error.message, form, 400)
+    return redirect(url_for("pifpaf.table", table_id=table_id))
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/<int:table_id>")
+@coordinator_required
+def table(table_id: int) -> Any:
+    """The coordinator's screen."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("table", table_id, labels=labels())
+
+
+@bp.route("/<int:table_id>/tv")
+def tv(table_id: int) -> Any:
+    """The spectators' screen (read-only)."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("tv", table_id, labels=labels())
+
+
+def melds_of(melds: tuple[Meld, ...]) -> list[dict[str, Any]]:
+    """The melds a player went out with, as the pages draw them."""
+    return [{"kind": MELD_NAMES.get(m.kind, m.kind), "cards": [card_data(c) for c in m.cards]} for m in melds]
+
+
+def state_of(desk: Desk, view: str) -> dict[str, Any]:
+    """The page's JSON for one hand; the coordinator's adds what may be done now (and why not)."""
+    hand: PifPafHand = desk.state
+    table = hand.table
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "chips": hand.chips[seat],
+            "folded": hand.folded[seat],
+            "cards": None if table is None else table.held(seat),
+            "put_in": hand.put_in[seat],
+        }
+        for seat, name in enumerate(hand.players)
+    ]
+    out: dict[str, Any] = {
+        "id": desk.table_id,
+        "name": store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "game": GAME,
+        "summary": hand.summary(),
+        "players": players,
+        "phase": hand.phase,
+        "pot": hand.pot,
+        "bet": hand.level,
+        "cap": hand.cap,
+        "to_act": hand.to_act[0] if hand.phase == "bet" and hand.to_act else None,
+        "turn": hand.turn if hand.phase == "play" else None,
+        "must_draw": hand.must_draw,
+        "claimable_from": hand.claimable_from,
+        "top": None if table is None or table.top is None else card_data(table.top),
+        "discards": 0 if table is None else len(table.discard),
+        "stock": 0 if table is None else table.stock_count + len(table.stock_known),
+        "winner": hand.winner,
+        "melds": melds_of(hand.melds),
+        "hand_size": HAND_SIZE,
+        "history": [describe(e, hand.players) for e in desk.standing][-14:],
+    }
+    if view != "tv":
+        out["legal"] = legal_of(hand)
+        out["can_undo"] = len(desk.standing) > 1
+        out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in RANKS]
+        out["copies"] = DOUBLE_DECK.copies
+    return out
+
+
+def legal_of(hand: PifPafHand) -> dict[str, Any]:
+    """What may be done now, each with the engine's section and reason when not."""
+    seat = hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn
+    candidates: list[tuple[str, Action]] = [
+        ("fold", Fold(seat)),
+        ("call", Call(seat)),
+        ("raise", Raise(seat, 1)),
+        ("draw_stock", Draw(seat, "stock")),
+        ("draw_discard", Draw(seat, "discard")),
+    ]
+    may = {
+        x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
+        for x in legality(hand.check, candidates)
+    }
+    raises: list[int] = []
+    if hand.phase == "bet":
+        owed = hand.level - hand.put_in[seat]
+        for n in range(1, hand.cap + 1):
+            limit = n if hand.options.bet_cap == "raise" else hand.level + n
+            if limit <= hand.cap and owed + n <= hand.chips[seat]:
+                raises.append(n)
+    return {"seat": seat, "may": may, "raises": raises}
+
+
+def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+    """One Spanish line for the history list."""
+    kind = event.get("event")
+    seat = event.get("player")
+    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    if kind == "start":
+        return f"Empieza la mano de Pif Paf: {', '.join(players)}"
+    if kind == "deal":
+        return "Nueve cartas a cada uno"
+    if kind == "fold":
+        return f"{who} se retira"
+    if kind == "call":
+        return f"{who} iguala"
+    if kind == "raise":
+        return f"{who} sube {event.get('amount')}"
+    if kind == "draw":
+        return f"{who} roba del " + ("descarte" if event.get("source") == "discard" else "mazo")
+    if kind == "discard":
+        return f"{who} descarta {event.get('card')}"
+    if kind == "out":
+        return f"{who} sale descartando {event.get('discard')}"
+    if kind == "claim":
+        return f"{who} reclama el descarte y sale"
+    return str(kind)
+
+
+VIEWS = GameViews(GAME, load, TABLES.act, state_of, lambda desk: None)
+VIEWS.add_routes(
+    bp,
+    undo=UNDO_TAP,
+    import_log=TABLES.import_log,
+    imported_name="Pif Paf importado",
+    export_name=lambda table_id: f"pifpaf-{table_id}.jsonl",
+)
+
+
+# ------------------------------------------------------------------ playing
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LogError(f"falta '{key}' (un número)")
+    return value
+
+
+def _card(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise LogError(f"falta '{key}': una carta, p. ej. QH")
+    return str(parse_card(value))
+
+
+def tap_events(hand: PifPafHand, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
+    name = data.get("action")
+    if name not in ACTIONS:
+        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    if name == "deal":
+        return [{"event": "deal"}]
+    default = hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn
+    event: dict[str, Any] = {"event": name, "player": _int(data, "player", default)}
+    if name == "raise":
+        event["amount"] = _int(data, "amount", None)
+    elif name == "draw":
+        source = data.get("source")
+        if source not in ("stock", "discard"):
+            raise LogError("'source' es stock (el mazo) o discard (el descarte)")
+        event["source"] = source
+    elif name == "discard":
+        event["card"] = _card(data, "card")
+    elif name in ("out", "claim"):
+        event["discard"] = _card(data, "discard")
+        shown = data.get("cards")
+        if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
+            raise LogError(f"falta 'cards': las {HAND_SIZE} cartas que muestra")
+        event["cards"] = [str(parse_card(x)) for x in shown]
+    return [event]
+
+
+@bp.route("/<int:table_id>/action", methods=["POST"])
+@coordinator_required
+def action(table_id: int) -> Any:
+    """One tap: deal, fold, call, raise, draw, discard, go out or claim; refused (with the seed's section) when
+    illegal, and then nothing is stored."""
+    VIEWS.load_or_404(table_id)
+    data = json_body()
+    seq = json_seq(data)
+    try:
+        desk = TABLES.tables.current(store(), table_id, seq)
+        events = tap_events(desk.state, data)
+    except RuleError as error:
+        return web.rule_refusal(error)
+    except LogError as error:
+        return refuse(error.message, 400)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})

@@ -1,0 +1,228 @@
+// Pif Paf: the coordinator's screen and the spectators' TV, drawn from /pifpaf/<id>/state.json.
+// The DOM is built with Cacho.h: data is never parsed as HTML.
+"use strict";
+(function () {
+  const { h, tablePage } = window.Cacho;
+  const root = document.getElementById("pifpaf");
+  if (!root) return;
+  const id = root.dataset.table;
+  const tv = root.dataset.view === "tv";
+  const base = "/pifpaf/" + id;
+  const labelsEl = document.getElementById("pifpaf-labels");
+  const LABELS = labelsEl ? JSON.parse(labelsEl.textContent) : {};
+  const L = (key) => LABELS[key] || key;
+  const $ = (sel) => document.getElementById(sel);
+  let state = null;
+  let mode = null; // null, {kind: "discard"} or {kind: "out"|"claim", player, discard, cards: []}
+  let chosen = null; // the card picked to discard
+
+  async function show(fresh, sent) {
+    if (sent || (state && fresh.seq !== state.seq)) { mode = null; chosen = null; }
+    state = fresh;
+    draw();
+  }
+  const page = tablePage(base, tv, show, () => (state ? state.seq : null));
+  const act = (body) => page.send("/action", body);
+  const nameOf = (seat) => state.players[seat].name;
+  const cardEl = (c) => h("span", { class: "pcard" + (c.red ? " red" : "") }, c.rank + c.suit);
+  const cardOf = (text) => state.deck.find((d) => d.card === text);
+
+  function button(label, onclick, opts) {
+    const o = opts || {};
+    return h("button", { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: onclick }, label);
+  }
+
+  function option(what, label, body, primary) {
+    const may = state.legal.may[what];
+    const reason = may && !may.allowed ? may.article + ": " + may.reason : null;
+    return h(
+      "span",
+      { class: "option" },
+      button(label, () => act(body), { id: what.replace("_", "-"), disabled: !!reason, reason: reason, primary: primary }),
+      reason ? h("span", { class: "reason" }, reason) : null,
+    );
+  }
+
+  function draw() {
+    drawPlayers();
+    drawInfo();
+    drawResult();
+    if (!tv) {
+      drawControls();
+      drawPicker();
+      $("undo").disabled = !state.can_undo;
+      $("history").replaceChildren(...state.history.map((line) => h("li", {}, line)));
+    }
+  }
+
+  function drawPlayers() {
+    const now = state.phase === "bet" ? state.to_act : state.turn;
+    $("players").replaceChildren(
+      ...state.players.map((p) =>
+        h(
+          "div",
+          { class: "cplayer" + (p.seat === now ? " to-act" : "") + (p.folded ? " out" : "") + (state.winner === p.seat ? " won" : ""), dataset: { seat: p.seat } },
+          h("div", { class: "name" }, p.name),
+          h("div", { class: "chips", id: "chips-" + p.seat }, String(p.chips)),
+          h("div", { class: "meta" }, L("fichas") + (p.folded ? " · " + L("retirado") : p.cards !== null ? " · " + p.cards + " " + L("cartas") : "")),
+        ),
+      ),
+    );
+  }
+
+  function drawInfo() {
+    const parts = [];
+    const pot = [h("span", { class: "stake-value", id: "pot" }, L("Pozo") + " " + state.pot)];
+    if (state.phase === "bet") {
+      pot.push(h("span", { class: "kind-badge" }, L("Apuesta") + " " + state.bet));
+      pot.push(h("span", { class: "kind-badge" }, L("Tope") + " " + state.cap));
+    }
+    parts.push(h("p", { class: "stake" }, pot));
+    if (state.phase === "play") {
+      parts.push(
+        h(
+          "p",
+          { class: "stake" },
+          h("span", {}, L("Mazo") + " " + state.stock),
+          h("span", {}, L("Descarte") + ": "),
+          state.top ? h("span", { id: "top" }, cardEl(state.top)) : h("span", { id: "top" }, "—"),
+        ),
+      );
+    }
+    const now = state.phase === "bet" ? state.to_act : state.turn;
+    if (now !== null && state.phase !== "over") parts.push(h("p", { class: "turn", id: "turn" }, L("Le toca a") + " " + nameOf(now)));
+    $("hand-info").replaceChildren(...parts);
+  }
+
+  function drawResult() {
+    const box = $("result");
+    if (state.winner === null) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    box.hidden = false;
+    box.replaceChildren(
+      h("p", { class: "big-text gold", id: "winner" }, L("Gana") + " " + nameOf(state.winner)),
+      ...state.melds.map((m) => h("div", { class: "shown meld" }, h("span", { class: "who" }, m.kind), m.cards.map(cardEl))),
+    );
+  }
+
+  function drawControls() {
+    const parts = [];
+    const legal = state.legal;
+    if (state.phase === "deal") {
+      parts.push(button(L("Repartir"), () => act({ action: "deal" }), { id: "deal", primary: true }));
+    } else if (state.phase === "bet") {
+      const p = legal.seat;
+      parts.push(
+        h(
+          "div",
+          { class: "row" },
+          option("fold", L("Se retira"), { action: "fold", player: p }),
+          option("call", L("Iguala"), { action: "call", player: p }, true),
+        ),
+      );
+      if (legal.raises.length) {
+        parts.push(
+          h("div", { class: "row raises" }, h("span", {}, L("Sube")), legal.raises.slice(0, 12).map((n) => button("+" + n, () => act({ action: "raise", player: p, amount: n }), { id: "raise-" + n }))),
+        );
+      }
+    } else if (state.phase === "play" && mode && (mode.kind === "out" || mode.kind === "claim")) {
+      parts.push(h("p", {}, (mode.kind === "claim" ? L("Reclama el descarte") : L("Sale")) + ": " + nameOf(mode.player)));
+      parts.push(h("p", {}, L("Toque la carta que descarta y luego las nueve que muestra")));
+      parts.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Descarte")), mode.discard ? h("button", { class: "pick-chip", onclick: () => { mode.discard = null; draw(); } }, cardEl(cardOf(mode.discard))) : "—"));
+      parts.push(
+        h(
+          "div",
+          { class: "shown" },
+          h("span", { class: "who" }, L("Muestra") + " " + mode.cards.length + "/" + state.hand_size),
+          mode.cards.map((c, k) => h("button", { class: "pick-chip", onclick: () => { mode.cards.splice(k, 1); draw(); } }, cardEl(cardOf(c)))),
+        ),
+      );
+      const ready = mode.discard && mode.cards.length === state.hand_size;
+      parts.push(
+        h(
+          "div",
+          { class: "row" },
+          button(L("Sale con estas cartas"), () => act({ action: mode.kind, player: mode.player, discard: mode.discard, cards: mode.cards }), { id: "go", primary: true, disabled: !ready }),
+          button(L("Cancelar"), () => { mode = null; draw(); }, { id: "cancel-out" }),
+        ),
+      );
+    } else if (state.phase === "play") {
+      const p = state.turn;
+      if (state.must_draw) {
+        parts.push(
+          h(
+            "div",
+            { class: "row" },
+            option("draw_stock", L("Roba del mazo"), { action: "draw", player: p, source: "stock" }, true),
+            option("draw_discard", L("Roba del descarte") + (state.top ? " " + state.top.rank + state.top.suit : ""), { action: "draw", player: p, source: "discard" }),
+          ),
+        );
+      } else {
+        parts.push(h("p", {}, L("Elija la carta que descarta")));
+        parts.push(
+          h(
+            "div",
+            { class: "row" },
+            button(L("Descarta") + (chosen ? " " + chosen : ""), () => act({ action: "discard", player: p, card: chosen }), { id: "discard", primary: true, disabled: !chosen }),
+            button(L("Sale"), () => { mode = { kind: "out", player: p, discard: null, cards: [] }; draw(); }, { id: "go-out" }),
+          ),
+        );
+      }
+      if (state.claimable_from !== null) {
+        const claimers = state.players.filter((x) => !x.folded && x.seat !== state.claimable_from);
+        parts.push(
+          h(
+            "div",
+            { class: "row" },
+            h("span", {}, L("Reclama el descarte") + ":"),
+            claimers.map((x) => button(x.name, () => { mode = { kind: "claim", player: x.seat, discard: null, cards: [] }; draw(); }, { id: "claim-" + x.seat })),
+          ),
+        );
+      }
+    }
+    const box = $("controls");
+    box.hidden = parts.length === 0;
+    box.replaceChildren(...parts);
+  }
+
+  // The picker: thirteen ranks across, the suits down (two decks: a card may be picked twice).
+  function drawPicker() {
+    const box = $("picker");
+    const discarding = state.phase === "play" && !state.must_draw && !mode;
+    const showing = mode && (mode.kind === "out" || mode.kind === "claim");
+    if (!discarding && !showing) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    box.hidden = false;
+    const count = (card) => (showing ? mode.cards.filter((c) => c === card).length + (mode.discard === card ? 1 : 0) : 0);
+    const grid = h(
+      "div",
+      { class: "card-grid thirteen" },
+      state.deck.map((c) =>
+        h(
+          "button",
+          {
+            class: "pick" + (c.red ? " red" : "") + ((discarding && chosen === c.card) || count(c.card) ? " chosen" : ""),
+            dataset: { card: c.card },
+            onclick: () => {
+              if (discarding) chosen = c.card;
+              else if (!mode.discard) mode.discard = c.card;
+              else if (mode.cards.length < state.hand_size && count(c.card) < state.copies) mode.cards.push(c.card);
+              draw();
+            },
+          },
+          c.rank + c.suit,
+        ),
+      ),
+    );
+    box.replaceChildren(grid);
+  }
+
+  if (!tv) $("undo").addEventListener("click", () => page.send("/undo", {}));
+  page.follow(id);
+})();
