@@ -1,4 +1,4 @@
-"""Pif Paf on the kiosk (seed 001): a hand by taps dealt face down, the betting, turns, going out checked by the engine."""
+"""Pif Paf on the kiosk (seed 001): a hand by taps dealt face down, the betting, turns, going out ruled by the engine."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_turns_and_going_out_checked_by_the_engine(coordinator: Coordinator) -> 
     assert now["top"]["card"] == "KS" and now["turn"] == 1 and now["claimable_from"] == 0
     ok(coordinator, gid, action="draw", source="discard")
     assert state(coordinator, gid)["players"][1]["cards"] == 10
-    bad = OUT[:-1] + ["10H"]
+    bad = [*OUT[:-1], "10H"]
     refused(coordinator, gid, "Play of the hand", "KS", action="out", discard="QH", cards=OUT)
     refused(coordinator, gid, "Play of the hand", "no forman todas juegos", action="out", discard="KS", cards=bad)
     now = ok(coordinator, gid, action="out", discard="KS", cards=OUT)
