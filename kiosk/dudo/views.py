@@ -46,6 +46,11 @@ def timers() -> dict[int, dict[str, Any]]:
     return cast(dict[int, dict[str, Any]], current_app.extensions.setdefault("cacho.timers", {}))
 
 
+def timer_of(table_id: int) -> dict[str, Any]:
+    """A table's turn timer: stopped at 0 of 60 s, with its sound on, until the coordinator starts it."""
+    return timers().setdefault(table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60, "sound": True})
+
+
 # ------------------------------------------------------------------ setup
 
 
@@ -117,7 +122,7 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         "last_ruling": last_ruling(desk, meta),
         "rulings": len(tbl.rulings),
         "history": [desks.describe(e) for e in meta][-14:],
-        "timer": timers().get(desk.table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60}),
+        "timer": timer_of(desk.table_id),
         "camera": camera().health().to_dict(),
         "can_read": camera().can_read,
         "now": time.time(),
@@ -241,17 +246,19 @@ def action(table_id: int) -> Any:
 @bp.route("/<int:table_id>/timer", methods=["POST"])
 @coordinator_required
 def timer(table_id: int) -> Any:
-    """The turn timer: start, pause, reset (and its limit in seconds)."""
+    """The turn timer: start, pause, reset (and its limit in seconds), or its sound at time up on or off."""
     VIEWS.load_or_404(table_id)
     data = json_body()
     op = data.get("op")
     limit = data.get("limit")
     # Everything is checked before the clock is touched: a refused request changes nothing.
-    if op not in ("start", "pause", "reset"):
-        return refuse("op debe ser start, pause o reset", 400)
+    if op not in ("start", "pause", "reset", "sound"):
+        return refuse("op debe ser start, pause, reset o sound", 400)
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 600):
         return refuse("el límite del turno va de 5 a 600 segundos", 400)
-    clock = timers().setdefault(table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60})
+    if op == "sound" and not isinstance(data.get("on"), bool):
+        return refuse("el sonido del reloj se pide con 'on': true o false", 400)
+    clock = timer_of(table_id)
     now = time.time()
     if op == "start" and not clock["running"]:
         clock.update(running=True, since=now)
@@ -259,10 +266,12 @@ def timer(table_id: int) -> Any:
         clock.update(running=False, elapsed=clock["elapsed"] + now - clock["since"], since=None)
     elif op == "reset":
         clock.update(running=False, elapsed=0.0, since=None)
+    elif op == "sound":
+        clock["sound"] = data["on"]
     if limit is not None:
         clock["limit"] = limit
     publish(table_id)
-    return jsonify(clock)
+    return jsonify(clock | {"now": now})  # the server's clock: the pages count from it, not from their own
 
 
 # ------------------------------------------------------------------ the cups lifted

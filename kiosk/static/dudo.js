@@ -17,9 +17,13 @@
   let picker = null; // {player, die}
   const $ = (sel) => document.getElementById(sel);
 
+  let clockSkew = 0; // how far this screen's clock is ahead of the kiosk's (the turn timer counts on the kiosk's)
+  let lastLeft = null; // the turn's seconds left at the last tick: time is up when they cross zero
+
   const page = tablePage(base, tv, (fresh) => {
     // a bid half chosen was for the table as it stood: once it moves on (this bid applied, an undo), it is void
     if (state && fresh.seq !== state.seq) { chosenFace = chosenQty = null; desestima = false; }
+    clockSkew = Date.now() / 1000 - fresh.now;
     state = fresh;
     draw();
   }, () => (state ? state.seq : null));
@@ -234,17 +238,46 @@
     if (undo) undo.disabled = !state.can_undo;
   }
 
+  // The turn timer (art. 11) counts down on every screen; at zero it says «¡Tiempo!», counts the time over, and
+  // sounds once where the coordinator left the sound on.
   function drawTimer() {
     const el = $("timer");
     if (!el || !state) return;
-    const t = state.timer;
-    const skew = Date.now() / 1000 - state.now;
-    let elapsed = t.elapsed + (t.running && t.since ? Date.now() / 1000 - skew - t.since : 0);
-    elapsed = Math.max(0, elapsed);
-    const left = t.limit - elapsed;
-    const s = Math.abs(Math.round(left));
-    el.textContent = (left < 0 ? "-" : "") + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
-    el.classList.toggle("over", left < 0);
+    const clock = state.timer;
+    const serverNow = Date.now() / 1000 - clockSkew;
+    const elapsed = Math.max(0, clock.elapsed + (clock.running && clock.since ? serverNow - clock.since : 0));
+    const left = clock.limit - elapsed;
+    const up = left <= 0;
+    const s = up ? Math.floor(-left) : Math.ceil(left);
+    const shown = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    el.textContent = up ? t("¡Tiempo!") + " +" + shown : shown;
+    el.classList.toggle("over", up);
+    el.dataset.state = up ? "up" : clock.running ? "running" : "stopped";
+    if (up && clock.running && lastLeft !== null && lastLeft > 0 && clock.sound) sound(el);
+    lastLeft = left;
+    const toggle = $("timer-sound");
+    if (toggle) {
+      toggle.textContent = clock.sound ? t("Sonido: sí") : t("Sonido: no");
+      toggle.setAttribute("aria-pressed", String(clock.sound));
+    }
+  }
+
+  let audio = null;
+  function sound(el) {
+    el.dataset.sounded = String(Number(el.dataset.sounded || 0) + 1);
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+      for (const at of [0, 0.35, 0.7]) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = 880;
+        gain.gain.value = 0.25;
+        osc.connect(gain).connect(audio.destination);
+        osc.start(audio.currentTime + at);
+        osc.stop(audio.currentTime + at + 0.2);
+      }
+    } catch (e) { /* a screen with no sound: «¡Tiempo!» says it */ }
   }
 
   function draw() {
@@ -256,12 +289,15 @@
 
   if (!tv) {
     $("undo").addEventListener("click", () => send("/undo"));
-    for (const op of ["start", "pause", "reset"]) {
-      $("timer-" + op).addEventListener("click", async () => {
-        const res = await api(base + "/timer", { op: op });
-        if (res.ok) { state.timer = res.data; drawTimer(); }
-      });
-    }
+    const clockOp = async (body) => {
+      const res = await api(base + "/timer", body);
+      if (!res.ok) { page.showError(res.data.error); return; }
+      clockSkew = Date.now() / 1000 - res.data.now;
+      state.timer = res.data;
+      drawTimer();
+    };
+    for (const op of ["start", "pause", "reset"]) $("timer-" + op).addEventListener("click", () => clockOp({ op: op }));
+    $("timer-sound").addEventListener("click", () => clockOp({ op: "sound", on: !state.timer.sound }));
   }
   setInterval(drawTimer, 500);
   page.follow(id);

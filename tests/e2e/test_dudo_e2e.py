@@ -436,3 +436,35 @@ def test_every_quantity_up_to_the_dice_in_play_is_offered(bare: Server, page: An
     page.locator('#controls .qty[data-q="30"]').click()
     page.locator("#bid-go").click()
     expect(page.locator("#standing-bid")).to_have_text("Ana: treinta sextas")
+
+
+def test_the_turn_timer_ticks_says_time_is_up_and_sounds_unless_turned_off(
+    bare: Server, page: Any, browser: Any
+) -> None:
+    """Issue 34, point 1: the turn timer counts down on the coordinator's screen and on the TV, says «¡Tiempo!»
+    at zero and sounds once, unless the coordinator turned the sound off."""
+    url = new_table(page, bare)
+    tv_context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="es-CL")
+    tv = tv_context.new_page()
+    try:
+        tv.goto(url + "/tv")
+        expect(tv.locator("#timer")).to_have_text("1:00")
+        page.evaluate("base => window.Cacho.api(base + '/timer', {op: 'reset', limit: 5})", url)
+        expect(page.locator("#timer-sound")).to_have_text("Sonido: sí")
+        page.locator("#timer-start").click()
+        for screen in (page, tv):
+            expect(screen.locator("#timer")).to_have_text(re.compile(r"^0:0[0-3]$"), timeout=4_000)  # it ticks
+        for screen in (page, tv):
+            expect(screen.locator("#timer")).to_have_text(re.compile(r"^¡Tiempo! \+0:0\d$"), timeout=6_000)
+            expect(screen.locator("#timer")).to_have_attribute("data-sounded", "1")
+        # the sound off: time up again is said, not sounded
+        page.locator("#timer-sound").click()
+        expect(page.locator("#timer-sound")).to_have_text("Sonido: no")
+        page.locator("#timer-reset").click()
+        expect(page.locator("#timer")).to_have_text("0:05")
+        page.locator("#timer-start").click()
+        for screen in (page, tv):
+            expect(screen.locator("#timer")).to_have_text(re.compile(r"^¡Tiempo!"), timeout=8_000)
+            expect(screen.locator("#timer")).to_have_attribute("data-sounded", "1")
+    finally:
+        tv_context.close()

@@ -280,6 +280,21 @@ def test_timer(coordinator: Coordinator) -> None:
     assert coordinator.get(f"/dudo/{table}/state.json").json["timer"]["limit"] == 45
 
 
+def test_the_timer_answers_with_the_kiosks_clock_and_its_sound_can_be_turned_off(coordinator: Coordinator) -> None:
+    """Issue 34, point 1: the pages count the turn down on the kiosk's clock (`now` in every answer), and the
+    sound at time up is on until the coordinator turns it off (for every screen of the table)."""
+    table = coordinator.new_table()
+    assert coordinator.get(f"/dudo/{table}/state.json").json["timer"]["sound"] is True
+    clock = coordinator.post(f"/dudo/{table}/timer", {"op": "start", "limit": 5}).json
+    assert clock["now"] >= clock["since"] > 0
+    off = coordinator.post(f"/dudo/{table}/timer", {"op": "sound", "on": False}).json
+    assert off["sound"] is False and off["running"] and off["limit"] == 5
+    assert coordinator.client.get(f"/dudo/{table}/state.json?view=tv").json["timer"]["sound"] is False
+    refused = coordinator.post(f"/dudo/{table}/timer", {"op": "sound", "on": "sí"})
+    assert refused.status_code == 400 and "'on': true o false" in refused.json["error"]
+    assert coordinator.get(f"/dudo/{table}/state.json").json["timer"]["sound"] is False
+
+
 def test_tv_odds_follow_the_round(coordinator: Coordinator) -> None:
     table = coordinator.new_table()
     assert coordinator.get(f"/dudo/{table}/state.json?view=tv").json["odds"] is None
