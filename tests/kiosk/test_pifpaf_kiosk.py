@@ -1,4 +1,4 @@
-"""Pif Paf on the kiosk (seed 001): a hand by taps dealt face down, the betting, turns, going out ruled by the engine."""
+"""Pif Paf on the kiosk (seed 001): a hand by taps dealt face down, betting, turns, going out ruled by the engine."""
 
 from __future__ import annotations
 
