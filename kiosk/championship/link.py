@@ -8,6 +8,7 @@ never zero times, and the organizer keeps one of each sequence number.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -299,6 +300,51 @@ class TableLink:
                 self._wake.set()
         elif message.topic == self._topic(topics.RULINGS) and self._on_ruling is not None:
             self._on_ruling(data)
+
+
+def fetch_retained(config: LinkConfig, kind: str, timeout_s: float = 5.0) -> dict[str, Any] | None:
+    """The retained message of one of the table's topics (its seating from the draw), read once; None when the
+    broker has none. ConnectionError in Spanish when the broker cannot be reached or refuses the user."""
+    got: dict[str, Any] = {}
+    done = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)  # a clean session of its own
+    if config.username:
+        client.username_pw_set(config.username, config.password)
+    topic = topics.table_topic(config.code, config.table, kind)
+
+    def connected(c: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any) -> None:
+        if reason.is_failure:
+            got["refused"] = str(reason)
+            done.set()
+        else:
+            c.subscribe(topic, qos=1)
+
+    def subscribed(c: mqtt.Client, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
+        # The broker sends a retained message right after acknowledging the subscription: none soon, there is none.
+        threading.Timer(0.3, done.set).start()
+
+    def heard(c: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.payload:
+            with contextlib.suppress(ValueError):
+                got["message"] = json.loads(message.payload)
+        done.set()
+
+    client.on_connect, client.on_subscribe, client.on_message = connected, subscribed, heard
+    try:
+        client.connect(config.host, config.port, keepalive=10)
+    except OSError as error:
+        raise ConnectionError(f"no se pudo llegar al broker {config.host}:{config.port}: {error}") from None
+    client.loop_start()
+    try:
+        if not done.wait(timeout_s):
+            raise ConnectionError(f"el broker {config.host}:{config.port} no contestó en {timeout_s:.0f} s")
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    if "refused" in got:
+        raise ConnectionError(f"el broker rechazó al usuario {config.username or '(sin usuario)'}: {got['refused']}")
+    message = got.get("message")
+    return message if isinstance(message, dict) else None
 
 
 def wait_for(check: Callable[[], bool], timeout_s: float, step_s: float = 0.05) -> bool:

@@ -86,6 +86,7 @@ class Organizer:
         self._thread: threading.Thread | None = None
         self.connected = False
         self.unreadable = 0
+        self._owned: dict[str, bytes] = {}  # the retained messages it publishes, again at every connection
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=client_id or f"cacho-{code}-organizer",
@@ -134,6 +135,17 @@ class Organizer:
             feed = self._feeds.get(table)
             return None if feed is None else feed.summary()
 
+    def publish_seating(self, table: int, seating: dict[str, Any] | None) -> None:
+        """Publish (retained) the players the draw sat at a table; None clears it (a table no longer drawn)."""
+        topic = topics.table_topic(self.code, table, topics.SEATING)
+        payload = b"" if seating is None else json.dumps(seating, ensure_ascii=False).encode()
+        with self._lock:
+            if seating is None:
+                self._owned.pop(topic, None)
+            else:
+                self._owned[topic] = payload
+        self._client.publish(topic, payload, qos=1, retain=True)
+
     def publish_ruling(self, table: int, ruling: dict[str, Any]) -> None:
         """Send an organizer's ruling to a table's kiosk (QoS 1: its session keeps it while it is away)."""
         payload = json.dumps(ruling, ensure_ascii=False).encode()
@@ -148,6 +160,10 @@ class Organizer:
         self.connected = True
         kinds = (topics.EVENT, topics.STATE, topics.LINK)
         client.subscribe([(topics.every_table(self.code, kind), 1) for kind in kinds])
+        with self._lock:
+            owned = list(self._owned.items())
+        for topic, payload in owned:  # a broker that died unsaved lost them
+            client.publish(topic, payload, qos=1, retain=True)
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any

@@ -26,6 +26,10 @@ class Feeds(Protocol):
         """Send a ruling to a table's kiosk."""
         ...
 
+    def publish_seating(self, table: int, seating: dict[str, Any] | None) -> None:
+        """Tell a table's kiosk the players the draw sat there (None: no longer drawn)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Standing:
@@ -120,7 +124,10 @@ class Championship:
             tables = draw(names, seed, size)
         except DrawError as error:
             raise RegistryError(str(error)) from None
-        return self.registry.save_round(1, seed.strip(), size, tables)
+        before = [t.number for t in rounds[0].tables] if rounds else []
+        rnd = self.registry.save_round(1, seed.strip(), size, tables)
+        self.announce(rnd, gone=before)
+        return rnd
 
     def advancing(self) -> list[str]:
         """Who goes on from the last round (every table must have its champion)."""
@@ -146,7 +153,25 @@ class Championship:
             tables = draw(going, seed, size)
         except DrawError as error:
             raise RegistryError(str(error)) from None
-        return self.registry.save_round(len(rounds) + 1, seed.strip(), size, tables)
+        rnd = self.registry.save_round(len(rounds) + 1, seed.strip(), size, tables)
+        self.announce(rnd)
+        return rnd
+
+    def announce(self, rnd: Round, gone: list[int] | None = None) -> None:
+        """Tell each table's kiosk its players (retained), and clear the tables an earlier draw had and this lacks."""
+        if self.feeds is None:
+            return
+        for table in rnd.tables:
+            seating = {"table": table.number, "round": rnd.number, "seed": rnd.seed, "players": list(table.players)}
+            self.feeds.publish_seating(table.number, seating)
+        for number in set(gone or []) - {t.number for t in rnd.tables}:
+            self.feeds.publish_seating(number, None)
+
+    def announce_all(self) -> None:
+        """Tell every table of the last round its players again (the organizer's page started anew)."""
+        rounds = self.registry.rounds()
+        if rounds:
+            self.announce(rounds[-1])
 
     # ------------------------------------------------------------------ standings
 

@@ -12,9 +12,10 @@ STATE = "state"  # table → everyone: the table now, retained
 LINK = "link"  # table → everyone: "up" / "down" (the broker's last will), retained
 RESEND = "resend"  # organizer → table: send again from this sequence number
 RULINGS = "rulings"  # organizer → table: the organizer's rulings (art. 11)
+SEATING = "seating"  # organizer → table: the players the draw sat there (art. 3), retained
 
 FROM_TABLE = (EVENT, STATE, LINK)  # what a table may publish (its own only)
-TO_TABLE = (RESEND, RULINGS)  # what a table reads (its own only)
+TO_TABLE = (RESEND, RULINGS, SEATING)  # what a table reads (its own only)
 
 
 def check_code(code: str) -> str:

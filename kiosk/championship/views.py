@@ -6,6 +6,7 @@ import atexit
 import json
 import secrets
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -15,7 +16,8 @@ from flask import url_for as flask_url_for
 from engines.dudo import Descalificacion
 from engines.errors import RuleError
 from kiosk.auth import coordinator_required, is_coordinator
-from kiosk.championship.link import SETTING, LinkConfig, TableLink
+from kiosk.championship import topics
+from kiosk.championship.link import SETTING, LinkConfig, TableLink, fetch_retained
 from kiosk.championship.organizer import Organizer
 from kiosk.championship.registry import Registry, RegistryError
 from kiosk.championship.service import OPTIONS, Championship
@@ -54,7 +56,9 @@ def install(app: Flask) -> None:
             atexit.register(organizer.stop)
             feeds = organizer
         registry = Registry(Path(config["registry"]))
-        app.extensions["cacho.championship"] = Championship(config["code"], registry, feeds)
+        champ = Championship(config["code"], registry, feeds)
+        champ.announce_all()
+        app.extensions["cacho.championship"] = champ
     store = cast(Store, app.extensions["cacho.store"])
     if store.setting(SETTING):
         try:
@@ -339,34 +343,88 @@ def table_page() -> Any:
         config=config,
         tables=kiosk_store().tables("dudo"),
         rulings=received_rulings(link.config.table_id if link is not None else None),
+        seating=None,
     )
+
+
+def form_config(table_id: str) -> LinkConfig:
+    """The link the join form describes (ValueError in Spanish when something is wrong)."""
+    form = request.form
+    host, _, port = form.get("broker", "").strip().partition(":")
+    return LinkConfig.from_dict(
+        {
+            "host": host,
+            "port": port or "1883",
+            "code": form.get("code", "").strip(),
+            "table": form.get("table", "").strip(),
+            "table_id": table_id,
+            "username": form.get("username", "").strip(),
+            "password": form.get("password", ""),
+        }
+    )
+
+
+def joined(config: LinkConfig) -> Response:
+    """Keep the link's settings, start it, and go back to the page."""
+    kiosk_store().set_setting(SETTING, json.dumps(config.to_dict()))
+    start_link(current_app._get_current_object(), config)  # type: ignore[attr-defined]
+    flash(t("Mesa {n} unida al campeonato {code}").format(n=config.table, code=config.code), "ok")
+    return cast(Response, redirect(url_for("championship.table_page")))
+
+
+def not_joined(error: Exception) -> Response:
+    """Back to the page saying why (nothing was changed)."""
+    flash(t("No se unió al campeonato: {e}").format(e=error), "error")
+    return cast(Response, redirect(url_for("championship.table_page")))
 
 
 @bp.route("/mesa/unirse", methods=["POST"])
 @coordinator_required
 def join() -> Any:
-    """Join a championship: the broker's address, the code, the table's number and its user (art. 3: from the draw)."""
-    form = request.form
-    host, _, port = form.get("broker", "").strip().partition(":")
-    data = {
-        "host": host,
-        "port": port or "1883",
-        "code": form.get("code", "").strip(),
-        "table": form.get("table", "").strip(),
-        "table_id": form.get("table_id", "").strip(),
-        "username": form.get("username", "").strip(),
-        "password": form.get("password", ""),
-    }
+    """Join a championship with one of this kiosk's Dudo tables: the broker, the code, the number from the draw."""
     try:
-        config = LinkConfig.from_dict(data)
+        config = form_config(request.form.get("table_id", "").strip())
         kiosk_store().table(config.table_id)
     except (ValueError, LookupError) as error:
-        flash(t("No se unió al campeonato: {e}").format(e=error), "error")
-        return redirect(url_for("championship.table_page"))
-    kiosk_store().set_setting(SETTING, json.dumps(config.to_dict()))
-    start_link(current_app._get_current_object(), config)  # type: ignore[attr-defined]
-    flash(t("Mesa {n} unida al campeonato {code}").format(n=config.table, code=config.code), "ok")
-    return redirect(url_for("championship.table_page"))
+        return not_joined(error)
+    return joined(config)
+
+
+@bp.route("/mesa/sorteo", methods=["POST"])
+@coordinator_required
+def seating() -> Any:
+    """Ask the broker for the players the draw sat at this table number (art. 3), to seat the table with them."""
+    try:
+        config = form_config("0")
+        drawn = fetch_retained(config, topics.SEATING)
+    except (ValueError, ConnectionError) as error:
+        return not_joined(error)
+    if drawn is None or not isinstance(drawn.get("players"), list):
+        return not_joined(ValueError(t("el organizador no ha sorteado la mesa {n}").format(n=config.table)))
+    return render_template(
+        "championship/table.html",
+        status=None,
+        config={**config.to_dict(), "password": request.form.get("password", "")},
+        tables=kiosk_store().tables("dudo"),
+        rulings=[],
+        seating=drawn,
+    )
+
+
+@bp.route("/mesa/sentar", methods=["POST"])
+@coordinator_required
+def seat_and_join() -> Any:
+    """Seat a new Dudo table with the drawn players (the opener from the art. 3 roll-off) and join with it."""
+    from engines.dudo import Start
+    from kiosk.dudo.desk import create
+
+    players = tuple(name.strip() for name in request.form.getlist("player") if name.strip())
+    try:
+        config = form_config("0")
+        table_id = create(kiosk_store(), f"Mesa {config.table}", Start(players, request.form.get("opener", "")))
+    except (ValueError, RuleError) as error:
+        return not_joined(error)
+    return joined(replace(config, table_id=table_id))
 
 
 @bp.route("/mesa/dejar", methods=["POST"])

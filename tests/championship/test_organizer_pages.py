@@ -26,12 +26,16 @@ class FakeFeeds:
     def __init__(self) -> None:
         self.views: dict[int, dict[str, Any]] = {}
         self.sent: list[tuple[int, dict[str, Any]]] = []
+        self.seatings: dict[int, dict[str, Any] | None] = {}
 
     def summary(self, table: int) -> dict[str, Any] | None:
         return self.views.get(table)
 
     def publish_ruling(self, table: int, ruling: dict[str, Any]) -> None:
         self.sent.append((table, ruling))
+
+    def publish_seating(self, table: int, seating: dict[str, Any] | None) -> None:
+        self.seatings[table] = seating
 
     def play(self, table: int, players: list[str], seed: int) -> dict[str, Any]:
         """The table plays a whole simulated game: its view as the organizer rebuilds it."""
@@ -81,7 +85,7 @@ def flashed(organizer: Coordinator) -> str:
     return organizer.get("/campeonato/").text
 
 
-def test_registration_and_the_public_draw(organizer: Coordinator) -> None:
+def test_registration_and_the_public_draw(organizer: Coordinator, feeds: FakeFeeds) -> None:
     register(organizer, NAMES)
     assert [p["name"] for p in state(organizer)["players"]] == NAMES
     organizer.form("/campeonato/jugadores", {"players": "Nuevo, X\nJugador01, Y"})
@@ -95,6 +99,14 @@ def test_registration_and_the_public_draw(organizer: Coordinator) -> None:
     assert tables == draw(NAMES, "4821", 4)  # anyone re-running the seed gets these tables
     organizer.form("/campeonato/sorteo", {"seed": "4821", "size": "4"})
     assert [t["drawn"] for t in state(organizer)["rounds"][0]["tables"]] == tables  # re-runnable
+    assert {n: s and s["players"] for n, s in feeds.seatings.items()} == {1: tables[0], 2: tables[1], 3: tables[2]}
+    organizer.form("/campeonato/sorteo", {"seed": "4821", "size": "6"})  # two tables now: the third is cleared
+    assert feeds.seatings[3] is None and feeds.seatings[1] == {
+        "table": 1,
+        "round": 1,
+        "seed": "4821",
+        "players": draw(NAMES, "4821", 6)[0],
+    }
     organizer.form("/campeonato/jugadores", {"players": "Tarde, Club"})
     assert "el sorteo ya se hizo: la inscripción está cerrada" in flashed(organizer)
     sheets = organizer.get("/campeonato/hojas/1").text

@@ -113,3 +113,41 @@ def test_a_disqualification_reaches_the_table_and_its_engine_goes_on_without_the
         assert organizer.events(1)[-1] == {**organizer.events(1)[-1], "event": "descalificacion", "player": "Beto"}
     finally:
         organizer.stop()
+
+
+def test_seat_the_drawn_players_and_join(kiosk: Flask, coordinator: Coordinator, broker: Mosquitto) -> None:
+    organizer = Organizer("127.0.0.1", broker.port, "verano").start()
+    try:
+        assert wait_for(lambda: organizer.connected, 10)
+        form = {"broker": f"127.0.0.1:{broker.port}", "code": "verano", "table": "2"}
+        coordinator.form("/campeonato/mesa/sorteo", form)
+        assert "el organizador no ha sorteado la mesa 2" in coordinator.get("/campeonato/mesa").text
+        organizer.publish_seating(2, {"table": 2, "round": 1, "seed": "4821", "players": ["Ana", "Beto", "Caro"]})
+        page = coordinator.form("/campeonato/mesa/sorteo", form).text
+        assert "Sentar la mesa y unirse" in page and "4821" in page
+        players = {"player": ["Ana", "Beto", "Caro"]}
+        refused = coordinator.client.post(
+            "/campeonato/mesa/sentar", data={**form, **players, "opener": "Zoe", "csrf_token": coordinator.token}
+        )
+        assert refused.status_code == 302
+        assert "No se unió al campeonato: art. 3" in coordinator.get("/campeonato/mesa").text
+        assert kiosk.extensions["cacho.store"].tables("dudo") == []  # nothing was seated
+        seated = coordinator.client.post(
+            "/campeonato/mesa/sentar", data={**form, **players, "opener": "Beto", "csrf_token": coordinator.token}
+        )
+        assert seated.status_code == 302
+        [row] = kiosk.extensions["cacho.store"].tables("dudo")
+        assert wait_for(lambda: len(organizer.events(2)) == 1, 10)
+        start = organizer.events(2)[0]
+        assert start["players"] == ["Ana", "Beto", "Caro"] and start["opener"] == "Beto"
+        assert kiosk.extensions["cacho.link"].config.table_id == row.id
+    finally:
+        organizer.stop()
+
+
+def test_seating_from_an_unreachable_broker_says_so(coordinator: Coordinator) -> None:
+    from kiosk.championship.broker import free_port
+
+    form = {"broker": f"127.0.0.1:{free_port()}", "code": "verano", "table": "2"}
+    coordinator.form("/campeonato/mesa/sorteo", form)
+    assert "no se pudo llegar al broker" in coordinator.get("/campeonato/mesa").text
