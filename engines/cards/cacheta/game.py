@@ -47,7 +47,8 @@ class CachetaOptions:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """A round's deal: nine cards to each player still at the table (None for the eliminated) and the flip."""
+    """A round's deal: nine cards to each player still at the table (None for the eliminated) and the flip (no
+    hands: dealt face down, unknown to the table)."""
 
     hands: tuple[tuple[Card, ...] | None, ...]
     flip: Card
@@ -55,10 +56,12 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Knock:
-    """The player in turn knocks out: with nine cards (`discard` given) or all ten (`discard` None)."""
+    """The player in turn knocks out: with nine cards (`discard` given) or all ten (`discard` None); `cards`: the
+    cards shown (nine or ten), needed when some of his cards were never seen by the table."""
 
     player: int
     discard: Card | None
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +73,12 @@ class GoodOne:
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """A player by the good one cuts the line: takes the card just discarded and knocks (or is burned)."""
+    """A player by the good one cuts the line: takes the card just discarded and knocks (or is burned); `cards` as
+    in Knock."""
 
     player: int
     discard: Card | None
+    cards: tuple[Card, ...] = ()
 
 
 Action = Deal | Draw | Discard | Knock | GoodOne | Cut
@@ -174,17 +179,36 @@ class CachetaGame:
             return
         if self.must_draw:
             raise CachetaError(GAME, "primero roba del monte o del descarte")
-        hand = self.table.hands[p]
-        card = action.card if isinstance(action, Discard) else action.discard
-        if card is not None and card not in hand:
-            raise CachetaError(GAME, f"no tiene la carta {card}")
-        if isinstance(action, Knock) and going_out(hand, self.rules, action.discard) is None:
+        if isinstance(action, Discard):
+            self.table.check_holds(p, action.card, CachetaError, GAME, self.players[p])
+            return
+        hand = self._shown(self.table, action, KNOCK)
+        if going_out(hand, self.rules, action.discard) is None:
             cards = "las nueve cartas" if action.discard is not None else "las diez cartas"
             raise CachetaError(KNOCK, f"{cards} no forman todas juegos válidos: no puede batir")
+
+    def _shown(self, table: RummyTable, action: Knock | Cut, article: str) -> tuple[Card, ...]:
+        """The whole hand a player knocks with: the cards shown and the discard (checked against what the table knows
+        of his hand), or his known hand when every card of it is known."""
+        p, name = action.player, self.players[action.player]
+        if not action.cards and not table.unseen(p):
+            hand = table.hands[p]
+            if action.discard is not None and action.discard not in hand:
+                raise CachetaError(article, f"{name} no tiene la carta {action.discard}")
+            return hand
+        size = HAND_SIZE if action.discard is not None else HAND_SIZE + 1
+        if len(action.cards) != size:
+            raise CachetaError(article, f"para batir se muestran {size} cartas, no {len(action.cards)}")
+        shown = (*action.cards, *([action.discard] if action.discard is not None else []))
+        table.check_shown(p, shown, CachetaError, article, name)
+        return shown
 
     def _check_deal(self, action: Deal) -> None:
         if self.phase != "deal":
             raise CachetaError(GAME, "la ronda ya está repartida")
+        if not action.hands:
+            DOUBLE_DECK.check([action.flip], CachetaError)
+            return
         if len(action.hands) != len(self.players):
             raise CachetaError(SETUP, f"hace falta una mano por asiento ({len(self.players)})")
         for seat, hand in enumerate(action.hands):
@@ -207,14 +231,14 @@ class CachetaGame:
             raise CachetaError("Burned", f"{self.players[p]} está quemado: ya no puede cortar la fila")
         if not self.good_one[p]:
             raise CachetaError(CUT, "solo corta la fila quien pidió la buena")
-        hand = (*self.table.hands[p], top)
-        if action.discard is not None and action.discard not in hand:
-            raise CachetaError(CUT, f"no tiene la carta {action.discard}")
+        self._shown(self.table.take_top(p), action, CUT)
         seat = self._next_alive(discarder)
         while seat != p:
-            # "the closest to act will have the priority" among players by the good one.
+            # "the closest to act will have the priority" among players by the good one (a hand the table has not
+            # seen cannot be judged: its player cuts first or yields by himself).
             if (
-                self.good_one[seat]
+                not self.table.unseen(seat)
+                and self.good_one[seat]
                 and not self.burned[seat]
                 and any_going_out((*self.table.hands[seat], top), self.rules, keep_all=True)
             ):
@@ -237,7 +261,8 @@ class CachetaGame:
             table = self.table.throw(p, action.card)
             return replace(self, table=table, must_draw=True, turn=self._next_alive(p), claimable_from=p)
         table = self.table.take_top(p) if isinstance(action, Cut) else self.table
-        melds = going_out(table.hands[p], self.rules, action.discard)
+        hand = self._shown(table, action, KNOCK)
+        melds = going_out(hand, self.rules, action.discard)
         if melds is None:
             # "if a player cuts the line but can't knock out, he/she is burned"
             return replace(self, burned=_set(self.burned, p, True), good_one=_set(self.good_one, p, False))
@@ -246,9 +271,10 @@ class CachetaGame:
     def _deal(self, action: Deal) -> CachetaGame:
         alive = self.alive
         first = self._next_alive(self.first) if self.round > 0 and self.options.first_player_rotates else alive[0]
-        hands = tuple(h or () for h in action.hands)
-        stock = DOUBLE_DECK.size - HAND_SIZE * len(alive) - 1
         n = len(self.players)
+        hands = tuple(h or () for h in action.hands) if action.hands else ((),) * n
+        hidden = tuple(HAND_SIZE if self.points[i] > 0 else 0 for i in range(n)) if not action.hands else ()
+        stock = DOUBLE_DECK.size - HAND_SIZE * len(alive) - 1
         return replace(
             self,
             phase="play",
@@ -258,7 +284,7 @@ class CachetaGame:
             must_draw=True,
             claimable_from=None,
             flip=action.flip,
-            table=RummyTable(hands, stock, out_of_play=(action.flip,)),
+            table=RummyTable(hands, stock, out_of_play=(action.flip,), hidden=hidden),
             good_one=(False,) * n,
             burned=(False,) * n,
             last_knock=None,
@@ -289,7 +315,10 @@ class CachetaGame:
         """What this player may do now, and why not, through the same checks as `check`."""
         candidates: list[tuple[str, Action]] = [
             ("good_one", GoodOne(player)),
-            ("draw stock", Draw(player, "stock", self.table.next_stock_card() if self.table else None)),
+            (
+                "draw stock",
+                Draw(player, "stock", self.table.next_stock_card() if self.table and not self.table.hidden else None),
+            ),
             ("draw discard", Draw(player, "discard")),
             ("knock 10", Knock(player, None)),
             ("cut 10", Cut(player, None)),
@@ -330,6 +359,8 @@ class CachetaGame:
         if self.table is not None:
             data["hands"] = [show(h) for h in self.table.hands]
             data["discard_top"] = None if self.table.top is None else str(self.table.top)
+            if self.table.hidden:
+                data["hidden"] = list(self.table.hidden)
         if self.last_knock is not None:
             player, size, melds = self.last_knock
             data["last_knock"] = {
@@ -366,6 +397,8 @@ def parse_action(event: Event) -> Action:
     """Turn one event dict into an action."""
     name = event["event"]
     if name == "deal":
+        if "hands" not in event:
+            return Deal((), get_card(event, "flip"))
         hands = event.get("hands")
         if not isinstance(hands, list):
             raise LogFormatError('falta "hands" (una lista de manos, null para los eliminados) en «deal»')
@@ -373,12 +406,12 @@ def parse_action(event: Event) -> Action:
     turn = parse_turn_event(name, event)
     if turn is not None:
         return turn
-    if name == "knock":
-        return Knock(get_int(event, "player"), get_optional_card(event, "discard"))
+    if name in ("knock", "cut"):
+        shown = to_cards(event["cards"]) if "cards" in event else ()
+        kind = Knock if name == "knock" else Cut
+        return kind(get_int(event, "player"), get_optional_card(event, "discard"), shown)
     if name == "good_one":
         return GoodOne(get_int(event, "player"))
-    if name == "cut":
-        return Cut(get_int(event, "player"), get_optional_card(event, "discard"))
     raise LogFormatError(f"evento desconocido en Cacheta: «{name}»")
 
 
