@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -81,9 +82,12 @@ class TableLink:
         poll_s: float = 1.0,
         keepalive_s: int = 10,
         reconnect_max_s: int = 4,
+        photos: Path | None = None,
     ) -> None:
         self.store = store
         self.config = config
+        self._photos = photos  # the kiosk's photo folder: the last ruling's photo goes out with the state
+        self._photo_sent: str | None = None
         self._on_ruling = on_ruling
         self._window = window
         self._poll_s = poll_s
@@ -211,6 +215,20 @@ class TableLink:
             self._state_due = False
             state = {"table": self.config.table, "ts": now(), **self._view.summary()}
             self._publish(self._topic(topics.STATE), json.dumps(state, ensure_ascii=False).encode(), retain=True)
+            self._send_photo(state.get("ruling"))
+
+    def _send_photo(self, ruling: Mapping[str, Any] | None) -> None:
+        """The last ruling's photo (retained), once per photo, when the kiosk has it."""
+        name = ruling.get("photo") if ruling else None
+        if not isinstance(name, str) or name == self._photo_sent or self._photos is None:
+            return
+        path = self._photos / str(self.config.table_id) / Path(name).name
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return
+        self._publish(self._topic(topics.PHOTO), data, retain=True)
+        self._photo_sent = name
 
     def _event_payload(self, seq: int, line: str) -> bytes:
         message = {"table": self.config.table, "seq": seq, "event": json.loads(line)}
@@ -264,7 +282,8 @@ class TableLink:
         self._publish(self._topic(topics.LINK), self._link_payload("up"), retain=True)
         with self._lock:
             self._state, self._since, self._problem = "up", now(), None
-            self._state_due = True  # the retained state may have been lost with the broker
+            self._state_due = True  # the retained state (and photo) may have been lost with the broker
+            self._photo_sent = None
         self._wake.set()
 
     def _on_disconnect(

@@ -41,6 +41,7 @@ class Feed:
     conflicts: int = 0  # the same number with another event: a table that lost its log?
     link: str = "unknown"
     link_since: str | None = None
+    photo: bytes | None = None  # the last ruling's photo (JPEG)
     behind_since: float | None = None
     requested: float = 0.0
     requests: int = 0
@@ -55,6 +56,7 @@ class Feed:
             "duplicates": self.duplicates,
             "conflicts": self.conflicts,
             "resend_requests": self.requests,
+            "has_photo": self.photo is not None,
             "link": self.link,
             "link_since": self.link_since,
         }
@@ -135,6 +137,12 @@ class Organizer:
             feed = self._feeds.get(table)
             return None if feed is None else feed.summary()
 
+    def photo(self, table: int) -> bytes | None:
+        """The last ruling's photo a table sent (JPEG), or None."""
+        with self._lock:
+            feed = self._feeds.get(table)
+            return None if feed is None else feed.photo
+
     def publish_seating(self, table: int, seating: dict[str, Any] | None) -> None:
         """Publish (retained) the players the draw sat at a table; None clears it (a table no longer drawn)."""
         topic = topics.table_topic(self.code, table, topics.SEATING)
@@ -158,7 +166,7 @@ class Organizer:
             log.warning("el broker rechazó al organizador: %s", reason)
             return
         self.connected = True
-        kinds = (topics.EVENT, topics.STATE, topics.LINK)
+        kinds = (topics.EVENT, topics.STATE, topics.LINK, topics.PHOTO)
         client.subscribe([(topics.every_table(self.code, kind), 1) for kind in kinds])
         with self._lock:
             owned = list(self._owned.items())
@@ -173,6 +181,12 @@ class Organizer:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         arrived = time.time()
         parsed = topics.parse_table_topic(self.code, message.topic)
+        if parsed is not None and parsed[1] == topics.PHOTO:
+            with self._lock:
+                self._feeds.setdefault(parsed[0], Feed(parsed[0])).photo = bytes(message.payload) or None
+            if self._on_change is not None:
+                self._on_change(parsed[0])
+            return
         try:
             data = json.loads(message.payload)
         except ValueError:

@@ -30,6 +30,10 @@ class Feeds(Protocol):
         """Tell a table's kiosk the players the draw sat there (None: no longer drawn)."""
         ...
 
+    def photo(self, table: int) -> bytes | None:
+        """The last ruling's photo a table sent, or None."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Standing:

@@ -10,11 +10,12 @@ ROOT = "cacho"
 EVENT = "event"  # table → organizer: every event of the log, QoS 1, with its sequence number
 STATE = "state"  # table → everyone: the table now, retained
 LINK = "link"  # table → everyone: "up" / "down" (the broker's last will), retained
+PHOTO = "photo"  # table → everyone: the last ruling's annotated photo (JPEG bytes), retained
 RESEND = "resend"  # organizer → table: send again from this sequence number
 RULINGS = "rulings"  # organizer → table: the organizer's rulings (art. 11)
 SEATING = "seating"  # organizer → table: the players the draw sat there (art. 3), retained
 
-FROM_TABLE = (EVENT, STATE, LINK)  # what a table may publish (its own only)
+FROM_TABLE = (EVENT, STATE, LINK, PHOTO)  # what a table may publish (its own only)
 TO_TABLE = (RESEND, RULINGS, SEATING)  # what a table reads (its own only)
 
 

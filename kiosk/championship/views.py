@@ -90,7 +90,7 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
         store.audit(config.table_id, RULING_KIND, kept)
         bus.publish("championship", {"ruling": data.get("id")})
 
-    link = TableLink(store, config, on_ruling=ruled).start()
+    link = TableLink(store, config, on_ruling=ruled, photos=Path(app.config["PHOTOS"])).start()
     app.extensions["cacho.link"] = link
     inbox = bus.subscribe()
     topic = f"table:{config.table_id}"
@@ -182,6 +182,16 @@ def organizer() -> Any:
 def state_json() -> Any:
     """Everything the organizer's page and the TV draw (read-only, no PIN: what the spectators may see)."""
     return jsonify(championship().state())
+
+
+@bp.route("/foto/<int:table>.jpg")
+def photo(table: int) -> Any:
+    """The last ruling's photo a table sent (404 when none came)."""
+    champ = championship()
+    data = champ.feeds.photo(table) if champ.feeds is not None else None
+    if data is None:
+        abort(404)
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.route("/tv")

@@ -30,7 +30,8 @@
       view.eliminated && view.eliminated.length ? h("p", {}, tr("Eliminados") + ": " + view.eliminated.join(", ")) : null,
       view.winner ? h("p", { class: "champion" }, tr("Campeón de la mesa") + ": " + view.winner) : null,
       view.ruling ? h("p", { class: "ruling-text" }, tr("Último fallo") + " (art. " + view.ruling.article + "): " + view.ruling.message +
-        (view.ruling.photo ? " [" + view.ruling.photo + "]" : "")) : null,
+        "") : null,
+      view.ruling && view.has_photo ? h("img", { class: "champ-photo", alt: tr("Foto del fallo"), src: "/campeonato/foto/" + view.table + ".jpg?v=" + encodeURIComponent(view.ruling.photo || "") }) : null,
       h("p", {}, h("small", {}, view.received + " " + tr("eventos"))));
   }
 

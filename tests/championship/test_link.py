@@ -196,3 +196,27 @@ def test_events_the_broker_lost_are_asked_for_again(table: tuple[Store, int], br
             back.stop()
     finally:
         link.stop()
+
+
+def test_the_last_rulings_photo_goes_out_with_the_state(
+    tmp_path: Path, table: tuple[Store, int], broker: Mosquitto, organizer: Organizer
+) -> None:
+    store, table_id = table
+    photos = tmp_path / "fotos"
+    (photos / str(table_id)).mkdir(parents=True)
+    (photos / str(table_id) / "fallo.jpg").write_bytes(b"\xff\xd8 la foto anotada")
+    lines = lines_of(6)
+    first_reveal = next(i for i, line in enumerate(lines) if json.loads(line)["event"] == "reveal")
+    lines[first_reveal] = json.dumps({**json.loads(lines[first_reveal]), "photo": f"{table_id}/fallo.jpg"})
+    config = LinkConfig("127.0.0.1", broker.port, CODE, 1, table_id)
+    link = TableLink(store, config, poll_s=0.1, photos=photos).start()
+    try:
+        for line in lines[: first_reveal + 1]:
+            store.append(table_id, line)
+            link.wake()
+        assert wait_for(lambda: organizer.photo(1) == b"\xff\xd8 la foto anotada", 10)
+        assert wait_for(lambda: len(organizer.events(1)) == first_reveal + 1, 10)
+        summary = organizer.summary(1) or {}
+        assert summary["has_photo"] and summary["ruling"]["photo"] == f"{table_id}/fallo.jpg"
+    finally:
+        link.stop()

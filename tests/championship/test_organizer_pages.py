@@ -37,6 +37,9 @@ class FakeFeeds:
     def publish_seating(self, table: int, seating: dict[str, Any] | None) -> None:
         self.seatings[table] = seating
 
+    def photo(self, table: int) -> bytes | None:
+        return b"\xff\xd8foto" if table == 1 else None
+
     def play(self, table: int, players: list[str], seed: int) -> dict[str, Any]:
         """The table plays a whole simulated game: its view as the organizer rebuilds it."""
         view = TableView()
@@ -193,6 +196,12 @@ def test_the_page_needs_the_pin_and_the_live_state_does_not(app: Flask) -> None:
     assert client.post("/campeonato/jugadores", data={"players": "A"}).status_code == 400  # no CSRF token
     assert client.get("/campeonato/estado.json").status_code == 200
     assert client.get("/campeonato/tv").status_code == 200
+
+
+def test_the_last_rulings_photo_is_served(app: Flask) -> None:
+    client = app.test_client()
+    assert client.get("/campeonato/foto/1.jpg").data == b"\xff\xd8foto"
+    assert client.get("/campeonato/foto/2.jpg").status_code == 404
 
 
 def test_a_table_kiosk_has_no_organizer_page(tmp_path: Path) -> None:
