@@ -84,9 +84,12 @@ class Credentials:
         return [ORGANIZER] + [table_user(n) for n in range(1, self.tables + 1)]
 
 
-def write_broker_files(folder: Path, code: str, tables: int, *, renew: bool = False, port: int = 1883) -> Credentials:
+def write_broker_files(
+    folder: Path, code: str, tables: int, *, renew: bool = False, port: int = 1883, broker_dir: Path | None = None
+) -> Credentials:
     """Write (again) the password file, the ACL and a config for `tables` tables; passwords already given are kept
-    unless `renew`. ValueError says what is wrong, before anything is written."""
+    unless `renew`; the config names the files in `broker_dir` (where the broker will read them; `folder` by
+    default). ValueError says what is wrong, before anything is written."""
     topics.check_code(code)
     if not 1 <= tables <= MAX_TABLES:
         raise ValueError(f"--mesas {tables}: un campeonato tiene de 1 a {MAX_TABLES} mesas")
@@ -105,9 +108,10 @@ def write_broker_files(folder: Path, code: str, tables: int, *, renew: bool = Fa
     credentials = Credentials(code, tables, passwords)
     folder.mkdir(parents=True, exist_ok=True)
     _write_private(secrets_path, json.dumps({"code": code, "tables": tables, "passwords": passwords}, indent=1))
-    _write_private(folder / PASSWORD_FILE, "".join(f"{u}:{hash_password(p)}\n" for u, p in passwords.items()))
-    _write_private(folder / ACL_FILE, acl_text(code, tables))
-    (folder / CONFIG_FILE).write_text(broker_config(folder, port), encoding="utf-8")
+    hashes = "".join(f"{u}:{hash_password(p)}\n" for u, p in passwords.items())
+    _write_private(folder / PASSWORD_FILE, hashes, for_broker=True)
+    _write_private(folder / ACL_FILE, acl_text(code, tables), for_broker=True)
+    (folder / CONFIG_FILE).write_text(broker_config(Path(broker_dir or folder), port), encoding="utf-8")
     return credentials
 
 
@@ -120,14 +124,14 @@ def read_credentials(folder: Path) -> Credentials:
     return Credentials(str(data["code"]), int(data["tables"]), {str(k): str(v) for k, v in data["passwords"].items()})
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Write a file only its owner may read; as root, owned by the `mosquitto` user when there is one (the
-    system's broker drops to that user before it reads its password file and ACL)."""
+def _write_private(path: Path, text: str, for_broker: bool = False) -> None:
+    """Write a file only its owner may read; one `for_broker`, as root, owned by the `mosquitto` user when there is
+    one (the system's broker drops to that user before it reads its password file and ACL)."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
-    if os.geteuid() == 0:
+    if for_broker and os.geteuid() == 0:
         try:
             broker_user = pwd.getpwnam("mosquitto")
         except KeyError:

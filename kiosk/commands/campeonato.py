@@ -38,6 +38,12 @@ def register(subparsers: Any) -> None:
     cred.add_argument("--mesas", type=int, required=True, metavar="N", help="cuántas mesas (usuarios mesa-1 … mesa-N)")
     cred.add_argument("--dir", type=Path, metavar="CARPETA", help="dónde escribir (por defecto, junto a las mesas)")
     cred.add_argument("--puerto", type=int, default=1883, help="puerto del broker en mosquitto.conf (1883)")
+    cred.add_argument(
+        "--carpeta-broker",
+        type=Path,
+        metavar="CARPETA",
+        help="dónde leerá el broker passwd y acl (la ruta que se escribe en mosquitto.conf; por defecto, --dir)",
+    )
     cred.add_argument("--renovar", action="store_true", help="contraseñas nuevas para todos")
     cred.add_argument("--json", action="store_true", help="usuarios y contraseñas en JSON")
     cred.set_defaults(func=run_credentials)

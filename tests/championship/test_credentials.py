@@ -183,3 +183,12 @@ def test_command_keeps_given_passwords_and_refuses_what_is_wrong(
     assert main(renew) == 0
     assert "mesa-3" in capsys.readouterr().out
     assert credentials.read_credentials(folder).passwords["mesa-1"] != first["mesa-1"]
+
+
+def test_the_config_names_where_the_broker_reads_the_files(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    args = ["campeonato", "credenciales", "--codigo", CODE, "--mesas", "2", "--dir", str(folder)]
+    assert main([*args, "--carpeta-broker", "/etc/mosquitto/campeonato", "--puerto", "1884"]) == 0
+    config = (folder / "mosquitto.conf").read_text()
+    assert "password_file /etc/mosquitto/campeonato/passwd" in config and "listener 1884" in config
+    assert "acl_file /etc/mosquitto/campeonato/acl" in config
