@@ -28,6 +28,7 @@ EN: dict[str, str] = {
     "Paso": "Paso (pass)",
     "Deshacer": "Undo",
     "Levanten los cachos": "Lift the cups",
+    "Paso de": "Paso (pass) by",
     "Leer los dados": "Read the dice",
     "Leer de nuevo": "Read again",
     "Entrar a mano": "Enter by hand",

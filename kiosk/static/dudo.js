@@ -59,6 +59,7 @@
       const mode = r.heads_up ? "mano a mano" : r.obligo ? "obligo" : r.aces_wild ? "ases comodín" : "ases no son comodín";
       parts.push(h("p", { class: "round" }, "Ronda " + r.number + " · parte " + r.opener + " · " + mode));
       parts.push(h("p", { class: "bid", id: "standing-bid" }, s.bid ? s.bid.player + ": " + s.bid.text : t("Sin apuesta todavía")));
+      if (r.paso) parts.push(h("p", { class: "paso", id: "paso-declared" }, t("Paso de") + " " + r.paso.player + ": " + r.paso.hand + " (art. 8)"));
       if (!s.challenge) parts.push(h("p", { class: "turn", id: "to-act" }, t("Le toca a ") + r.to_act));
     }
     parts.push(h("p", { class: "inplay", id: "in-play" }, t("Dados en juego: ") + s.in_play + " de " + s.table_start_dice));
@@ -206,7 +207,7 @@
   function drawRuling() {
     const box = $("ruling");
     const r = state.last_ruling;
-    if (!r || (state.challenge && !tv)) { box.hidden = true; return; }
+    if (!r || state.challenge) { box.hidden = true; return; } // the cups lifted now come first, on both screens
     box.hidden = false;
     const changes = Object.entries(r.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
     const items = [h("h2", {}, t("Último fallo") + " (art. " + r.article + ")"), h("p", { id: "last-ruling", class: "ruling-text" }, r.message)];

@@ -288,6 +288,8 @@ def test_dudo_table_by_taps(
         expect(page.locator("#reading-state")).to_contain_text("nadir medido con")
         assert page.request.get(server.url + reading["photo_url"]).ok
         shot(page, "dudo-reading")
+        expect(tv.locator("#reading img.photo")).to_be_visible()
+        fits(tv, "the cups read, with their photo")
 
         expected = expected_ruling(page, base, truth)
         done = correct_reading(page, reading, truth, scene)
@@ -296,6 +298,7 @@ def test_dudo_table_by_taps(
         }
         assert shown == {name: sorted(faces) for name, faces in truth.items()}, done
         confirm_and_check(page, tv, expected)
+        fits(tv, "the ruling with its photo")
         shot(page, "dudo-ruling")
         shot(tv, "dudo-tv")
         reveal = json.loads(page.request.get(base + "/export.jsonl").text().splitlines()[-1])
@@ -466,5 +469,53 @@ def test_the_turn_timer_ticks_says_time_is_up_and_sounds_unless_turned_off(
         for screen in (page, tv):
             expect(screen.locator("#timer")).to_have_text(re.compile(r"^¡Tiempo!"), timeout=8_000)
             expect(screen.locator("#timer")).to_have_attribute("data-sounded", "1")
+    finally:
+        tv_context.close()
+
+
+TV_SIZES = ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080})
+
+
+def fits(screen: Any, what: str) -> None:
+    """The page shows everything with no scrolling, at each TV size (its images loaded)."""
+    for size in TV_SIZES:
+        screen.set_viewport_size(size)
+        screen.wait_for_function("() => [...document.images].every(i => i.complete)")
+        box = screen.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+            " innerWidth, innerHeight]"
+        )
+        assert box[0] <= box[2] and box[1] <= box[3], f"{what} at {size}: the page is {box[0]}x{box[1]}"
+    screen.set_viewport_size(TV_SIZES[0])
+
+
+def test_the_tv_shows_what_happens_now_first_on_one_screen(bare: Server, page: Any, browser: Any) -> None:
+    """Issue 34, point 3: a declared paso is shown on both screens; on the TV, a challenge comes before the last
+    ruling (which waits for it), and it all fits 1280x720 and 1920x1080 with no scrolling."""
+    six = ("Ana", "Beto", "Caro", "Dani", "Eva", "Fito")
+    url = new_table(page, bare, players=six)
+    tv_context = browser.new_context(viewport=TV_SIZES[0], locale="es-CL")
+    tv = tv_context.new_page()
+    try:
+        tv.goto(url + "/tv")
+        expect(tv.locator("#players .player")).to_have_count(6)
+        fits(tv, "a table of six before the first bid")
+        bid(page, face=5)
+        page.locator('#controls .paso[data-hand="full"]').click()
+        for screen in (page, tv):
+            expect(screen.locator("#paso-declared")).to_have_text("Paso de Beto: full (art. 8)")
+        fits(tv, "a declared paso with the odds")
+        page.locator("#dudo-btn").click()
+        expect(tv.locator("#challenge")).to_contain_text("¡Dudo del paso! Caro → Beto")
+        fits(tv, "a doubted paso")
+        enter_by_hand(page, {"Beto": [3, 3, 3, 6, 6]})
+        page.locator("#confirm-btn").click()
+        expect(tv.locator("#last-ruling")).to_contain_text("Caro")
+        bid(page, face=4)
+        fits(tv, "the last ruling beside the odds")
+        page.locator("#dudo-btn").click()
+        expect(tv.locator("#challenge")).to_contain_text("¡Dudo!")
+        expect(tv.locator("#ruling")).to_be_hidden()  # the old ruling no longer sits above what happens now
+        fits(tv, "a dudo after a ruling")
     finally:
         tv_context.close()
