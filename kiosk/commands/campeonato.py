@@ -90,7 +90,9 @@ def run_credentials(args: argparse.Namespace) -> int:
         folder = args.dir or default_folder(args.codigo)
         if not 1 <= args.puerto <= 65535:
             raise ValueError(f"--puerto {args.puerto}: el puerto va de 1 a 65535")
-        written = credentials.write_broker_files(folder, args.codigo, args.mesas, renew=args.renovar, port=args.puerto)
+        written = credentials.write_broker_files(
+            folder, args.codigo, args.mesas, renew=args.renovar, port=args.puerto, broker_dir=args.carpeta_broker
+        )
     except ValueError as error:
         raise CliError(str(error)) from None
     except OSError as error:
