@@ -95,6 +95,7 @@ def _install_pages(app: Flask) -> None:
         return render_template("error.html", message=i18n.t("No existe esa página")), 404
 
     from kiosk.bolivia.views import bp as bolivia_bp
+    from kiosk.cards.cacheta import bp as cacheta_bp
     from kiosk.cards.cacho import bp as cacho_bp
     from kiosk.cards.pifpaf import bp as pifpaf_bp
     from kiosk.cards.truco import bp as truco_bp
@@ -111,5 +112,6 @@ def _install_pages(app: Flask) -> None:
     app.register_blueprint(truco_bp)
     app.register_blueprint(cacho_bp)
     app.register_blueprint(pifpaf_bp)
+    app.register_blueprint(cacheta_bp)
     app.register_blueprint(cards_bp)
     install_championship(app)  # the organizer's pages, or this table's link to a championship

@@ -1,4 +1,4 @@
-"""`/cards`: the card games the kiosk plays, with their tables, and the one still to come."""
+"""`/cards`: the card games the kiosk plays, with their tables."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ GAMES = (
     ("truco", "Truco", "truco.new"),
     ("cacho", "Cacho español", "cacho.new"),
     ("pifpaf", "Pif Paf", "pifpaf.new"),
+    ("cacheta", "Cacheta", "cacheta.new"),
 )
-COMING = ("Cacheta",)
+COMING: tuple[str, ...] = ()
 
 
 @bp.route("/")
 def index() -> Any:
-    """Each card game the kiosk plays, its tables newest first, and the games not on the kiosk yet."""
+    """Each card game the kiosk plays and its tables, newest first."""
     tables = {game: store().tables(game) for game, _, _ in GAMES}
     return render_template("cards/index.html", games=GAMES, tables=tables, coming=COMING)

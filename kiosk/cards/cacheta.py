@@ -1,0 +1,313 @@
+"""The Cacheta blueprint (seed 003): a table by taps, round after round, dealt face down; knocks ruled by the engine.
+
+The kiosk sees what the table sees: the flip card, the discards, the cards taken from the discard pile, and the
+hand of the player who knocks out or cuts the line, entered in the card picker; the engine says whether it melds
+(and why not), scores the round, and at the end of the table gives each player's VP and GP (tournament scoring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from engines.cards.cacheta.game import HAND_SIZE, Action, CachetaGame, CachetaOptions, GoodOne
+from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
+from engines.cards.legal import legality
+from engines.cards.table import Draw
+from engines.errors import LogError, RuleError
+from kiosk import web
+from kiosk.auth import coordinator_required
+from kiosk.cards import common
+from kiosk.cards.common import card_data
+from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
+from kiosk.cards.pifpaf import RANKS, melds_of
+from kiosk.game_views import GameViews
+from kiosk.store import StaleError
+from kiosk.web import json_body, json_seq, refuse, store
+
+GAME = "cacheta"
+TABLES = CardTables(GAME)
+bp = Blueprint(GAME, __name__, url_prefix="/cacheta")
+
+ACTIONS = ("deal", "draw", "discard", "knock", "good_one", "cut")
+
+JS_LABELS = (
+    "Ronda",
+    "Vuelta",
+    "Comodines",
+    "Elija la carta vuelta",
+    "Repartir con la vuelta",
+    "puntos",
+    "Le toca a",
+    "Roba del mazo",
+    "Roba del descarte",
+    "Descarta",
+    "Elija la carta que descarta",
+    "Bate",
+    "Corta la fila",
+    "Pide la buena",
+    "por la buena",
+    "quemado",
+    "eliminado",
+    "Con diez cartas",
+    "Toque la carta que descarta y luego las nueve que muestra",
+    "Toque las diez cartas que muestra",
+    "Descarte",
+    "Muestra",
+    "Bate con estas cartas",
+    "Cancelar",
+    "Mazo",
+    "cartas",
+    "Ganador de la mesa",
+    "Puntos por ronda",
+    "bate con",
+    "Deshacer",
+    "Historial",
+)
+
+
+def labels() -> dict[str, str]:
+    """The page's labels in its language."""
+    return common.labels(JS_LABELS)
+
+
+def load(store_: Any, table_id: int) -> Desk:
+    """A Cacheta table from its stored log."""
+    return TABLES.load(store_, table_id)
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _defaults() -> dict[str, object]:
+    options = CachetaOptions()
+    return {
+        "trump_natural_free": options.trump_natural_free,
+        "king_makes_aces": options.king_makes_aces,
+        "first_player_rotates": options.first_player_rotates,
+    }
+
+
+def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
+    page = render_template("cacheta/new.html", defaults=_defaults(), choices={}, error=error, form=form)
+    return page, status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@coordinator_required
+def new() -> Any:
+    """Start a table: 2 to 8 players in playing order, the points each starts with, the set rule, house options."""
+    if request.method == "GET":
+        return _new_page(None)
+    form = request.form
+    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
+    name = form.get("name", "").strip() or f"Cacheta {len(store().tables()) + 1}"
+    options: dict[str, object] = {}
+    for flag in _defaults():
+        if "options_form" in form or f"opt_{flag}" in form:
+            options[flag] = form.get(f"opt_{flag}") in ("on", "true", "1")
+    for number in ("start_points", "set_min_suits"):
+        raw = form.get(number, "").strip()
+        if raw:
+            if not raw.isdigit():
+                return _new_page(f"Cacheta: «{number}» es un número", form, 400)
+            options[number] = int(raw)
+    try:
+        table_id = TABLES.create(store(), name, {"players": players, "options": options})
+    except RuleError as error:
+        return _new_page(f"{error.article}: {error.message}", form, 400)
+    except LogError as error:
+        return _new_page(error.message, form, 400)
+    return redirect(url_for("cacheta.table", table_id=table_id))
+
+
+# ------------------------------------------------------------------ pages
+
+
+@bp.route("/<int:table_id>")
+@coordinator_required
+def table(table_id: int) -> Any:
+    """The coordinator's screen."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("table", table_id, labels=labels())
+
+
+@bp.route("/<int:table_id>/tv")
+def tv(table_id: int) -> Any:
+    """The spectators' screen (read-only): the points table, the flip and its trumps, the last knock."""
+    VIEWS.load_or_404(table_id)
+    return VIEWS.page("tv", table_id, labels=labels())
+
+
+def rounds_of(desk: Desk) -> list[dict[str, Any]]:
+    """The points table: after each round, who knocked, with how many cards, and everyone's points."""
+    rows: list[dict[str, Any]] = []
+    for game in desk.played.states:
+        if not isinstance(game, CachetaGame) or game.last_knock is None or game.phase == "play":
+            continue
+        if rows and rows[-1]["round"] == game.round:
+            continue
+        player, size, _ = game.last_knock
+        rows.append({"round": game.round, "knock": player, "cards": size, "points": list(game.points)})
+    return rows
+
+
+def state_of(desk: Desk, view: str) -> dict[str, Any]:
+    """The page's JSON for one table; the coordinator's adds what may be done now (and why not)."""
+    game: CachetaGame = desk.state
+    table = game.table
+    summary = game.summary()
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "points": game.points[seat],
+            "alive": game.points[seat] > 0,
+            "good_one": game.good_one[seat],
+            "burned": game.burned[seat],
+            "cards": None if table is None or game.phase != "play" or game.points[seat] <= 0 else table.held(seat),
+        }
+        for seat, name in enumerate(game.players)
+    ]
+    out: dict[str, Any] = {
+        "id": desk.table_id,
+        "name": store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "game": GAME,
+        "summary": summary,
+        "players": players,
+        "phase": game.phase,
+        "round": game.round,
+        "flip": None if game.flip is None else card_data(game.flip),
+        "trumps": [card_data(parse_card(c)) for c in summary.get("trumps", [])],
+        "turn": game.turn if game.phase == "play" else None,
+        "must_draw": game.must_draw,
+        "claimable_from": game.claimable_from,
+        "top": None if table is None or table.top is None else card_data(table.top),
+        "stock": 0 if table is None else table.stock_count + len(table.stock_known),
+        "last_knock": None,
+        "rounds": rounds_of(desk),
+        "winner": game.winner,
+        "vp": summary.get("vp"),
+        "gp": summary.get("gp"),
+        "hand_size": HAND_SIZE,
+        "history": [describe(e, game.players) for e in desk.standing][-14:],
+    }
+    if game.last_knock is not None:
+        player, size, melds = game.last_knock
+        out["last_knock"] = {"player": player, "cards": size, "melds": melds_of(melds)}
+    if view != "tv":
+        out["legal"] = legal_of(game)
+        out["can_undo"] = len(desk.standing) > 1
+        out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in RANKS]
+        out["copies"] = DOUBLE_DECK.copies
+    return out
+
+
+def legal_of(game: CachetaGame) -> dict[str, Any]:
+    """What may be done now, each with the engine's section and reason when not; who may ask for the good one."""
+    seat = game.turn
+    candidates: list[tuple[str, Action]] = [
+        ("draw_stock", Draw(seat, "stock")),
+        ("draw_discard", Draw(seat, "discard")),
+    ]
+    may = {
+        x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
+        for x in legality(game.check, candidates)
+    }
+    good: list[int] = []
+    if game.phase == "play":
+        good = [s for s in game.alive if legality(game.check, [("good", GoodOne(s))])[0].allowed]
+    return {"seat": seat, "may": may, "good_one": good}
+
+
+def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+    """One Spanish line for the history list."""
+    kind = event.get("event")
+    seat = event.get("player")
+    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    if kind == "start":
+        return f"Empieza la mesa de Cacheta: {', '.join(players)}"
+    if kind == "deal":
+        return f"Nueva ronda: vuelta {event.get('flip')}"
+    if kind == "draw":
+        return f"{who} roba del " + ("descarte" if event.get("source") == "discard" else "mazo")
+    if kind == "discard":
+        return f"{who} descarta {event.get('card')}"
+    if kind == "knock":
+        return f"{who} bate" + (f" descartando {event['discard']}" if event.get("discard") else " con diez")
+    if kind == "good_one":
+        return f"{who} pide la buena"
+    if kind == "cut":
+        return f"{who} corta la fila"
+    return str(kind)
+
+
+VIEWS = GameViews(GAME, load, TABLES.act, state_of, lambda desk: None)
+VIEWS.add_routes(
+    bp,
+    undo=UNDO_TAP,
+    import_log=TABLES.import_log,
+    imported_name="Cacheta importada",
+    export_name=lambda table_id: f"cacheta-{table_id}.jsonl",
+)
+
+
+# ------------------------------------------------------------------ playing
+
+
+def _card(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise LogError(f"falta '{key}': una carta, p. ej. QH")
+    return str(parse_card(value))
+
+
+def tap_events(game: CachetaGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
+    name = data.get("action")
+    if name not in ACTIONS:
+        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    if name == "deal":
+        return [{"event": "deal", "flip": _card(data, "flip")}]
+    player = data.get("player", game.turn)
+    if isinstance(player, bool) or not isinstance(player, int):
+        raise LogError("falta 'player' (un número de asiento)")
+    event: dict[str, Any] = {"event": name, "player": player}
+    if name == "draw":
+        source = data.get("source")
+        if source not in ("stock", "discard"):
+            raise LogError("'source' es stock (el mazo) o discard (el descarte)")
+        event["source"] = source
+    elif name == "discard":
+        event["card"] = _card(data, "card")
+    elif name in ("knock", "cut"):
+        event["discard"] = None if data.get("discard") is None else _card(data, "discard")
+        shown = data.get("cards")
+        if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
+            raise LogError("falta 'cards': las cartas que muestra")
+        event["cards"] = [str(parse_card(x)) for x in shown]
+    return [event]
+
+
+@bp.route("/<int:table_id>/action", methods=["POST"])
+@coordinator_required
+def action(table_id: int) -> Any:
+    """One tap: deal with the flip, draw, discard, knock out, ask for the good one or cut the line; refused (with
+    the seed's section) when illegal, and then nothing is stored."""
+    VIEWS.load_or_404(table_id)
+    data = json_body()
+    seq = json_seq(data)
+    try:
+        desk = TABLES.tables.current(store(), table_id, seq)
+        events = tap_events(desk.state, data)
+    except RuleError as error:
+        return web.rule_refusal(error)
+    except LogError as error:
+        return refuse(error.message, 400)
+    except StaleError as error:
+        return refuse(str(error), 409)
+    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})
