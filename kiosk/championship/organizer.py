@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -77,8 +79,10 @@ class Organizer:
         on_event: EventHook | None = None,
         on_change: Callable[[int], None] | None = None,
         resend_after_s: float = 1.0,
+        journal: Path | None = None,
     ) -> None:
         self.host, self.port, self.code = host, port, topics.check_code(code)
+        self._journal = Journal(journal, self.code) if journal is not None else None
         self._on_event = on_event
         self._on_change = on_change
         self._resend_after = resend_after_s
@@ -103,7 +107,15 @@ class Organizer:
         self._client.on_message = self._on_message
 
     def start(self) -> Organizer:
-        """Connect in the background (retrying for ever) and watch for gaps."""
+        """Take back what the journal kept, connect in the background (retrying for ever) and watch for gaps."""
+        if self._journal is not None:
+            with self._lock:
+                for table, events in self._journal.load().items():
+                    feed = self._feeds.setdefault(table, Feed(table))
+                    for event in events:
+                        feed.events.append(event)
+                        feed.view.add(event)
+                    feed.announced = len(feed.events)
         self._client.connect_async(self.host, self.port, keepalive=10)
         self._client.loop_start()
         self._thread = threading.Thread(target=self._watch, name="organizador-huecos", daemon=True)
@@ -117,6 +129,8 @@ class Organizer:
             self._thread.join(timeout=5)
         self._client.disconnect()
         self._client.loop_stop()
+        if self._journal is not None:
+            self._journal.close()
 
     # ------------------------------------------------------------------ what the pages read
 
@@ -205,6 +219,11 @@ class Organizer:
             elif kind == topics.LINK and data.get("state") != feed.link:
                 feed.link, feed.link_since = str(data.get("state")), now()
             self._note_gap(feed)
+        if self._journal is not None and fresh:
+            try:
+                self._journal.keep(table, fresh)
+            except sqlite3.Error as error:  # the view goes on; a restart asks the tables again for what is missing
+                log.warning("no se guardaron eventos de la mesa %s: %s", table, error)
         if self._on_event is not None:
             for seq, event in fresh:
                 self._on_event(table, seq, event, arrived)
@@ -263,3 +282,45 @@ class Organizer:
             for table, start in asks:
                 payload = json.dumps({"table": table, "from": start}).encode()
                 self._client.publish(topics.table_topic(self.code, table, topics.RESEND), payload, qos=1)
+
+
+class Journal:
+    """The events the organizer received, kept in SQLite so that a restarted organizer has them at once."""
+
+    def __init__(self, path: Path, code: str) -> None:
+        self.path = Path(path)
+        self.code = code
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL: a power cut may lose the last events kept here, never the tables' own logs: asked for again.
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS received (code TEXT NOT NULL, table_no INTEGER NOT NULL, seq INTEGER NOT NULL,"
+            " event TEXT NOT NULL, PRIMARY KEY (code, table_no, seq))"
+        )
+
+    def load(self) -> dict[int, list[dict[str, Any]]]:
+        """Each table's events kept, in order from the first (stopping at a gap)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_no, seq, event FROM received WHERE code = ? ORDER BY table_no, seq", (self.code,)
+            ).fetchall()
+        tables: dict[int, list[dict[str, Any]]] = {}
+        for table_no, seq, event in rows:
+            events = tables.setdefault(int(table_no), [])
+            if seq == len(events) + 1:
+                events.append(json.loads(event))
+        return tables
+
+    def keep(self, table: int, events: list[tuple[int, dict[str, Any]]]) -> None:
+        """Keep events that joined a table's run."""
+        rows = [(self.code, table, seq, json.dumps(event, ensure_ascii=False)) for seq, event in events]
+        with self._lock:
+            self._db.executemany("INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?)", rows)
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()

@@ -52,6 +52,7 @@ def install(app: Flask) -> None:
                 config["code"],
                 username=config.get("username"),
                 password=config.get("password"),
+                journal=Path(config["journal"]) if config.get("journal") else None,
             ).start()
             atexit.register(organizer.stop)
             feeds = organizer

@@ -173,6 +173,7 @@ def run_serve(args: argparse.Namespace) -> int:
                     "username": username,
                     "password": password,
                     "registry": str(folder / "campeonato.sqlite3"),
+                    "journal": str(folder / "eventos.sqlite3"),
                 },
             }
         )

@@ -220,3 +220,26 @@ def test_the_last_rulings_photo_goes_out_with_the_state(
         assert summary["has_photo"] and summary["ruling"]["photo"] == f"{table_id}/fallo.jpg"
     finally:
         link.stop()
+
+
+def test_a_restarted_organizer_has_its_journal_while_the_tables_are_away(
+    tmp_path: Path, table: tuple[Store, int], broker: Mosquitto
+) -> None:
+    store, table_id = table
+    journal = tmp_path / "eventos.sqlite3"
+    first = Organizer("127.0.0.1", broker.port, CODE, journal=journal).start()
+    link = link_for(store, table_id, broker.port)
+    try:
+        for line in lines_of(7):
+            store.append(table_id, line)
+            link.wake()
+        assert wait_for(lambda: first.events(1) == decoded(store, table_id), 10)
+    finally:
+        link.stop()  # the table goes away
+        first.stop()
+    again = Organizer("127.0.0.1", broker.port, CODE, client_id="portatil-nuevo", journal=journal).start()
+    try:
+        assert again.events(1) == decoded(store, table_id)  # at once, from its journal
+        assert (again.summary(1) or {})["winner"] is not None
+    finally:
+        again.stop()
