@@ -111,15 +111,48 @@
       des, go, challenge].filter(Boolean));
   }
 
+  const doubtful = (d) => d.uncertain && !(d.corrected || d.confirmed);
+  const dieLabel = (d) => (d.face === null ? "?" : PIPS[d.face] + " " + d.face) + (d.confidence === null ? "" : " " + Math.round(d.confidence * 100) + "%");
+
   function dieButton(player, d, canEdit) {
-    const conf = d.confidence === null ? "" : " " + Math.round(d.confidence * 100) + "%";
-    const cls = "rdie" + (d.uncertain && !(d.corrected || d.confirmed) ? " doubtful" : "") + (d.corrected ? " corrected" : "") + (d.face === null ? " unset" : "");
+    const picking = picker && picker.player === player && picker.die === d.id;
+    const cls = "rdie" + (doubtful(d) ? " doubtful" : "") + (d.corrected ? " corrected" : "") + (d.face === null ? " unset" : "") + (picking ? " picking" : "");
     return h("button", {
       class: cls, dataset: { id: d.id, player: player, face: d.face === null ? "" : d.face },
-      title: (d.reasons || []).join("; ") + (d.read !== null && d.corrected ? " · leído: " + d.read : ""),
       disabled: !canEdit,
       onclick: () => { picker = { player: player, die: d.id }; draw(); },
-    }, (d.face === null ? "?" : PIPS[d.face] + " " + d.face) + conf);
+    }, dieLabel(d));
+  }
+
+  // Why the camera doubts each die still to settle, in words on screen (a touchscreen has no tooltips).
+  function doubts(dice) {
+    const open = dice.filter((d) => doubtful(d) && (d.reasons || []).length);
+    if (!open.length) return null;
+    return h("ul", { class: "why" }, ...open.map((d) => h("li", {}, dieLabel(d) + ": " + d.reasons.join("; "))));
+  }
+
+  // The face picker, over the foot of the screen wherever the die was tapped: it says which die, what was read and
+  // why it is doubted.
+  function drawPicker(r) {
+    const p = picker;
+    const dice = r.players[p.player] || [];
+    const index = dice.findIndex((d) => d.id === p.die);
+    const d = index < 0 ? null : dice[index];
+    const what = d === null
+      ? p.player + " · " + t("dado nuevo")
+      : p.player + " · " + t("dado") + " " + (index + 1) + " " + t("de") + " " + dice.length + ": " +
+        (d.read === null ? t("sin lectura") : t("leído") + " " + PIPS[d.read] + " " + d.read) +
+        (d.confidence === null ? "" : " (" + Math.round(d.confidence * 100) + " %)");
+    return h("div", { class: "picker", id: "picker", role: "dialog", "aria-label": what },
+      h("p", { class: "picker-die" }, what),
+      d && (d.reasons || []).length ? h("p", { class: "why" }, d.reasons.join("; ")) : null,
+      h("p", {}, t("¿Qué cara muestra?")),
+      h("div", { class: "row" }, ...[1, 2, 3, 4, 5, 6].map((f) => h("button", {
+        class: "face", dataset: { face: f },
+        onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: f }); },
+      }, PIPS[f] + " " + f)),
+        p.die ? h("button", { class: "remove", onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: null }); } }, t("quitar")) : null,
+        h("button", { onclick: () => { picker = null; draw(); } }, t("cancelar"))));
   }
 
   function drawReading() {
@@ -171,19 +204,10 @@
           items.push(h("div", { class: "rplayer", dataset: { name: name } },
             h("span", { class: "name" }, name + " (" + dice.length + "/" + want + ")"),
             ...dice.map((d) => dieButton(name, d, true)),
-            h("button", { class: "add-die", onclick: () => { picker = { player: name, die: null }; draw(); } }, t("+ dado"))));
+            h("button", { class: "add-die", onclick: () => { picker = { player: name, die: null }; draw(); } }, t("+ dado")),
+            doubts(dice)));
         }
-        if (picker) {
-          const p = picker;
-          items.push(h("div", { class: "picker", id: "picker", role: "dialog" },
-            h("p", {}, p.player + ": ¿qué cara muestra?"),
-            h("div", { class: "row" }, ...[1, 2, 3, 4, 5, 6].map((f) => h("button", {
-              class: "face", dataset: { face: f },
-              onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: f }); },
-            }, PIPS[f] + " " + f)),
-              p.die ? h("button", { class: "remove", onclick: async () => { picker = null; await send("/die", { player: p.player, die: p.die, face: null }); } }, t("quitar")) : null,
-              h("button", { onclick: () => { picker = null; draw(); } }, t("cancelar")))));
-        }
+        if (picker) items.push(drawPicker(r));
         if (r.problems && r.problems.length) items.push(h("ul", { class: "problems" }, ...r.problems.map((m) => h("li", {}, m))));
         const plan = r.proposal;
         if (plan.blockers.length) items.push(h("ul", { class: "blockers", id: "blockers" }, ...plan.blockers.map((m) => h("li", {}, m))));

@@ -519,3 +519,64 @@ def test_the_tv_shows_what_happens_now_first_on_one_screen(bare: Server, page: A
         fits(tv, "a dudo after a ruling")
     finally:
         tv_context.close()
+
+
+def read_die(die_id: str, face: int, confidence: float, reasons: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A die as the camera's reading gives it to the page (kiosk.dice)."""
+    return {
+        "id": die_id,
+        "face": face,
+        "read": face,
+        "confidence": confidence,
+        "uncertain": bool(reasons),
+        "reasons": list(reasons),
+        "box": None,
+        "corrected": False,
+        "confirmed": False,
+    }
+
+
+def test_a_die_is_corrected_by_finger_with_its_doubts_in_words(bare: Server, page: Any) -> None:
+    """Issue 34, points 5 and 6: tapping a die in the list opens the face picker in view (at 800x480), naming the
+    die and what was read; why a die is doubted is written on screen, not in a tooltip."""
+    new_table(page, bare)
+    bid(page, face=4)
+    page.locator("#dudo-btn").click()
+    expect(page.locator("#challenge")).to_contain_text("¡Dudo! Beto → Ana")
+    doubt = "las dos lecturas no coinciden (4 o 1)"
+    reading = {
+        "state": "ready",
+        "source": "camera",
+        "photo": None,
+        "message": "3 imágenes leídas",
+        "players": {
+            name: [
+                read_die(f"{name}{i}", 2 + i % 4, 0.97, (doubt,) if (name, i) == ("Caro", 4) else ()) for i in range(5)
+            ]
+            for name in PLAYERS
+        },
+        "problems": [],
+        "corrections": [],
+        "proposal": {"ok": False, "blockers": ["Caro: 1 dado(s) dudoso(s) por confirmar o corregir"], "ruling": None},
+    }
+    reading["players"]["Caro"][4].update(face=4, read=4, confidence=0.62)
+
+    def with_reading(route: Any) -> None:  # the page as it draws a camera's reading (the server's: its own tests)
+        response = route.fetch()
+        route.fulfill(response=response, json=response.json() | {"reading": reading})
+
+    page.route(re.compile(r".*/state\.json$"), with_reading)
+    page.reload()
+    why = page.locator('.rplayer[data-name="Caro"] ul.why')
+    expect(why).to_have_text(f"⚃ 4 62%: {doubt}")
+    page.locator('.rdie[data-id="Caro4"]').click()
+    picker = page.locator("#picker")
+    expect(picker.locator(".picker-die")).to_have_text("Caro · dado 5 de 5: leído ⚃ 4 (62 %)")
+    expect(picker.locator(".why")).to_have_text(doubt)
+    expect(page.locator('.rdie[data-id="Caro4"]')).to_have_class(re.compile(r"\bpicking\b"))
+    for button in [picker, *picker.locator("button").all()]:  # the picker and every button of it in view
+        box = button.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 480, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 800, box
+    picker.get_by_text("cancelar").click()
+    expect(picker).to_have_count(0)
