@@ -253,6 +253,10 @@ EN: dict[str, str] = {
     "Mesa {n} unida al campeonato {code}": "Table {n} joined the championship {code}",
     "No se unió al campeonato: {e}": "Did not join the championship: {e}",
     "el organizador no ha sorteado la mesa {n}": "the organizer has not drawn table {n}",
+    "Descalificados (art. 11)": "Disqualified (art. 11)",
+    "eventos en conflicto: la mesa mandó otro registro con los mismos números": (
+        "events in conflict: the table sent another log with the same numbers"
+    ),
 }
 for _key, _text in CARDS_EN.items():  # the card games' texts; the kiosk's own never overridden
     EN.setdefault(_key, _text)

@@ -24,11 +24,13 @@
         h("span", { class: "badge", dataset: { state: linkState === "up" ? "ok" : linkState === "down" ? "error" : "none" } },
           tr(LINK[linkState] || linkState) + (linkState === "down" ? since(view.link_since) : ""))),
       h("ul", { class: "champ-players" }, (view.players || []).map((p) =>
-        h("li", { class: [out.has(p.name) ? "out" : "", view.winner === p.name ? "champion" : "", view.to_act === p.name ? "to-act" : ""].join(" ").trim() },
+        h("li", { class: [out.has(p.name) || (view.disqualified || []).includes(p.name) ? "out" : "", view.winner === p.name ? "champion" : "", view.to_act === p.name ? "to-act" : ""].join(" ").trim() },
           p.name, " ", h("span", { class: "count" }, p.dice === null || p.dice === undefined ? "" : "· " + p.dice + " " + tr(p.dice === 1 ? "dado" : "dados"))))),
       h("p", { class: "bid" }, tr("Apuesta") + ": " + bidText(view.bid)),
       view.eliminated && view.eliminated.length ? h("p", {}, tr("Eliminados") + ": " + view.eliminated.join(", ")) : null,
+      view.disqualified && view.disqualified.length ? h("p", {}, tr("Descalificados (art. 11)") + ": " + view.disqualified.join(", ")) : null,
       view.winner ? h("p", { class: "champion" }, tr("Campeón de la mesa") + ": " + view.winner) : null,
+      view.conflicts ? h("p", { class: "error" }, view.conflicts + " " + tr("eventos en conflicto: la mesa mandó otro registro con los mismos números")) : null,
       view.ruling ? h("p", { class: "ruling-text" }, tr("Último fallo") + " (art. " + view.ruling.article + "): " + view.ruling.message +
         "") : null,
       view.ruling && view.has_photo ? h("img", { class: "champ-photo", alt: tr("Foto del fallo"), src: "/campeonato/foto/" + view.table + ".jpg?v=" + encodeURIComponent(view.ruling.photo || "") }) : null,
