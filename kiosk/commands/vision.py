@@ -1,4 +1,5 @@
-"""`cacho vision ...`: read dice on photos, evaluate the reader (or its finder alone) on a labelled folder, time it."""
+"""`cacho vision ...`: read dice on photos, evaluate the reader (or its finder alone) on a labelled folder, time it,
+teach it a table's own dice."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any) -> None:
-    """Add `cacho vision read | eval | finder | bench`."""
+    """Add `cacho vision read | eval | finder | bench | adapt`."""
     vision = subparsers.add_parser("vision", help="leer dados en fotos de la mesa")
     commands = vision.add_subparsers(dest="vision_command", metavar="ACCIÓN", required=True)
 
@@ -67,6 +68,24 @@ def register(subparsers: Any) -> None:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--models", type=Path)
     bench.set_defaults(func=run_bench)
+
+    teach = commands.add_parser(
+        "adapt",
+        help="enseña al lector los dados de una mesa: afina el clasificador de caras con una carpeta YOLO etiquetada "
+        "y escribe una carpeta de modelos completa",
+    )
+    teach.add_argument("folder", metavar="DIR", type=Path, help="carpeta YOLO: images/, labels/ (clase = cara - 1)")
+    teach.add_argument("--out", type=Path, required=True, help="carpeta de modelos que se escribe")
+    teach.add_argument(
+        "--from", dest="source", type=Path, help="carpeta de modelos de la que se parte (por defecto, models/)"
+    )
+    teach.add_argument("--split", help="subcarpeta de images/ y labels/ (por defecto, la carpeta entera)")
+    teach.add_argument(
+        "--holdout", type=float, default=0.3, help="parte de las fotos apartada para comprobar (por defecto 0.3)"
+    )
+    teach.add_argument("--minutes", type=float, default=4.0, help="minutos de aprendizaje (por defecto 4)")
+    teach.add_argument("--json", action="store_true")
+    teach.set_defaults(func=run_adapt)
 
 
 def _reader_options(parser: argparse.ArgumentParser) -> None:
@@ -270,4 +289,62 @@ def run_bench(args: argparse.Namespace) -> int:
             f"{row['backend']:8s} lectura 4608x2592 ({row['dice']} dados): {row['read_ms']:.0f} ms · "
             f"inferencia 640: {row['plain640_ms']:.0f} ms · razón {row['ratio']:.2f}"
         )
+    return 0
+
+
+def run_adapt(args: argparse.Namespace) -> int:
+    """`cacho vision adapt`: fine-tune the face classifier on a table's labelled dice; before and after."""
+    from tqdm import tqdm
+
+    from vision.faces.adapt import AdaptError, adapt
+    from vision.pipeline import MODELS
+
+    if not 0.05 <= args.holdout <= 0.8:
+        raise CliError(f"--holdout {args.holdout}: debe estar entre 0.05 y 0.8")
+    if not 0 < args.minutes <= 120:
+        raise CliError(f"--minutes {args.minutes}: debe estar entre 0 y 120")
+    if not args.folder.is_dir():
+        raise CliError(f"{args.folder}: no existe la carpeta")
+    bar = tqdm(total=100, desc="aprendiendo", unit="%", file=sys.stderr, disable=None)
+
+    def progress(share: float) -> None:
+        bar.update(round(share * 100) - bar.n)
+
+    try:
+        result = adapt(
+            args.folder,
+            args.out,
+            args.source or MODELS,
+            split=args.split,
+            holdout=args.holdout,
+            minutes=args.minutes,
+            command="cacho vision adapt " + " ".join(sys.argv[3:]),
+            progress=progress,
+        )
+    except AdaptError as error:
+        raise CliError(str(error)) from None
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        b, a = result.before, result.after
+        print(
+            f"aprendió de {result.fit_dice} dados; comprobado en {result.held_out_dice} dados apartados "
+            f"({result.epochs} épocas, {result.seconds:.0f} s)"
+        )
+        for when, held in (("antes", b), ("ahora", a)):
+            print(
+                f"{when}: {held.load} de {held.dice} por confirmar ({held.wrong} equivocados sin marcar); "
+                f"el clasificador acierta {held.top1} de {held.dice}"
+            )
+        alone = "nunca" if result.alone_threshold is None else f"desde {result.alone_threshold:.2f}"
+        print(f"niveles: {result.threshold:.2f} con los puntos de acuerdo; sin contar los puntos: {alone}")
+    if not result.written:
+        raise CliError(
+            f"el modelo adaptado lee peor los dados apartados (antes {result.before.load} por confirmar, ahora "
+            f"{result.after.load}): no se escribe {args.out}"
+        )
+    if not args.json:
+        print(f"modelos en {args.out}: úselos con --models {args.out}")
     return 0

@@ -207,6 +207,9 @@ class FaceClassifier:
             raise FileNotFoundError(f"no hay modelo de caras en {model_dir} (falta {ONNX_NAME} o {TORCH_NAME})")
         self.input_size = int(meta.get("input_size", INPUT_SIZE))
         self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
+        # a model adapted to one table's dice: trusted alone from this level where the pips are not counted
+        alone = meta.get("alone_threshold")
+        self.alone_threshold = float(alone) if alone is not None else None
         # the logits are divided by it before the softmax: fitted on the calibration crops (1: as trained)
         self.temperature = float(meta.get("temperature", 1.0))
         # Calibrated, and only for a model with the cocked class (None: never): p(no die) at or above which a

@@ -23,15 +23,18 @@ class PipReader(Protocol):
         ...
 
 
-def combine(model: FaceGuess, pips: FaceGuess, threshold: float) -> FaceVerdict:
+def combine(model: FaceGuess, pips: FaceGuess, threshold: float, alone: float | None = None) -> FaceVerdict:
     """Accept the classifier's face only when it is confident and the pip count agrees; otherwise flag it. The
-    face: the classifier's; the pip count's when the classifier abstains; None if neither names one."""
+    face: the classifier's; the pip count's when the classifier abstains; None if neither names one. `alone`: the
+    level from which a model adapted to the table's own dice is trusted where the pips could not be counted (chosen
+    on held-out dice of that table: vision.faces.adapt); None, the stock rule: an uncounted die is flagged."""
     reasons = []
     if model.face is None:
         reasons.append(Reason(ReasonCode.NO_FACE))
     elif model.confidence < threshold:
         reasons.append(Reason(ReasonCode.MODEL_DOUBTS, confidence=model.confidence, threshold=threshold))
-    if pips.face is None and pips.method != NOT_COUNTED:
+    sure_alone = alone is not None and model.face is not None and model.confidence >= alone
+    if pips.face is None and pips.method != NOT_COUNTED and not sure_alone:
         reasons.append(Reason(ReasonCode.NOT_COUNTED))
     if model.face is not None and pips.face is not None and model.face != pips.face:
         reasons.append(Reason(ReasonCode.READERS_DISAGREE, model=model.face, pips=pips.face))
@@ -61,6 +64,7 @@ class FaceReaderPair:
         self.pips = pips if pips is not None else PipCounter()
         self.threshold = threshold if threshold is not None else getattr(classifier, "threshold", 0.9)
         self.count_doubtful = count_doubtful
+        self.alone = getattr(classifier, "alone_threshold", None)
 
     def read(self, crop: Frame) -> tuple[FaceGuess, FaceGuess]:
         """(classifier guess, pip guess) for one crop."""
@@ -95,7 +99,7 @@ class FaceReaderPair:
     ) -> list[FaceVerdict]:
         """The combined verdict for each crop (`model`: the classifier's guesses, when already made; `tops`:
         where each top face is in its crop, when the frame was taken from above)."""
-        return [combine(m, pips, self.threshold) for m, pips in self.read_all(crops, model, tops)]
+        return [combine(m, pips, self.threshold, self.alone) for m, pips in self.read_all(crops, model, tops)]
 
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
         """One combined guess per crop: the face when both readings agree and are sure, else None."""

@@ -1,0 +1,160 @@
+"""Teaching the reader a table's own dice: `cacho vision adapt` and the rule for a die read alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.cli import main as cli_main
+from tests.vision.test_faces import draw_die, row
+from vision.faces import adapt as adapt_module
+from vision.faces.adapt import MIN_DICE, AdaptError, adapt, alone_threshold, read_held_out
+from vision.faces.classifier import FaceClassifier
+from vision.faces.reader import NOT_COUNTED, combine
+from vision.reasons import ReasonCode, has
+from vision.types import FaceGuess
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def dice_folder(root: Path, photos: int, faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Path:
+    """A YOLO folder of drawn dice, two a photo, cycling through `faces`."""
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir(parents=True)
+    for k in range(photos):
+        img = np.full((120, 200, 3), (60, 110, 40), np.uint8)
+        a, b = faces[(2 * k) % len(faces)], faces[(2 * k + 1) % len(faces)]
+        img[20:60, 20:60] = draw_die(a, "blanco", 40, seed=k)[6:46, 6:46]
+        img[50:100, 120:170] = draw_die(b, "rojo", 50, seed=k)[7:57, 7:57]
+        cv2.imwrite(str(root / "images" / f"tirada{k:03d}.png"), img)
+        (root / "labels" / f"tirada{k:03d}.txt").write_text(
+            f"{a - 1} 0.2 0.3333 0.2 0.3333\n{b - 1} 0.725 0.625 0.25 0.4167\n"
+        )
+    return root
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """A models folder to start from: the shipped face classifier's weights, and a dice/ folder."""
+    models = tmp_path / "stock"
+    (models / "dice").mkdir(parents=True)
+    (models / "dice" / "finder.pt").write_bytes(b"finder")
+    (models / "faces").mkdir()
+    for name in ("face_cnn.pt", "face_cnn.onnx"):
+        shutil.copy(MODELS / "faces" / name, models / "faces" / name)
+    return models
+
+
+def test_a_model_adapted_to_the_table_trusts_a_die_alone_only_from_its_level() -> None:
+    sure = FaceGuess(4, 0.995, "cnn")
+    unsure = FaceGuess(4, 0.95, "cnn")
+    uncounted = FaceGuess(None, 0.0, "pips")
+    assert has(combine(sure, uncounted, 0.9).reasons, ReasonCode.NOT_COUNTED)  # the stock rule
+    assert not combine(sure, uncounted, 0.9, alone=0.99).uncertain
+    assert has(combine(unsure, uncounted, 0.9, alone=0.99).reasons, ReasonCode.NOT_COUNTED)
+    disagree = combine(sure, FaceGuess(3, 0.9, "pips"), 0.9, alone=0.99)
+    assert has(disagree.reasons, ReasonCode.READERS_DISAGREE)  # a count that disagrees is never overruled
+    assert not combine(sure, FaceGuess(None, 0.0, NOT_COUNTED), 0.9, alone=0.99).uncertain
+
+
+def test_the_held_out_dice_are_read_by_the_pair_and_the_level_alone() -> None:
+    probs = np.array([row(2, 0.99)] * 40 + [row(3, 0.995)] * 40 + [row(5, 0.6)] * 10 + [[0.95, 0, 0.05, 0, 0, 0, 0]])
+    labels = np.array([2] * 40 + [3] * 40 + [5] * 10 + [0])
+    pips = np.array([2] * 40 + [0] * 40 + [5] * 10 + [0])  # the 3s are never counted
+    held = read_held_out(probs, labels, pips, 0.9, None)
+    assert (held.dice, held.right, held.wrong, held.flagged, held.top1) == (90, 40, 0, 50, 90)
+    level = alone_threshold(probs, labels, pips, 0.9)
+    assert level is not None and 0.9 <= level <= 0.995
+    assert read_held_out(probs, labels, pips, 0.9, level).flagged == 10
+    few = np.array([2] * 40 + [0] * 10 + [3] * 30 + [5] * 10 + [0])  # only 10 uncounted: too few to trust
+    assert alone_threshold(probs, labels, few, 0.9) is None
+    wrong = labels.copy()
+    wrong[40:45] = 4  # five of the uncounted 3s are 4s: no level is safe
+    assert alone_threshold(probs, wrong, pips, 0.9) is None
+
+
+@pytest.mark.parametrize(
+    ("faces", "photos", "message"),
+    [
+        ((1, 2, 3, 5, 6), 40, "ningún dado muestra la cara 4"),
+        ((1, 2, 3, 4, 5, 6), MIN_DICE // 2 - 5, f"hacen falta al menos {MIN_DICE}"),
+    ],
+)
+def test_a_folder_that_cannot_teach_is_refused_and_nothing_is_written(
+    tmp_path: Path, source: Path, faces: tuple[int, ...], photos: int, message: str
+) -> None:
+    folder = dice_folder(tmp_path / "mesa", photos, faces)
+    with pytest.raises(AdaptError, match=message):
+        adapt(folder, tmp_path / "adaptado", source, minutes=0.01)
+    assert not (tmp_path / "adaptado").exists()
+
+
+def test_a_folder_without_labels_or_images_and_a_bad_source_are_clear_errors(tmp_path: Path, source: Path) -> None:
+    (tmp_path / "vacia" / "images").mkdir(parents=True)
+    with pytest.raises(AdaptError, match="no hay fotos con etiquetas"):
+        adapt(tmp_path / "vacia", tmp_path / "out", source)
+    (tmp_path / "suelta").mkdir()
+    with pytest.raises(AdaptError, match="no es una carpeta YOLO"):
+        adapt(tmp_path / "suelta", tmp_path / "out", source)
+    folder = dice_folder(tmp_path / "mesa", 40)
+    with pytest.raises(AdaptError, match="no es una carpeta de modelos"):
+        adapt(folder, tmp_path / "out", tmp_path / "suelta")
+    with pytest.raises(AdaptError, match="elija otra"):
+        adapt(folder, source, source)
+
+
+def test_adapt_writes_a_whole_models_folder_the_reader_loads(tmp_path: Path, source: Path) -> None:
+    folder = dice_folder(tmp_path / "mesa", 60)
+    out = tmp_path / "adaptado"
+    shares: list[float] = []
+    result = adapt(folder, out, source, holdout=0.4, minutes=0.1, progress=shares.append)
+    assert result.held_out_dice >= 20 and result.fit_dice + result.held_out_dice == 120
+    assert result.faces == {face: 20 for face in range(1, 7)}
+    assert shares and shares[-1] == 1.0
+    assert result.written == (result.after.load <= result.before.load and result.after.wrong <= result.before.wrong)
+    if not result.written:
+        assert not out.exists()
+        return
+    assert (out / "dice" / "finder.pt").read_bytes() == b"finder"
+    loaded = FaceClassifier(out / "faces")
+    assert loaded.threshold == result.threshold and loaded.alone_threshold == result.alone_threshold
+    metrics = json.loads((out / "faces" / "metrics.json").read_text())["adapt"]
+    assert metrics["after"]["load"] == result.after.load and metrics["folder"] == str(folder)
+    assert json.loads((out / "ADAPTED.json").read_text())["from"] == str(source)
+
+
+def test_a_model_that_reads_the_held_out_dice_worse_is_not_written(
+    tmp_path: Path, source: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def spoil(self: adapt_module._Model, *args: object) -> int:
+        import torch
+
+        with torch.no_grad():
+            for parameter in self.net.parameters():
+                parameter.zero_()
+        return 1
+
+    monkeypatch.setattr(adapt_module._Model, "fine_tune", spoil)
+    folder = dice_folder(tmp_path / "mesa", 60)
+    out = tmp_path / "adaptado"
+    code = cli_main(["vision", "adapt", str(folder), "--out", str(out), "--from", str(source), "--minutes", "0.01"])
+    captured = capsys.readouterr()
+    assert code != 0 and "lee peor los dados apartados" in captured.err and "no se escribe" in captured.err
+    assert "antes:" in captured.out and "ahora:" in captured.out
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [(["--holdout", "0.95"], "--holdout 0.95"), (["--minutes", "0"], "--minutes 0")],
+)
+def test_adapt_options_out_of_range_are_clear_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    assert cli_main(["vision", "adapt", str(tmp_path), "--out", str(tmp_path / "o"), *extra]) != 0
+    assert message in capsys.readouterr().err

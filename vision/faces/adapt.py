@@ -1,0 +1,314 @@
+"""Teach the face reader a table's own dice: fine-tune a models folder's face classifier on a labelled folder.
+
+    cacho vision adapt DIR --out MODELS [--from MODELS] [--split SUB] [--holdout 0.3] [--minutes 4]
+
+DIR is a YOLO folder (images/, labels/, class = face - 1, whole-die boxes). Its photos are split in two: the
+classifier is fine-tuned on one part; on the other (held out) it chooses its levels for "sure" and is compared
+with the model it started from. A model that reads the held-out dice worse is not written.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.faces.classifier import (
+    CLASS_NAMES,
+    ONNX_NAME,
+    TORCH_NAME,
+    WIDTHS,
+    build_model,
+    likeliest_face,
+    no_face_probability,
+    preprocess,
+    softmax,
+)
+from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, yolo_pairs
+from vision.faces.train import (
+    METRICS_NAME,
+    choose_threshold,
+    class_weights,
+    export_onnx,
+    split_by_photo,
+    training_label,
+    update_metrics,
+)
+
+MIN_DICE = 60  # fewer labelled dice than this teach nothing that can be checked
+MIN_HELD_OUT = 20  # the held-out dice the levels are chosen on
+MAX_ERROR = 0.001  # the calibrated rule: at most 1 silent error in 1,000 held-out dice
+UNREADABLE_SHARE = 0.16  # of the training crops, patches with no die (as the stock training)
+# The level for a die whose pips are not counted: only where the held-out dice give it at least this many dice
+# accepted with no error; otherwise such a die always goes to the coordinator.
+MIN_ALONE_SUPPORT = 30
+
+
+class AdaptError(ValueError):
+    """The folder cannot teach the reader (said in Spanish: what is wrong and what to do)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeldOut:
+    """How a model reads the held-out dice: accepted right, accepted wrong (silent), sent to the coordinator."""
+
+    dice: int
+    right: int
+    wrong: int
+    flagged: int
+    top1: int  # dice whose likeliest face is right, accepted or not
+
+    @property
+    def load(self) -> int:
+        """Dice the coordinator must look at: flagged or wrong."""
+        return self.flagged + self.wrong
+
+    def to_dict(self) -> dict[str, int]:
+        """As JSON values (the load included)."""
+        return {**asdict(self), "load": self.load}
+
+
+@dataclass(frozen=True, slots=True)
+class Adapted:
+    """What an adaptation did: the dice it learned from, the held-out reading before and after, its levels."""
+
+    out: Path
+    fit_dice: int
+    held_out_dice: int
+    faces: dict[int, int]
+    before: HeldOut
+    after: HeldOut
+    threshold: float
+    alone_threshold: float | None
+    epochs: int
+    seconds: float
+    written: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON values."""
+        return {
+            "out": str(self.out),
+            "fit_dice": self.fit_dice,
+            "held_out_dice": self.held_out_dice,
+            "faces": {str(k): v for k, v in sorted(self.faces.items())},
+            "before": self.before.to_dict(),
+            "after": self.after.to_dict(),
+            "threshold": self.threshold,
+            "alone_threshold": self.alone_threshold,
+            "epochs": self.epochs,
+            "seconds": round(self.seconds, 1),
+            "written": self.written,
+        }
+
+
+def check_folder(folder: Path, split: str | None) -> list[tuple[Path, Path]]:
+    """The folder's (image, labels) pairs, or an AdaptError that says what is missing."""
+    where = folder if not split else folder / "images" / split
+    if not (folder / "images").is_dir():
+        raise AdaptError(f"{folder}: no es una carpeta YOLO (falta images/)")
+    pairs = yolo_pairs(folder, split or None)
+    if not pairs:
+        raise AdaptError(f"{where}: no hay fotos con etiquetas (labels/ con un .txt por foto)")
+    return pairs
+
+
+def count_faces(samples: Sequence[DieSample]) -> dict[int, int]:
+    """Labelled dice per face 1-6."""
+    counts = Counter(s.face for s in samples if s.face != UNREADABLE and not s.cocked)
+    return {face: counts.get(face, 0) for face in range(1, 7)}
+
+
+def check_dice(faces: dict[int, int]) -> None:
+    """Refuse a folder with too few dice or a face no die shows."""
+    missing = [str(f) for f, n in faces.items() if n == 0]
+    if missing:
+        raise AdaptError(
+            f"ningún dado muestra la cara {', '.join(missing)}: tire los dados otra vez hasta que salgan "
+            "todas las caras"
+        )
+    total = sum(faces.values())
+    if total < MIN_DICE:
+        raise AdaptError(f"solo hay {total} dados etiquetados: hacen falta al menos {MIN_DICE}")
+
+
+def read_held_out(
+    probs: np.ndarray, labels: np.ndarray, pip_faces: np.ndarray, threshold: float, alone: float | None
+) -> HeldOut:
+    """The held-out dice as the reader's rule reads them: accepted when the model is sure and the pip count
+    agrees, or, with `alone`, when the pips are not counted and the model is at least that sure."""
+    pred = likeliest_face(probs)
+    conf = probs[np.arange(len(probs)), pred]
+    readable = conf >= no_face_probability(probs)
+    accepted = readable & (conf >= threshold) & (pip_faces == pred)
+    if alone is not None:
+        accepted |= readable & (conf >= alone) & (pip_faces == 0)
+    dice = labels != UNREADABLE
+    right = int((accepted & dice & (pred == labels)).sum())
+    # a patch of felt accepted as a face is a silent error too
+    wrong = int((accepted & (pred != labels)).sum())
+    top1 = int((dice & (pred == labels)).sum())
+    return HeldOut(int(dice.sum()), right, wrong, int((dice & ~accepted).sum()), top1)
+
+
+def alone_threshold(probs: np.ndarray, labels: np.ndarray, pip_faces: np.ndarray, threshold: float) -> float | None:
+    """The level at which a die whose pips are not counted is accepted on the model alone, chosen on the held-out
+    dice for MAX_ERROR with at least MIN_ALONE_SUPPORT of them accepted; never under `threshold`. None: none is."""
+    uncounted = pip_faces == 0
+    if not uncounted.any():
+        return None
+    p, y = probs[uncounted], labels[uncounted]
+    level, curve = choose_threshold(p, y, MAX_ERROR, likeliest_face(p))  # every crop counts, as for the pair
+    point = next((c for c in curve if c["threshold"] == level), None)
+    if point is None or point["accepted_error"] > MAX_ERROR or point["accepted"] * len(y) < MIN_ALONE_SUPPORT:
+        return None
+    return max(level, threshold)
+
+
+class _Model:
+    """A face classifier's torch weights and metadata, fine-tuned in place."""
+
+    def __init__(self, faces_dir: Path) -> None:
+        import torch
+
+        path = faces_dir / TORCH_NAME
+        if not path.is_file():
+            raise AdaptError(f"{faces_dir}: falta {TORCH_NAME}, los pesos que se adaptan")
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        self.meta: dict[str, Any] = dict(saved["meta"])
+        classes = len(self.meta.get("classes", CLASS_NAMES))
+        self.net = build_model(tuple(self.meta.get("widths", WIDTHS)), classes, str(self.meta.get("arch", "cnn")))
+        self.net.load_state_dict(saved["state_dict"])
+        self.size = int(self.meta["input_size"])
+        self.temperature = float(self.meta.get("temperature", 1.0))
+        self.turned = bool(self.meta.get("turned", False))
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """N x classes probabilities, as the reader computes them (its temperature included)."""
+        import torch
+
+        self.net.eval()
+        with torch.no_grad():
+            parts = [
+                self.net(torch.from_numpy(preprocess(crops[i : i + 128], self.size))).numpy()
+                for i in range(0, len(crops), 128)
+            ]
+        return softmax((np.concatenate(parts) / self.temperature).astype(np.float32))
+
+    def fine_tune(self, fit: list[DieSample], seconds: float, seed: int, progress: Callable[[float], None]) -> int:
+        """Train on augmented crops of `fit` for about `seconds`; the epochs run."""
+        import torch
+        from torch import nn
+
+        rng = np.random.default_rng(seed)
+        torch.manual_seed(seed)
+        weights = class_weights(fit, UNREADABLE_SHARE)
+        optimiser = torch.optim.AdamW(self.net.parameters(), lr=5e-4, weight_decay=5e-4)
+        loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+        batch, per_epoch = 32, max(320, 4 * len(fit))
+        started, epochs = time.perf_counter(), 0
+        self.net.train()
+        while epochs == 0 or time.perf_counter() - started < seconds:
+            picks = rng.choice(len(fit), per_epoch, p=weights)
+            for start in range(0, per_epoch, batch):
+                idx = picks[start : start + batch]
+                x = torch.from_numpy(preprocess([augment(fit[i], rng, turned=self.turned) for i in idx], self.size))
+                y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
+                loss = loss_fn(self.net(x), y)
+                optimiser.zero_grad()
+                loss.backward()
+                optimiser.step()
+                progress(min(1.0, (time.perf_counter() - started) / seconds))
+            epochs += 1
+        self.net.eval()
+        return epochs
+
+    def save(self, faces_dir: Path, threshold: float, alone: float | None) -> None:
+        """Write the weights and their ONNX export, with the new levels in the metadata."""
+        import torch
+
+        self.meta.update(threshold=threshold, alone_threshold=alone)
+        torch.save({"state_dict": self.net.state_dict(), "meta": self.meta}, faces_dir / TORCH_NAME)
+        export_onnx(self.net, faces_dir / ONNX_NAME, self.meta)
+
+
+def adapt(
+    folder: Path,
+    out: Path,
+    source: Path,
+    *,
+    split: str | None = None,
+    holdout: float = 0.3,
+    minutes: float = 4.0,
+    seed: int = 0,
+    command: str = "",
+    progress: Callable[[float], None] = lambda share: None,
+) -> Adapted:
+    """Fine-tune `source`'s face classifier (a models folder: dice/ and faces/) on `folder`'s dice and write the
+    whole models folder to `out`, unless it reads the held-out dice worse than `source` does."""
+    from vision.faces.pips import PipCounter
+
+    check_folder(folder, split)
+    if not (source / "faces").is_dir() or not (source / "dice").is_dir():
+        raise AdaptError(f"{source}: no es una carpeta de modelos (faltan dice/ o faces/)")
+    if out.resolve() == source.resolve():
+        raise AdaptError(f"--out {out}: es la carpeta de la que se parte; elija otra")
+    started = time.perf_counter()
+    model = _Model(source / "faces")
+    samples = load_samples(folder, split or None, background_per_image=1, turn=model.turned, seed=seed)
+    faces = count_faces(samples)
+    check_dice(faces)
+    fit, held = split_by_photo(samples, holdout)
+    held_dice = sum(s.face != UNREADABLE for s in held)
+    if held_dice < MIN_HELD_OUT or not any(s.face != UNREADABLE for s in fit):
+        raise AdaptError(
+            f"las fotos apartadas para comprobar tienen {held_dice} dados (hacen falta {MIN_HELD_OUT}) o no queda "
+            "ninguna para aprender: dé más fotos"
+        )
+    labels = np.array([training_label(s) for s in held])
+    pip_faces = np.array([g.face or 0 for g in PipCounter().read_faces([s.crop() for s in held])])
+    seen = [s.crop(turned=model.turned) for s in held]
+    before = read_held_out(
+        model.probabilities(seen), labels, pip_faces, float(model.meta["threshold"]), model.meta.get("alone_threshold")
+    )
+    epochs = model.fine_tune(fit, max(1.0, minutes * 60 - (time.perf_counter() - started)), seed, progress)
+    probs = model.probabilities(seen)
+    threshold, _ = choose_threshold(probs, labels, MAX_ERROR, pip_faces)
+    alone = alone_threshold(probs, labels, pip_faces, threshold)
+    after = read_held_out(probs, labels, pip_faces, threshold, alone)
+    written = after.load <= before.load and after.wrong <= before.wrong
+    fit_dice = sum(s.face != UNREADABLE for s in fit)
+    result = Adapted(
+        out, fit_dice, held_dice, faces, before, after, threshold, alone, epochs, time.perf_counter() - started, written
+    )
+    if written:
+        _write(source, out, model, result, folder, command)
+    return result
+
+
+def _write(source: Path, out: Path, model: _Model, result: Adapted, folder: Path, command: str) -> None:
+    """The whole models folder: `source`'s, with the adapted face classifier; replaced at once."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".adapt-", dir=out.parent))
+    try:
+        shutil.copytree(source, staging, dirs_exist_ok=True)
+        model.save(staging / "faces", result.threshold, result.alone_threshold)
+        update_metrics(
+            staging / "faces" / METRICS_NAME, "adapt", {**result.to_dict(), "folder": str(folder), "command": command}
+        )
+        (staging / "ADAPTED.json").write_text(
+            json.dumps({"from": str(source), "folder": str(folder), "command": command}, ensure_ascii=False) + "\n"
+        )
+        if out.exists():
+            shutil.rmtree(out)
+        staging.rename(out)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
