@@ -71,7 +71,10 @@ class Soak:
     def start(self) -> Soak:
         """The broker, the organizer, then every table."""
         self.broker.start()
-        self.organizer = Organizer("127.0.0.1", self.broker.port, self.code, on_event=self._heard).start()
+        journal = self.folder / "eventos.sqlite3"  # as the organizer's page keeps it
+        self.organizer = Organizer(
+            "127.0.0.1", self.broker.port, self.code, on_event=self._heard, journal=journal
+        ).start()
         for table in self.numbers:
             self.start_table(table)
         return self
