@@ -70,3 +70,51 @@ def blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         elif entry["doubtful"]:
             out.append(f"la carta de {name} es dudosa: confírmela o corríjala")
     return out
+
+
+def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> dict[str, Any]:
+    """A reading of the hands shown: up to `size` cards per seat asked for, in that order, each with how sure."""
+    entries = []
+    for seat in seats:
+        cards = [
+            {"card": s.card, "confidence": s.confidence, "doubtful": s.card is None or s.confidence < DOUBTFUL_BELOW}
+            for s in seen
+            if s.seat == seat
+        ][:size]
+        entries.append({"seat": seat, "cards": [c | {"corrected": False} for c in cards]})
+    return {"state": "ready", "source": "camera", "size": size, "seats": entries, "corrections": []}
+
+
+def correct_hand(data: Mapping[str, Any], seat: object, index: object, card: object) -> dict[str, Any]:
+    """The reading with one card of a seat's hand set (the same card confirms it; index past the end adds one)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or isinstance(index, bool) or not isinstance(index, int):
+        raise CorrectionError("se esperaba {seat, index, card}: el asiento, la carta (0, 1, 2…) y cuál es")
+    if not isinstance(card, str):
+        raise CorrectionError("falta 'card': la carta, p. ej. 4D")
+    entries = [{"seat": e["seat"], "cards": [dict(c) for c in e["cards"]]} for e in data["seats"]]
+    entry = next((e for e in entries if e["seat"] == seat), None)
+    if entry is None:
+        raise CorrectionError(f"el asiento {seat} no muestra mano en esta lectura")
+    cards = entry["cards"]
+    if not 0 <= index <= len(cards) or index >= int(data["size"]):
+        raise CorrectionError(f"la mano tiene {data['size']} cartas: no hay carta {index}")
+    read = cards[index]["card"] if index < len(cards) else None
+    fixed = {"card": card.upper(), "confidence": 1.0, "doubtful": False, "corrected": True}
+    if index < len(cards):
+        cards[index] = fixed
+    else:
+        cards.append(fixed)
+    fix = {"seat": seat, "index": index, "read": read, "set": card.upper(), "ts": now()}
+    return {**data, "seats": entries, "corrections": [*data.get("corrections", []), fix]}
+
+
+def hands_blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """Why the hands read cannot be confirmed yet: a hand short of cards, or a doubtful card not confirmed."""
+    out = []
+    for entry in data["seats"]:
+        name = names[entry["seat"]]
+        if len(entry["cards"]) < int(data["size"]):
+            out.append(f"a la mano de {name} le faltan cartas: tóquelas en el selector")
+        if any(c["doubtful"] for c in entry["cards"]):
+            out.append(f"la mano de {name} tiene cartas dudosas: confírmelas o corríjalas")
+    return out

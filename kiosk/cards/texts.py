@@ -92,6 +92,8 @@ EN: dict[str, str] = {
     "Sale con estas cartas": "Go out with these cards",
     "Cancelar": "Cancel",
     "Mazo": "Stock",
+    "Leer las manos": "Read the hands",
+    "Confirmar las manos": "Confirm the hands",
     "Nueva mesa de Cacheta": "New Cacheta table",
     "Jugadores en orden de juego": "Players in playing order",
     "Puntos al empezar": "Starting points",

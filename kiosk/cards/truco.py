@@ -7,9 +7,9 @@ picker, or a card reader behind `kiosk.cards.reader`), and the engine checks it 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 
 from engines.cards.deck import Card, parse_card
 from engines.cards.legal import legality
@@ -30,9 +30,8 @@ from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import common
 from kiosk.cards import reader as readers
-from kiosk.cards.common import card_data
+from kiosk.cards.common import card_data, card_reader
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
-from kiosk.cards.reader import CardReader
 from kiosk.game_views import GameViews
 from kiosk.store import StaleError
 from kiosk.tables import table_lock
@@ -444,12 +443,6 @@ def legal(table_id: int) -> Any:
 
 
 # ------------------------------------------------------------------ the card reader
-
-
-def card_reader() -> CardReader | None:
-    """The app's card reader (`CARD_READER`), or None: the cards are tapped."""
-    reader = current_app.config.get("CARD_READER")
-    return cast("CardReader | None", reader)
 
 
 def seats_to_read(game: TrucoGame) -> list[int]:

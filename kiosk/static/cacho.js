@@ -15,10 +15,12 @@
   let state = null;
   let shown = {}; // seat -> cards picked for the showdown
   let picking = null; // the seat whose hand is being picked
+  let fixing = null; // {seat, index}: the card of a reading being corrected
 
   async function show(fresh, sent) {
     if (!state || fresh.seq !== state.seq || sent) {
       if (fresh.phase !== "show") { shown = {}; picking = null; }
+      if (!fresh.reading) fixing = null;
     }
     state = fresh;
     draw();
@@ -33,7 +35,42 @@
 
   function button(label, body, opts) {
     const o = opts || {};
-    return h("button", { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: () => act(body) }, label);
+    const onclick = o.onclick || (body ? () => act(body) : () => page.send("/read", {}));
+    return h("button", { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: onclick }, label);
+  }
+
+  // The hands read by the card reader: doubtful cards highlighted; a tap on a card (or on +) picks it for correction.
+  function readingParts() {
+    const r = state.reading;
+    const rows = r.seats.map((e) =>
+      h(
+        "div",
+        { class: "shown-seat", dataset: { seat: e.seat } },
+        h("span", { class: "who" }, nameOf(e.seat)),
+        e.cards.map((c, k) =>
+          h(
+            "button",
+            {
+              class: "rcard" + (c.doubtful ? " doubtful" : "") + (c.corrected ? " corrected" : "") + (fixing && fixing.seat === e.seat && fixing.index === k ? " chosen" : ""),
+              dataset: { index: k },
+              onclick: () => { fixing = { seat: e.seat, index: k }; draw(); },
+            },
+            (c.card || "?") + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
+          ),
+        ),
+        e.cards.length < r.size ? h("button", { class: "rcard doubtful", dataset: { index: e.cards.length }, onclick: () => { fixing = { seat: e.seat, index: e.cards.length }; draw(); } }, "+") : null,
+      ),
+    );
+    return [
+      h("p", {}, L("Lectura")),
+      ...rows,
+      h(
+        "div",
+        { class: "row" },
+        button(L("Confirmar las manos"), null, { id: "confirm-hands", primary: true, onclick: () => page.send("/confirm", {}) }),
+        button(L("Descartar lectura"), null, { id: "cancel-reading", onclick: () => page.send("/cancel", {}) }),
+      ),
+    ];
   }
 
   function draw() {
@@ -176,7 +213,10 @@
           parts.push(option("raise", L("Sube"), { action: "raise", player: p, amount: 1 }));
         }
       }
+    } else if (state.phase === "show" && state.reading) {
+      parts.push(...readingParts());
     } else if (state.phase === "show") {
+      if (state.card_reader) parts.push(button(L("Leer las manos"), null, { id: "read-hands" }));
       parts.push(h("p", {}, L("Toque un jugador y luego sus tres cartas")));
       const seats = state.summary.in_hand;
       for (const seat of seats) {
@@ -204,7 +244,21 @@
   // The showdown's card picker: the 24 cards (A to 6 of each suit); a card already taken by a hand is greyed.
   function drawPicker() {
     const box = $("picker");
-    if (state.phase !== "show" || picking === null) {
+    if (state.phase === "show" && state.reading && fixing) {
+      box.hidden = false;
+      box.replaceChildren(
+        h("p", { class: "turn" }, nameOf(fixing.seat)),
+        h(
+          "div",
+          { class: "card-grid six" },
+          state.deck.map((c) =>
+            h("button", { class: "pick" + (c.red ? " red" : ""), dataset: { card: c.card }, onclick: () => page.send("/card", { seat: fixing.seat, index: fixing.index, card: c.card }) }, c.rank + c.suit),
+          ),
+        ),
+      );
+      return;
+    }
+    if (state.phase !== "show" || picking === null || state.reading) {
       box.hidden = true;
       box.replaceChildren();
       return;

@@ -1,7 +1,8 @@
-"""Truco's cards read by a card reader behind its protocol (a fake here): shown, corrected by tap, then confirmed."""
+"""The card games' cards read by a card reader behind its protocol (a fake here): shown, corrected by tap, confirmed."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -108,3 +109,34 @@ def test_no_reading_while_a_truco_waits(co: Coordinator, reader: FakeCardReader)
     response = co.post(f"/truco/{gid}/read", {})
     assert response.status_code == 409 and response.get_json()["article"] == "Raising the stakes"
     assert co.post(f"/truco/{gid}/card", {"seat": 0, "card": "4C", "down": False}).status_code == 409
+
+
+def test_the_cacho_showdown_read_corrected_and_confirmed(co: Coordinator, reader: FakeCardReader) -> None:
+    from tests.kiosk.test_cacho_espanol import new_game as new_cacho
+    from tests.kiosk.test_cacho_espanol import to_showdown
+
+    gid = new_cacho(co)
+    assert co.post(f"/cacho/{gid}/read", {}).get_json()["article"] == "Winning"
+    to_showdown(co, gid)
+    reader.cards = [
+        SeenCard(0, "4S"),
+        SeenCard(0, "2S"),
+        SeenCard(0, "6D", confidence=0.5),
+        SeenCard(1, "AD"),
+        SeenCard(1, "4D"),
+    ]
+    assert co.post(f"/cacho/{gid}/read", {}).status_code == 200
+    assert reader.asked[-1] == [0, 1]
+    shown = co.get(f"/cacho/{gid}/state.json").get_json()
+    reading = shown["reading"]
+    assert [len(e["cards"]) for e in reading["seats"]] == [3, 2] and reading["seats"][0]["cards"][2]["doubtful"]
+    refused = co.post(f"/cacho/{gid}/confirm", {"seq": shown["seq"]}).get_json()["error"]
+    assert "la mano de Ana tiene cartas dudosas" in refused and "a la mano de Beto le faltan cartas" in refused
+    assert co.post(f"/cacho/{gid}/card", {"seat": 0, "index": 2, "card": "6D"}).status_code == 200
+    assert co.post(f"/cacho/{gid}/card", {"seat": 1, "index": 2, "card": "5D"}).status_code == 200
+    assert co.post(f"/cacho/{gid}/card", {"seat": 1, "index": 4, "card": "5D"}).status_code == 400
+    assert co.post(f"/cacho/{gid}/card", {"seat": 2, "index": 0, "card": "5D"}).status_code == 400
+    now = co.post(f"/cacho/{gid}/confirm", {"seq": shown["seq"]}).get_json()
+    assert now["last_hand"]["winner"] == 1 and now["reading"] is None
+    line = json.loads(co.get(f"/cacho/{gid}/export.jsonl").text.splitlines()[-1])
+    assert line["event"] == "show" and line["source"] == "camera" and len(line["corrections"]) == 2
