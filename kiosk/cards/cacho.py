@@ -31,7 +31,11 @@ from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, store
 
 GAME = "cacho"
-TABLES = CardTables(GAME)
+NOT_AN_EVENING = (
+    'el quiosco juega noches de Cacho: el registro empieza con "evening": true '
+    "(una mano sola se repite con cacho cards replay)"
+)
+TABLES = CardTables(GAME, lambda state: None if isinstance(state, CachoEvening) else NOT_AN_EVENING)
 bp = Blueprint(GAME, __name__, url_prefix="/cacho")
 
 OPTION_CHOICES: dict[str, list[str]] = {"high_card_tiebreak": list(HIGH_CARD_TIEBREAKS)}

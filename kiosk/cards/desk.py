@@ -8,7 +8,7 @@ line), so that *Deshacer* takes back the whole tap with as many `{"event": "undo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,8 +83,9 @@ def _load(table_id: int, lines: tuple[str, ...]) -> Desk:
 class CardTables:
     """One card game's tables on the kiosk (`game`: the log's and the store's name, e.g. "truco")."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, refuses: Callable[[Any], str | None] | None = None) -> None:
         self.game = game
+        self.refuses = refuses  # why an imported log's game cannot be played here (None: it can)
         self.tables: tables.Tables[Desk] = tables.Tables(game, "partida", _load)
 
     def load(self, store: Store, table_id: int) -> Desk:
@@ -140,3 +141,6 @@ class CardTables:
             raise LogError(str(error)) from None
         if played.game != self.game:
             raise LogError(f"el registro es de otro juego («{played.game}»), no de «{self.game}»")
+        why = None if self.refuses is None else self.refuses(played.state)
+        if why is not None:
+            raise LogError(why)

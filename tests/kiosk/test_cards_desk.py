@@ -68,3 +68,17 @@ def test_the_card_games_page(coordinator: Coordinator) -> None:
     assert page.status_code == 200 and "Mesa T" in page.text and "/truco/new" in page.text and "/cacho/new" in page.text
     assert "Pif Paf" in page.text and coordinator.get("/cards").status_code in (200, 308)
     assert "/cards/" in coordinator.get("/").text
+
+
+@pytest.mark.parametrize("game", ["truco", "cacho", "pifpaf", "cacheta"])
+def test_the_demo_logs_import_or_say_why_not(coordinator: Coordinator, game: str) -> None:
+    text = Path(f"kiosk/demo/cards_{game}.jsonl").read_text(encoding="utf-8")
+    response = coordinator.form(f"/{game}/import", {"text": text, "name": "Demo"})
+    if game == "cacho":  # one hand, not an evening
+        assert response.status_code == 400 and "evening" in response.text
+        return
+    assert response.status_code == 302
+    table = response.headers["Location"].rsplit("/", 1)[1]
+    assert coordinator.get(f"/{game}/{table}/state.json").status_code == 200
+    assert coordinator.get(f"/{game}/{table}").status_code == 200
+    assert coordinator.get(f"/{game}/{table}/tv").status_code == 200
