@@ -318,7 +318,10 @@ class TableLink:
                     self._resend_from = start if self._resend_from is None else min(start, self._resend_from)
                 self._wake.set()
         elif message.topic == self._topic(topics.RULINGS) and self._on_ruling is not None:
-            self._on_ruling(data)
+            try:
+                self._on_ruling(data)
+            except Exception:  # the link must outlive a ruling it could not keep
+                log.exception("fallo del organizador no guardado en la mesa %s", self.config.table)
 
 
 def fetch_retained(config: LinkConfig, kind: str, timeout_s: float = 5.0) -> dict[str, Any] | None:

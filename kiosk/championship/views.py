@@ -86,7 +86,8 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
             return
         kept = {k: v for k, v in data.items() if k != "kind"} | {"ruling": data.get("kind")}  # the trail's own "kind"
         if data.get("kind") == "disqualification" and isinstance(data.get("player"), str):
-            kept["applied"] = disqualify_at_table(store, config.table_id, data)
+            with app.app_context():
+                kept["applied"] = disqualify_at_table(store, config.table_id, data)
             bus.publish(f"table:{config.table_id}", {"table": config.table_id})
         store.audit(config.table_id, RULING_KIND, kept)
         bus.publish("championship", {"ruling": data.get("id")})
@@ -128,8 +129,7 @@ def stop_link(app: Flask) -> None:
     link = app.extensions.pop("cacho.link", None)
     if link is not None:
         link.stop()
-        with_inbox = app.extensions["cacho.bus"]
-        with_inbox.publish("championship", {"link": "off"})
+        app.extensions["cacho.bus"].publish("championship", {"link": "off"})
 
 
 def championship() -> Championship:
