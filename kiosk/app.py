@@ -40,9 +40,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.install(app)
     _install_pages(app)
     if app.config["DEMO"]:
+        from kiosk.cards.demo import seat_card_demos
         from kiosk.demo.table import seat_demo
 
         seat_demo(store)
+        seat_card_demos(store)
     return app
 
 

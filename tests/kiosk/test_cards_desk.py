@@ -82,3 +82,19 @@ def test_the_demo_logs_import_or_say_why_not(coordinator: Coordinator, game: str
     assert coordinator.get(f"/{game}/{table}/state.json").status_code == 200
     assert coordinator.get(f"/{game}/{table}").status_code == 200
     assert coordinator.get(f"/{game}/{table}/tv").status_code == 200
+
+
+def test_the_demo_seats_a_table_per_card_game_once(tmp_path: Path) -> None:
+    from kiosk.cards.demo import seat_card_demos
+    from tests.kiosk.conftest import become_coordinator, make_app
+
+    app = make_app(tmp_path, DEMO=True)
+    try:
+        games = {row.game for row in app.extensions["cacho.store"].tables()}
+        assert {"truco", "cacho", "pifpaf", "cacheta"} <= games
+        assert seat_card_demos(app.extensions["cacho.store"]) == []
+        co = become_coordinator(app.test_client())
+        for row in app.extensions["cacho.store"].tables():
+            assert co.get(f"/{row.game}/{row.id}/state.json").status_code == 200
+    finally:
+        app.extensions["cacho.camera"].close()
