@@ -29,12 +29,11 @@
   }, () => (state ? state.seq : null));
   const send = page.send;
 
-  function optionButton(label, option, onclick, attrs) {
-    const disabled = !option.allowed;
-    const reason = disabled && option.reason ? "art. " + option.article + ": " + option.reason : null;
-    return h("div", { class: "option" },
-      h("button", Object.assign({ class: "big", disabled: disabled, onclick: onclick, title: reason }, attrs || {}), label),
-      reason ? h("small", { class: "reason" }, reason) : null);
+  // A player's option as a button; why it is refused now goes to `refusals` (one line under the buttons, said once
+  // for the three pasos).
+  function optionButton(label, option, onclick, attrs, refusals, what) {
+    if (!option.allowed && option.reason) refusals.set(what || label, "art. " + option.article + ": " + option.reason);
+    return h("button", Object.assign({ class: "big", disabled: !option.allowed, onclick: onclick }, attrs || {}), label);
   }
 
   function drawPlayers() {
@@ -98,17 +97,20 @@
     const des = legal.desestima
       ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "desestima", checked: desestima, onchange: (e) => { desestima = e.target.checked; } }), " Desestimar y abrir de nuevo (art. 5)")
       : null;
-    const challenge = h("div", { class: "row" },
-      optionButton("¡Dudo!", opt("dudo"), () => send("/action", { event: "dudo", player: legal.player }), { id: "dudo-btn" }),
-      optionButton("Calzo", opt("calzo"), () => send("/action", { event: "calzo", player: legal.player }), { id: "calzo-btn" }),
+    const refusals = new Map();
+    const actions = h("div", { class: "row actions" }, go,
+      optionButton("¡Dudo!", opt("dudo"), () => send("/action", { event: "dudo", player: legal.player }), { id: "dudo-btn" }, refusals),
+      optionButton("Calzo", opt("calzo"), () => send("/action", { event: "calzo", player: legal.player }), { id: "calzo-btn" }, refusals),
       ...Object.keys(HANDS).map((hand) => optionButton("Paso: " + HANDS[hand], opt("paso"),
-        () => send("/action", { event: "paso", player: legal.player, hand: hand }), { class: "big paso", dataset: { hand: hand } })));
+        () => send("/action", { event: "paso", player: legal.player, hand: hand }), { class: "big paso", dataset: { hand: hand } }, refusals, "Paso")));
+    const why = [...refusals].map(([what, reason]) => what + " (" + reason + ")").join(" · ");
     box.replaceChildren(...[ // replaceChildren writes a null as the text "null": leave them out
       h("h2", {}, legal.player + ": ¿qué dice?"),
       opt("bid").allowed ? null : h("small", { class: "reason" }, "art. " + opt("bid").article + ": " + opt("bid").reason),
       h("div", { class: "row faces" }, ...faceButtons),
       h("div", { class: "row qtys" }, ...qtyButtons),
-      des, go, challenge].filter(Boolean));
+      des, actions,
+      why ? h("p", { class: "reason", id: "refusals" }, why) : null].filter(Boolean));
   }
 
   const doubtful = (d) => d.uncertain && !(d.corrected || d.confirmed);

@@ -580,3 +580,34 @@ def test_a_die_is_corrected_by_finger_with_its_doubts_in_words(bare: Server, pag
         assert box["x"] >= 0 and box["x"] + box["width"] <= 800, box
     picker.get_by_text("cancelar").click()
     expect(picker).to_have_count(0)
+
+
+def in_view(page: Any, selector: str) -> None:
+    """Every element matching `selector` is on the 800x480 screen as it stands (no scrolling)."""
+    assert page.evaluate("scrollY") == 0
+    boxes = page.locator(selector).evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert boxes, selector
+    for box in boxes:
+        assert box["top"] >= 0 and box["bottom"] <= 480 and box["left"] >= 0 and box["right"] <= 800, (selector, box)
+
+
+def test_the_bid_and_its_buttons_fit_the_seven_inch_screen(tmp_path: Path, page: Any) -> None:
+    """Issue 34, point 8: at 800x480 the header is one line (with the camera's badge and a long table name), and
+    the standing bid, the pintas, the quantities and every option are on screen together."""
+    with serving(tmp_path, "demo") as server:
+        set_pin(page, server.url, PIN)
+        page.goto(server.url + "/dudo/new")
+        page.locator('input[name="name"]').fill("Mesa del club de los viernes, segunda ronda")
+        page.locator("#players").fill("\n".join(("Ana", "Beto", "Caro", "Dani", "Eva", "Fito")))
+        page.locator("#create").click()
+        page.wait_for_url(re.compile(r".*/dudo/\d+$"))
+        expect(page.locator("#camera-badge")).to_contain_text("fps")
+        header = page.locator("header.top").bounding_box()
+        assert header is not None and header["height"] <= 48, header
+        for _ in range(2):  # the opener, then the next player over a standing bid
+            page.locator('#controls .face[data-face="5"]').click()
+            in_view(page, "#standing-bid, #controls h2, #controls .face, #controls .qtys, #bid-go")
+            in_view(page, "#dudo-btn, #calzo-btn, #controls .paso")
+            page.locator("#controls .qty").first.click()
+            page.locator("#bid-go").click()
+            expect(page.locator("#standing-bid")).not_to_have_text("Sin apuesta todavía")
