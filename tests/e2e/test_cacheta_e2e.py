@@ -91,6 +91,16 @@ def test_a_table_of_cacheta_in_two_rounds(kiosk: Server, page: Any, tmp_path: Pa
     expect(page.locator("#points-table tr.vp")).to_contain_text("5")
     shot(page, "cacheta-points")
 
+    tv = page.context.browser.new_context(viewport={"width": 1280, "height": 720}, locale="es-CL").new_page()
+    errors: list[str] = []
+    tv.on("pageerror", lambda error: errors.append(str(error)))
+    tv.goto(base + "/tv")
+    expect(tv.locator("#winner")).to_contain_text("Beto")
+    expect(tv.locator("#points-table tr.gp")).to_contain_text("3")
+    assert tv.locator("#picker").count() == 0 and not errors
+    shot(tv, "cacheta-tv")
+    tv.context.close()
+
     exported = page.request.get(base + "/export.jsonl")
     log = tmp_path / "cacheta.jsonl"
     log.write_text(exported.text(), encoding="utf-8")

@@ -87,6 +87,16 @@ def test_a_hand_of_pif_paf_by_taps(kiosk: Server, page: Any, tmp_path: Path) -> 
     expect(page.locator("#chips-1")).to_have_text("14")
     shot(page, "pifpaf-out")
 
+    tv = page.context.browser.new_context(viewport={"width": 1280, "height": 720}, locale="es-CL").new_page()
+    errors: list[str] = []
+    tv.on("pageerror", lambda error: errors.append(str(error)))
+    tv.goto(base + "/tv")
+    expect(tv.locator("#winner")).to_contain_text("Beto")
+    expect(tv.locator("#chips-1")).to_have_text("14")
+    assert tv.locator("#picker").count() == 0 and not errors
+    shot(tv, "pifpaf-tv")
+    tv.context.close()
+
     exported = page.request.get(base + "/export.jsonl")
     log = tmp_path / "pifpaf.jsonl"
     log.write_text(exported.text(), encoding="utf-8")
