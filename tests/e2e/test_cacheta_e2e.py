@@ -51,6 +51,8 @@ def deal(page: Any, flip: str) -> dict[str, Any]:
 
 
 def test_a_table_of_cacheta_in_two_rounds(kiosk: Server, page: Any, tmp_path: Path) -> None:
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = kiosk.url
     set_pin(page, url, PIN)
     page.goto(url + "/cards/")
@@ -112,3 +114,4 @@ def test_a_table_of_cacheta_in_two_rounds(kiosk: Server, page: Any, tmp_path: Pa
         check=True,
     )
     assert json.loads(out.stdout)["state"] == state_of(page, base)["summary"]
+    assert not script_errors, script_errors

@@ -40,6 +40,8 @@ def tap(page: Any, selector: str, path: str = "/action") -> dict[str, Any]:
 
 
 def test_two_hands_of_spanish_cacho_by_taps(kiosk: Server, page: Any, browser: Any, tmp_path: Path) -> None:
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = kiosk.url
     set_pin(page, url, PIN)
     page.click('a[href="/cacho/new"]')
@@ -108,3 +110,4 @@ def test_two_hands_of_spanish_cacho_by_taps(kiosk: Server, page: Any, browser: A
         check=True,
     )
     assert json.loads(out.stdout)["state"] == state_of(page, base)["summary"]
+    assert not script_errors, script_errors

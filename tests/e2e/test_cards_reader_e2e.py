@@ -59,6 +59,8 @@ def tap(page: Any, selector: str, path: str = "/action") -> dict[str, Any]:
 
 
 def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: Any) -> None:
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
     url, reader = served
     set_pin(page, url, PIN)
 
@@ -107,3 +109,4 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     expect(page.locator("#winner")).to_contain_text("Beto")
     assert state_of(page, cacho)["summary"]["chips"] == [7, 13]
     assert state_of(page, truco)["summary"]["tricks"][0]["winner"] == 2
+    assert not script_errors, script_errors

@@ -45,6 +45,8 @@ def pick(page: Any, cards: list[str]) -> None:
 
 
 def test_a_hand_of_pif_paf_by_taps(kiosk: Server, page: Any, tmp_path: Path) -> None:
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = kiosk.url
     set_pin(page, url, PIN)
     page.goto(url + "/cards/")
@@ -108,3 +110,4 @@ def test_a_hand_of_pif_paf_by_taps(kiosk: Server, page: Any, tmp_path: Path) -> 
         check=True,
     )
     assert json.loads(out.stdout)["state"] == state_of(page, base)["summary"]
+    assert not script_errors, script_errors

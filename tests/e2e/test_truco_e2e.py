@@ -67,6 +67,8 @@ def play_hand(page: Any, base: str, team: int, truco: bool) -> dict[str, Any]:
 
 
 def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_path: Path) -> None:
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = kiosk.url
     set_pin(page, url, PIN)
     page.click('a[href="/truco/new"]')
@@ -159,6 +161,7 @@ def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_pat
         check=True,
     )
     assert json.loads(out.stdout)["state"] == state_of(page, base)["summary"]
+    assert not script_errors, script_errors
 
 
 def test_a_kill_mid_hand_loses_no_confirmed_tap(tmp_path: Path) -> None:
