@@ -17,15 +17,13 @@ from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
 from engines.cards.legal import legality
 from engines.cards.table import Draw
 from engines.errors import LogError, RuleError
-from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import common
 from kiosk.cards.common import card_data
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
 from kiosk.cards.pifpaf import RANKS, melds_of
 from kiosk.game_views import GameViews
-from kiosk.store import StaleError
-from kiosk.web import json_body, json_seq, refuse, store
+from kiosk.web import store
 
 GAME = "cacheta"
 TABLES = CardTables(GAME)
@@ -298,16 +296,4 @@ def tap_events(game: CachetaGame, data: Mapping[str, Any]) -> list[dict[str, Any
 def action(table_id: int) -> Any:
     """One tap: deal with the flip, draw, discard, knock out, ask for the good one or cut the line; refused (with
     the seed's section) when illegal, and then nothing is stored."""
-    VIEWS.load_or_404(table_id)
-    data = json_body()
-    seq = json_seq(data)
-    try:
-        desk = TABLES.tables.current(store(), table_id, seq)
-        events = tap_events(desk.state, data)
-    except RuleError as error:
-        return web.rule_refusal(error)
-    except LogError as error:
-        return refuse(error.message, 400)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})
+    return common.tap(TABLES, VIEWS, table_id, tap_events)

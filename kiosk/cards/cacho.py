@@ -26,7 +26,6 @@ from kiosk.cards import reader as readers
 from kiosk.cards.common import card_data, card_reader
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
 from kiosk.game_views import GameViews
-from kiosk.store import StaleError
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, store
 
@@ -334,19 +333,7 @@ def tap_events(night: CachoEvening, data: Mapping[str, Any]) -> list[dict[str, A
 def action(table_id: int) -> Any:
     """One tap: a new hand, pass, bet, call, raise, or the hands shown; refused (with the seed's section) when
     illegal, and then nothing is stored."""
-    VIEWS.load_or_404(table_id)
-    data = json_body()
-    seq = json_seq(data)
-    try:
-        desk = TABLES.tables.current(store(), table_id, seq)
-        events = tap_events(desk.state, data)
-    except RuleError as error:
-        return web.rule_refusal(error)
-    except LogError as error:
-        return refuse(error.message, 400)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})
+    return common.tap(TABLES, VIEWS, table_id, tap_events)
 
 
 # ------------------------------------------------------------------ the hands shown, read by the card reader

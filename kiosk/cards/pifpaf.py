@@ -18,14 +18,12 @@ from engines.cards.melds import Meld
 from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, Action, Call, Fold, PifPafHand, PifPafOptions, Raise
 from engines.cards.table import Draw
 from engines.errors import LogError, RuleError
-from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import common
 from kiosk.cards.common import card_data
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
 from kiosk.game_views import GameViews
-from kiosk.store import StaleError
-from kiosk.web import json_body, json_seq, refuse, store
+from kiosk.web import store
 
 GAME = "pifpaf"
 TABLES = CardTables(GAME)
@@ -301,16 +299,4 @@ def tap_events(hand: PifPafHand, data: Mapping[str, Any]) -> list[dict[str, Any]
 def action(table_id: int) -> Any:
     """One tap: deal, fold, call, raise, draw, discard, go out or claim; refused (with the seed's section) when
     illegal, and then nothing is stored."""
-    VIEWS.load_or_404(table_id)
-    data = json_body()
-    seq = json_seq(data)
-    try:
-        desk = TABLES.tables.current(store(), table_id, seq)
-        events = tap_events(desk.state, data)
-    except RuleError as error:
-        return web.rule_refusal(error)
-    except LogError as error:
-        return refuse(error.message, 400)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})
+    return common.tap(TABLES, VIEWS, table_id, tap_events)

@@ -33,7 +33,6 @@ from kiosk.cards import reader as readers
 from kiosk.cards.common import card_data, card_reader
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
 from kiosk.game_views import GameViews
-from kiosk.store import StaleError
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, store
 
@@ -351,6 +350,13 @@ VIEWS.add_routes(
 def tap_events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The log events one tap writes (the deal's steps the kiosk does not see are written face down); LogError
     when the request is malformed. The engine checks them all before any is stored."""
+    events = _events(game, data)
+    for event in events:
+        parse_action(event)  # malformed (a foul's kind, a team that is not a number): 400 before the engine rules
+    return events
+
+
+def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     name = data.get("action")
     if name not in ACTIONS:
         raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
@@ -418,21 +424,7 @@ def _int(data: Mapping[str, Any], key: str, default: int | None) -> int:
 def action(table_id: int) -> Any:
     """One tap: deal, the mão's choice, the hand of eleven, raise, answer, play a card or a foul; refused (with the
     seed's section) when illegal, and then nothing is stored."""
-    VIEWS.load_or_404(table_id)
-    data = json_body()
-    seq = json_seq(data)
-    try:
-        desk = TABLES.tables.current(store(), table_id, seq)  # a stale page first: its tap was for another state
-        events = tap_events(desk.state, data)
-        for event in events:
-            _parsed(event)  # malformed (a foul's kind, a team that is not a number): 400 before the engine rules
-    except RuleError as error:
-        return web.rule_refusal(error)
-    except LogError as error:
-        return refuse(error.message, 400)
-    except StaleError as error:
-        return refuse(str(error), 409)
-    return VIEWS.apply(table_id, events, seq, {"by": "coordinador"})
+    return common.tap(TABLES, VIEWS, table_id, tap_events)
 
 
 @bp.route("/<int:table_id>/legal.json")
