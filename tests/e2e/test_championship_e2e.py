@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ROOT, free_port, set_pin, shot
+from tests.e2e.conftest import ROOT, SHOTS, free_port, set_pin
 
 PIN = "1357"
 PLAYERS = [f"Jugador{n:02d}, Club {'ABC'[n % 3]}" for n in range(1, 13)]
@@ -77,6 +77,12 @@ def organizer(tmp_path: Path) -> Iterator[Organizer]:
         running.close()
 
 
+def part_shot(page: Any, selector: str, name: str) -> None:
+    """A screenshot of one part of the page (docs/screenshots/NAME.png with CACHO_SCREENSHOTS=1)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(selector).screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def drawn(page: Any, url: str) -> list[dict[str, Any]]:
     """The last round's tables, from the page's own session."""
     response = page.request.get(url + "/campeonato/estado.json")
@@ -93,6 +99,7 @@ def test_a_championship_of_twelve(browser: Any, organizer: Organizer) -> None:
         page.goto(url + "/campeonato/")
         page.fill('textarea[name="players"]', "\n".join(PLAYERS))
         page.click("text=Inscribir")
+        page.wait_for_selector("text=Inscritos: 12")  # the page after the form, not the one before it
         assert page.locator(".players-list li").count() == 12
 
         page.fill('#draw-card input[name="seed"]', "2026")
@@ -105,7 +112,7 @@ def test_a_championship_of_twelve(browser: Any, organizer: Organizer) -> None:
         for table in first:
             organizer.play(table["table"], table["drawn"])
         page.wait_for_function("document.querySelectorAll('.champ-table p.champion').length === 3", timeout=90_000)
-        shot(page, "championship-round-1")
+        part_shot(page, "#live", "championship-live")
 
         page.click("text=Sortear la ronda siguiente")
         page.wait_for_selector("text=Sorteo de la ronda 2")
@@ -118,7 +125,7 @@ def test_a_championship_of_twelve(browser: Any, organizer: Organizer) -> None:
         rows = page.locator("#standings tbody tr")
         assert rows.count() == 12
         assert champion in rows.nth(0).inner_text()
-        shot(page, "championship-final")
+        part_shot(page, "#standings", "championship-standings")
 
         page.goto(url + "/campeonato/resultado")
         assert champion in page.locator("#champion").inner_text()
