@@ -49,7 +49,7 @@ VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never
 METRICS_NAME = "metrics.json"
 CHECKPOINT_NAME = "checkpoint.pt"  # written after every epoch in --out, removed when the training ends
 # options that change nothing the training computes (--threads does: torch's sums split by thread)
-NOT_TRAINING = ("resume",)
+NOT_TRAINING = ("resume", "level_from")  # a resumed run may choose its level another way: no fit depends on it
 # The COCO-pretrained YOLOv5n (AGPL-3.0) that --arch yolov5n starts from: read where it lies, never copied here.
 PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
 # Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
