@@ -18,16 +18,13 @@ from engines.cards.cacho.showdown import CATEGORY_IDS, CATEGORY_NAMES, HIGH_CARD
 from engines.cards.deck import CACHO_DECK, SUITS, Card, parse_card
 from engines.cards.legal import legality
 from engines.errors import LogError, RuleError
-from hardware.camera import CameraError
 from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import common
-from kiosk.cards import reader as readers
 from kiosk.cards.common import card_data, card_reader
 from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
 from kiosk.game_views import GameViews
-from kiosk.tables import table_lock
-from kiosk.web import camera, json_body, json_seq, refuse, store
+from kiosk.web import store
 
 GAME = "cacho"
 NOT_AN_EVENING = (
@@ -339,65 +336,20 @@ def action(table_id: int) -> Any:
 # ------------------------------------------------------------------ the hands shown, read by the card reader
 
 
-@bp.route("/<int:table_id>/read", methods=["POST"])
-@coordinator_required
-def read(table_id: int) -> Any:
-    """Read the three cards shown in front of each player still in; kept until confirmed."""
-    desk = VIEWS.load_or_404(table_id)
+def _read_hands(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
+    """The seats whose hands are read at the showdown: every player still in, three cards each."""
     night: CachoEvening = desk.state
-    reader = card_reader()
-    if reader is None:
-        return refuse("todavía no hay lector de cartas: toque las cartas en el selector", 409)
     if night.phase != "show" or night.hand is None:
-        return web.rule_refusal(RuleError("Winning", "las manos se muestran al terminar las apuestas"))
-    seats = [night.seat(i) for i in night.hand.in_hand]
-    try:
-        frame = camera().full_frame() if camera().can_read else None
-    except CameraError:
-        frame = None
-    data = readers.hands_reading(reader.read_cards(frame, seats), seats, SHOWN_CARDS)
-    with table_lock(table_id):
-        web.replace_pending(table_id, desk.seq, data)
-    return VIEWS.redrawn(table_id)
+        raise RuleError("Winning", "las manos se muestran al terminar las apuestas")
+    return [night.seat(i) for i in night.hand.in_hand], SHOWN_CARDS, {}
 
 
-@bp.route("/<int:table_id>/card", methods=["POST"])
-@coordinator_required
-def card(table_id: int) -> Any:
-    """Correct (or confirm) one card of a hand read: `{seat, index, card}`; kept and audited."""
-    desk = VIEWS.load_or_404(table_id)
-    data = json_body()
-    return VIEWS.corrected(
-        desk,
-        lambda reading: readers.correct_hand(reading, data.get("seat"), data.get("index"), data.get("card")),
-        "no hay lectura que corregir: lea las manos o tóquelas",
-    )
-
-
-@bp.route("/<int:table_id>/confirm", methods=["POST"])
-@coordinator_required
-def confirm(table_id: int) -> Any:
-    """Show the hands read, once none is short or doubtful; the engine rules the showdown."""
-    desk = VIEWS.load_or_404(table_id)
-    seq = json_seq(json_body())
-    reading = current_reading(desk)
-    if reading is None:
-        return refuse("no hay lectura que confirmar: lea las manos o tóquelas", 409)
-    blocked = readers.hands_blockers(reading, desk.state.players)
-    if blocked:
-        return refuse("; ".join(blocked), 409)
+def _show_event(desk: Desk, reading: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The `show` event of the hands read, by table seat (null for a player no longer in)."""
     hands: list[list[str] | None] = [None] * len(desk.state.players)
     for entry in reading["seats"]:
         hands[entry["seat"]] = [c["card"] for c in entry["cards"]]
-    meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
-    return VIEWS.apply(table_id, [{"event": "show", "hands": hands}], seq, meta)
+    return [{"event": "show", "hands": hands}]
 
 
-@bp.route("/<int:table_id>/cancel", methods=["POST"])
-@coordinator_required
-def cancel(table_id: int) -> Any:
-    """Drop the hands read awaiting confirmation (nothing is logged)."""
-    VIEWS.load_or_404(table_id)
-    with table_lock(table_id):
-        web.discard_pending(table_id)
-    return VIEWS.redrawn(table_id)
+common.add_shown_routes(bp, VIEWS, "las manos", _read_hands, _show_event)

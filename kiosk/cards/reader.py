@@ -108,9 +108,22 @@ def correct_hand(data: Mapping[str, Any], seat: object, index: object, card: obj
     return {**data, "seats": entries, "corrections": [*data.get("corrections", []), fix]}
 
 
+def correct_discard(data: Mapping[str, Any], card: object) -> dict[str, Any]:
+    """The reading with the card the player discards as he goes out, set by the coordinator."""
+    if "discard" not in data:
+        raise CorrectionError("esta lectura no lleva descarte")
+    if not isinstance(card, str):
+        raise CorrectionError("falta 'discard': la carta que descarta, p. ej. QH")
+    fix = {"discard": card.upper(), "read": data.get("discard"), "set": card.upper(), "ts": now()}
+    return {**data, "discard": card.upper(), "corrections": [*data.get("corrections", []), fix]}
+
+
 def hands_blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """Why the hands read cannot be confirmed yet: a hand short of cards, or a doubtful card not confirmed."""
+    """Why the hands read cannot be confirmed yet: a hand short of cards, a doubtful card not confirmed, or the
+    discard of a player going out not yet tapped."""
     out = []
+    if data.get("needs_discard") and not data.get("discard"):
+        out.append("falta la carta que descarta: tóquela en el selector")
     for entry in data["seats"]:
         name = names[entry["seat"]]
         if len(entry["cards"]) < int(data["size"]):
