@@ -12,7 +12,8 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from engines.cards.cacheta.game import HAND_SIZE, Action, CachetaGame, CachetaOptions, GoodOne
+from engines.cards.cacheta.game import CUT, HAND_SIZE, KNOCK, Action, CachetaGame, CachetaOptions, GoodOne
+from engines.cards.cacheta.game import GAME as ROUND_SECTION
 from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
 from engines.cards.legal import legality
 from engines.cards.table import Draw
@@ -63,6 +64,10 @@ JS_LABELS = (
     "bate con",
     "Deshacer",
     "Historial",
+    "Leer con la cámara",
+    "Lectura",
+    "Confirmar la lectura",
+    "Descartar lectura",
 )
 
 
@@ -192,6 +197,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "vp": summary.get("vp"),
         "gp": summary.get("gp"),
         "hand_size": HAND_SIZE,
+        "card_reader": common.card_reader() is not None,
+        "reading": common.current_reading(desk),
         "history": [describe(e, game.players) for e in desk.standing][-14:],
     }
     if game.last_knock is not None:
@@ -244,7 +251,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     return str(kind)
 
 
-VIEWS = GameViews(GAME, load, TABLES.act, state_of, lambda desk: None)
+VIEWS = GameViews(GAME, load, TABLES.act, state_of, common.current_reading)
 VIEWS.add_routes(
     bp,
     undo=UNDO_TAP,
@@ -297,3 +304,39 @@ def action(table_id: int) -> Any:
     """One tap: deal with the flip, draw, discard, knock out, ask for the good one or cut the line; refused (with
     the seed's section) when illegal, and then nothing is stored."""
     return common.tap(TABLES, VIEWS, table_id, tap_events)
+
+
+# ------------------------------------------------------------------ knocking out, read by the card reader
+
+
+def _read_knock(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
+    """The cards laid face up by the player knocking out (`kind` knock) or cutting the line (`kind` cut): nine and
+    the discard, or ten (`ten`)."""
+    game: CachetaGame = desk.state
+    kind, player, ten = data.get("kind"), data.get("player"), data.get("ten", False)
+    if (
+        kind not in ("knock", "cut")
+        or isinstance(player, bool)
+        or not isinstance(player, int)
+        or not isinstance(ten, bool)
+    ):
+        raise LogError("se esperaba {kind: knock o cut, player, ten}")
+    if game.phase != "play" or not 0 <= player < len(game.players):
+        raise RuleError(ROUND_SECTION, "no hay ronda en juego")
+    if kind == "knock" and (player != game.turn or game.must_draw):
+        raise RuleError(KNOCK, f"bate {game.players[game.turn]} en su turno, después de robar")
+    if kind == "cut" and (game.claimable_from is None or player == game.claimable_from or not game.good_one[player]):
+        raise RuleError(CUT, "corta la fila quien pidió la buena, con el descarte recién tirado por otro")
+    size = HAND_SIZE + 1 if ten else HAND_SIZE
+    extra = {"kind": kind, "player": player, "ten": ten, "discard": None, "needs_discard": not ten}
+    return [player], size, extra
+
+
+def _knock_event(desk: Desk, reading: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The `knock` or `cut` event of the cards read."""
+    cards = [c["card"] for c in reading["seats"][0]["cards"]]
+    discard = None if reading["ten"] else reading["discard"]
+    return [{"event": reading["kind"], "player": reading["player"], "discard": discard, "cards": cards}]
+
+
+common.add_shown_routes(bp, VIEWS, "las cartas", _read_knock, _knock_event)

@@ -131,3 +131,8 @@ def add_shown_routes(
 
     for name, view in (("read", read), ("card", card), ("confirm", confirm), ("cancel", cancel)):
         bp.add_url_rule(f"/<int:table_id>/{name}", name, coordinator_required(view), methods=["POST"])
+
+
+def current_reading(desk: Desk) -> dict[str, Any] | None:
+    """The card reading awaiting confirmation, if it was taken for the game as it stands."""
+    return web.pending_reading(desk.table_id, desk.seq)

@@ -15,7 +15,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
 from engines.cards.legal import legality
 from engines.cards.melds import Meld
-from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, Action, Call, Fold, PifPafHand, PifPafOptions, Raise
+from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafHand, PifPafOptions, Raise
 from engines.cards.table import Draw
 from engines.errors import LogError, RuleError
 from kiosk.auth import coordinator_required
@@ -64,6 +64,10 @@ JS_LABELS = (
     "retirado",
     "Deshacer",
     "Historial",
+    "Leer con la cámara",
+    "Lectura",
+    "Confirmar la lectura",
+    "Descartar lectura",
 )
 
 
@@ -180,6 +184,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "winner": hand.winner,
         "melds": melds_of(hand.melds),
         "hand_size": HAND_SIZE,
+        "card_reader": common.card_reader() is not None,
+        "reading": common.current_reading(desk),
         "history": [describe(e, hand.players) for e in desk.standing][-14:],
     }
     if view != "tv":
@@ -240,7 +246,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     return str(kind)
 
 
-VIEWS = GameViews(GAME, load, TABLES.act, state_of, lambda desk: None)
+VIEWS = GameViews(GAME, load, TABLES.act, state_of, common.current_reading)
 VIEWS.add_routes(
     bp,
     undo=UNDO_TAP,
@@ -300,3 +306,30 @@ def action(table_id: int) -> Any:
     """One tap: deal, fold, call, raise, draw, discard, go out or claim; refused (with the seed's section) when
     illegal, and then nothing is stored."""
     return common.tap(TABLES, VIEWS, table_id, tap_events)
+
+
+# ------------------------------------------------------------------ going out, read by the card reader
+
+
+def _read_out(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
+    """The nine cards laid face up by the player going out (`kind` out) or claiming the discard (`kind` claim)."""
+    hand: PifPafHand = desk.state
+    kind, player = data.get("kind"), data.get("player")
+    if kind not in ("out", "claim") or isinstance(player, bool) or not isinstance(player, int):
+        raise LogError("se esperaba {kind: out o claim, player}")
+    if hand.phase != "play" or not 0 <= player < len(hand.players):
+        raise RuleError(PLAY, "no hay juego en curso para salir")
+    if kind == "out" and (player != hand.turn or hand.must_draw):
+        raise RuleError(PLAY, f"sale {hand.players[hand.turn]} en su turno, después de robar")
+    if kind == "claim" and (hand.claimable_from is None or player == hand.claimable_from):
+        raise RuleError(PLAY, "no hay descarte recién tirado que pueda reclamar")
+    return [player], HAND_SIZE, {"kind": kind, "player": player, "discard": None, "needs_discard": True}
+
+
+def _out_event(desk: Desk, reading: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The `out` or `claim` event of the cards read."""
+    cards = [c["card"] for c in reading["seats"][0]["cards"]]
+    return [{"event": reading["kind"], "player": reading["player"], "discard": reading["discard"], "cards": cards}]
+
+
+common.add_shown_routes(bp, VIEWS, "las cartas", _read_out, _out_event)

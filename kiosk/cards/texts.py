@@ -93,6 +93,8 @@ EN: dict[str, str] = {
     "Cancelar": "Cancel",
     "Mazo": "Stock",
     "Leer las manos": "Read the hands",
+    "Leer con la cámara": "Read with the camera",
+    "Confirmar la lectura": "Confirm the reading",
     "Confirmar las manos": "Confirm the hands",
     "Nueva mesa de Cacheta": "New Cacheta table",
     "Jugadores en orden de juego": "Players in playing order",

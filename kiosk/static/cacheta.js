@@ -13,11 +13,13 @@
   const L = (key) => LABELS[key] || key;
   const $ = (sel) => document.getElementById(sel);
   let state = null;
+  let fix = null; // the card of a reading picked for correction: {discard: true} or {seat, index}
   let mode = null; // null or {kind: "knock"|"cut", player, ten, discard, cards: []}
   let chosen = null; // the card picked: the flip to deal, or the card to discard
 
   async function show(fresh, sent) {
     if (sent || (state && fresh.seq !== state.seq)) { mode = null; chosen = null; }
+    if (!fresh.reading) fix = null;
     state = fresh;
     draw();
   }
@@ -131,7 +133,10 @@
     if (state.phase === "deal") {
       parts.push(h("p", {}, L("Elija la carta vuelta")));
       parts.push(button(L("Repartir con la vuelta") + (chosen ? " " + chosen : ""), () => act({ action: "deal", flip: chosen }), { id: "deal", primary: true, disabled: !chosen }));
+    } else if (state.phase === "play" && state.reading) {
+      parts.push(...window.CardsReading.parts(state, L, page, fix, (f) => { fix = f; draw(); }));
     } else if (state.phase === "play" && mode) {
+      if (state.card_reader) parts.push(button(L("Leer con la cámara"), () => page.send("/read", { kind: mode.kind, player: mode.player, ten: mode.ten }), { id: "read-shown" }));
       const size = mode.ten ? state.hand_size + 1 : state.hand_size;
       parts.push(h("p", {}, (mode.kind === "cut" ? L("Corta la fila") : L("Bate")) + ": " + nameOf(mode.player)));
       parts.push(
@@ -203,6 +208,11 @@
   // The picker: thirteen ranks across, the suits down (two decks: a card may be picked twice).
   function drawPicker() {
     const box = $("picker");
+    if (state.phase === "play" && state.reading) {
+      box.hidden = !fix;
+      box.replaceChildren(...(fix ? [window.CardsReading.picker(state, fix, page, "thirteen")] : []));
+      return;
+    }
     const single = state.phase === "deal" || (state.phase === "play" && !state.must_draw && !mode);
     if (!single && !mode) {
       box.hidden = true;

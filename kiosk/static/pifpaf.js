@@ -13,11 +13,13 @@
   const L = (key) => LABELS[key] || key;
   const $ = (sel) => document.getElementById(sel);
   let state = null;
+  let fix = null; // the card of a reading picked for correction: {discard: true} or {seat, index}
   let mode = null; // null, {kind: "discard"} or {kind: "out"|"claim", player, discard, cards: []}
   let chosen = null; // the card picked to discard
 
   async function show(fresh, sent) {
     if (sent || (state && fresh.seq !== state.seq)) { mode = null; chosen = null; }
+    if (!fresh.reading) fix = null;
     state = fresh;
     draw();
   }
@@ -128,7 +130,10 @@
           h("div", { class: "row raises" }, h("span", {}, L("Sube")), legal.raises.slice(0, 12).map((n) => button("+" + n, () => act({ action: "raise", player: p, amount: n }), { id: "raise-" + n }))),
         );
       }
+    } else if (state.phase === "play" && state.reading) {
+      parts.push(...window.CardsReading.parts(state, L, page, fix, (f) => { fix = f; draw(); }));
     } else if (state.phase === "play" && mode && (mode.kind === "out" || mode.kind === "claim")) {
+      if (state.card_reader) parts.push(button(L("Leer con la cámara"), () => page.send("/read", { kind: mode.kind, player: mode.player }), { id: "read-shown" }));
       parts.push(h("p", {}, (mode.kind === "claim" ? L("Reclama el descarte") : L("Sale")) + ": " + nameOf(mode.player)));
       parts.push(h("p", {}, L("Toque la carta que descarta y luego las nueve que muestra")));
       parts.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Descarte")), mode.discard ? h("button", { class: "pick-chip", onclick: () => { mode.discard = null; draw(); } }, cardEl(cardOf(mode.discard))) : "—"));
@@ -191,6 +196,11 @@
   // The picker: thirteen ranks across, the suits down (two decks: a card may be picked twice).
   function drawPicker() {
     const box = $("picker");
+    if (state.phase === "play" && state.reading) {
+      box.hidden = !fix;
+      box.replaceChildren(...(fix ? [window.CardsReading.picker(state, fix, page, "thirteen")] : []));
+      return;
+    }
     const discarding = state.phase === "play" && !state.must_draw && !mode;
     const showing = mode && (mode.kind === "out" || mode.kind === "claim");
     if (!discarding && !showing) {

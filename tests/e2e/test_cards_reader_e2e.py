@@ -2,7 +2,8 @@
 fake card reader (`CARD_READER`; none is shipped yet), at 800x480.
 
 A Truco trick is read, its doubtful card confirmed by a tap in the picker, and confirmed; a Spanish Cacho showdown
-is read with a hand short of a card, put right by taps, confirmed, and ruled by the engine.
+is read with a hand short of a card, put right by taps, confirmed, and ruled by the engine; a Pif Paf player going
+out has his nine cards read and his discard tapped.
 """
 
 from __future__ import annotations
@@ -109,4 +110,24 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     expect(page.locator("#winner")).to_contain_text("Beto")
     assert state_of(page, cacho)["summary"]["chips"] == [7, 13]
     assert state_of(page, truco)["summary"]["tricks"][0]["winner"] == 2
+
+    page.goto(url + "/pifpaf/new")
+    page.fill("#players", "Ana\nBeto\nCaro")
+    page.click("#create")
+    page.wait_for_url(f"{url}/pifpaf/*")
+    tap(page, "#deal")
+    for _ in range(3):
+        tap(page, "#call")
+    tap(page, "#draw-stock")
+    page.click("#go-out")
+    nine = ["AS", "2S", "3S", "4H", "4D", "4C", "7C", "8C", "9C"]
+    reader.cards = [SeenCard(0, card) for card in nine]
+    tap(page, "#read-shown", "/read")
+    page.click('.rcard[data-discard="1"]')
+    tap(page, '.pick[data-card="QH"]', "/card")
+    expect(page.locator('.rcard[data-discard="1"]')).to_contain_text("QH")
+    shot(page, "pifpaf-reading")
+    now = tap(page, "#confirm-shown", "/confirm")
+    assert now["winner"] == 0
+    expect(page.locator("#winner")).to_contain_text("Ana")
     assert not script_errors, script_errors

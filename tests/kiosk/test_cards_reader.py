@@ -140,3 +140,50 @@ def test_the_cacho_showdown_read_corrected_and_confirmed(co: Coordinator, reader
     assert now["last_hand"]["winner"] == 1 and now["reading"] is None
     line = json.loads(co.get(f"/cacho/{gid}/export.jsonl").text.splitlines()[-1])
     assert line["event"] == "show" and line["source"] == "camera" and len(line["corrections"]) == 2
+
+
+NINE = ["AS", "2S", "3S", "4H", "4D", "4C", "7C", "8C", "9C"]
+
+
+def test_a_pif_paf_going_out_read(co: Coordinator, reader: FakeCardReader) -> None:
+    from tests.kiosk.test_pifpaf_kiosk import playing
+
+    gid = playing(co)
+    base = f"/pifpaf/{gid}"
+    response = co.post(base + "/read", {"kind": "out", "player": 0})
+    assert response.status_code == 409 and response.get_json()["article"] == "Play of the hand"  # not drawn yet
+    assert co.post(base + "/read", {"kind": "sale", "player": 0}).status_code == 400
+    co.post(base + "/action", {"action": "draw", "source": "stock", "seq": state_seq(co, base)})
+    reader.cards = [SeenCard(0, card, confidence=0.5 if card == "9C" else 0.99) for card in NINE]
+    assert co.post(base + "/read", {"kind": "out", "player": 0}).status_code == 200
+    seq = state_seq(co, base)
+    blocked = co.post(base + "/confirm", {"seq": seq}).get_json()["error"]
+    assert "falta la carta que descarta" in blocked and "dudosas" in blocked
+    assert co.post(base + "/card", {"discard": "QH"}).status_code == 200
+    assert co.post(base + "/card", {"seat": 0, "index": 8, "card": "9C"}).status_code == 200
+    now = co.post(base + "/confirm", {"seq": seq}).get_json()
+    assert now["winner"] == 0 and now["reading"] is None
+    line = json.loads(co.get(base + "/export.jsonl").text.splitlines()[-1])
+    assert line["event"] == "out" and line["discard"] == "QH" and line["source"] == "camera"
+
+
+def test_a_cacheta_knock_with_ten_read_and_one_that_does_not_meld(co: Coordinator, reader: FakeCardReader) -> None:
+    from tests.kiosk.test_cacheta_kiosk import new_table
+
+    gid = new_table(co)
+    base = f"/cacheta/{gid}"
+    co.post(base + "/action", {"action": "deal", "flip": "2H", "seq": state_seq(co, base)})
+    co.post(base + "/action", {"action": "draw", "source": "stock", "seq": state_seq(co, base)})
+    assert co.post(base + "/read", {"kind": "cut", "player": 1}).get_json()["article"] == "Cut the Line"
+    reader.cards = [SeenCard(0, card) for card in [*NINE[:-1], "10H", "10C"]]
+    assert co.post(base + "/read", {"kind": "knock", "player": 0, "ten": True}).status_code == 200
+    seq = state_seq(co, base)
+    refused = co.post(base + "/confirm", {"seq": seq}).get_json()
+    assert refused["article"] == "Knock out" and state_seq(co, base) == seq
+    assert co.post(base + "/card", {"seat": 0, "index": 8, "card": "9C"}).status_code == 200
+    now = co.post(base + "/confirm", {"seq": seq}).get_json()
+    assert [p["points"] for p in now["players"]] == [2, 0] and now["winner"] == 0
+
+
+def state_seq(co: Coordinator, base: str) -> int:
+    return int(co.get(base + "/state.json").get_json()["seq"])
