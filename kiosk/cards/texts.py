@@ -47,6 +47,7 @@ EN: dict[str, str] = {
     "Deciden": "Deciding:",
     "Truco": "Truco",
     "Leer la baza": "Read the trick",
+    "Puede subir": "May raise",
     "Confirmar la baza": "Confirm the trick",
     "Poner": "Set",
     "Nueva partida de Cacho español": "New Spanish Cacho game",

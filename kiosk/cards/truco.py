@@ -19,6 +19,7 @@ from engines.cards.truco.game import (
     LADDER,
     STAKES,
     PlayCard,
+    Truco,
     TrucoGame,
     TrucoOptions,
     parse_action,
@@ -98,6 +99,7 @@ JS_LABELS = (
     "Historial",
     "Deciden",
     "Truco",
+    "Puede subir",
     "Leer la baza",
     "Lectura",
     "Confirmar la baza",
@@ -227,6 +229,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "raiser_team": game.raiser_team,
         "next_raise": following,
         "next_raise_name": None if following is None else raise_name(following),
+        "may_raise": may_raise(game),
         "tricks": tricks,
         "current": [card_data(p.card, p.down) | {"seat": p.seat} for p in game.current],
         "offer": None if game.offer is None else len(game.offer),
@@ -247,6 +250,13 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         out["can_undo"] = len(desk.standing) > 1
         out["fouls"] = [{"kind": k, "label": FOUL_NAMES[k]} for k in FOUL_KINDS]
     return out
+
+
+def may_raise(game: TrucoGame) -> list[int]:
+    """The seats that may raise now (the engine's own check), for every screen, the TV's included."""
+    if game.phase != "play":
+        return []
+    return [seat for seat in range(4) if legality(game.check, [("truco", Truco(seat))])[0].allowed]
 
 
 def legal_of(game: TrucoGame) -> dict[str, Any]:

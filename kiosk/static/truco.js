@@ -118,6 +118,9 @@
     if (state.turn !== null && state.pending === null) {
       parts.push(h("p", { class: "turn", id: "turn" }, L("Le toca a") + " " + nameOf(state.turn)));
     }
+    if (state.may_raise.length && state.next_raise_name) {
+      parts.push(h("p", { class: "may-raise", id: "may-raise" }, L("Puede subir") + " (" + state.next_raise_name + "): " + state.may_raise.map(nameOf).join(", ")));
+    }
     if (state.last_hand && state.phase !== "play" && state.phase !== "eleven") {
       const r = state.last_hand;
       const why = r.reason === "run" || r.reason === "eleven_run" ? L("corrió") : L("por las bazas");

@@ -90,6 +90,7 @@ def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_pat
     expect(page.locator("#turn")).to_contain_text("Ana")
 
     # A truco, accepted; then a card already seen is refused with the seed's section, and nothing changes.
+    expect(page.locator("#may-raise")).to_contain_text("¡Truco!): Ana")
     tap(page, "#truco-0")
     tap(page, "#accept-1")
     play_card(page, "4C")

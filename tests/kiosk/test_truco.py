@@ -169,8 +169,11 @@ def test_tricks_are_awarded_by_the_engine(coordinator: Coordinator) -> None:
 def test_truco_raise_accept_and_run(coordinator: Coordinator) -> None:
     gid = new_game(coordinator)
     deal(coordinator, gid, dealer=3)
+    tv = coordinator.get(f"/truco/{gid}/state.json?view=tv").get_json()
+    assert tv["may_raise"] == [0] and tv["next_raise_name"] == "¡Truco!"  # the TV says who may raise too
     now = ok(coordinator, gid, action="truco", player=0)
     assert now["pending"] == 3 and now["pending_name"] == "¡Truco!" and now["raiser_team"] == 0
+    assert now["may_raise"] == [1, 3] and now["next_raise_name"] == "¡Seis!"
     legal = now["legal"]["seats"]
     assert legal[1]["may"]["accept"]["allowed"] and not legal[2]["may"]["accept"]["allowed"]
     assert legal[2]["may"]["accept"]["article"] == "Raising the stakes"
