@@ -237,7 +237,9 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "deal_queue": list(game.deal_queue),
         "last_hand": None,
         "winner": game.winner,
-        "history": [describe(e, game.players) for e in desk.standing][-14:],
+        "history": [describe(e, game.players, st) for e, st in zip(desk.standing, desk.played.states, strict=True)][
+            -14:
+        ],
         "camera": camera().health().to_dict(),
         "card_reader": card_reader() is not None,
         "reading": current_reading(desk),
@@ -299,8 +301,8 @@ def _why(x: Any) -> str | None:
     return None if x.allowed else f"{x.article}: {x.reason}"
 
 
-def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
-    """One Spanish line for the history list."""
+def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGame | None = None) -> str:
+    """One Spanish line for the history list (`after`: the game after the event, to name a raise)."""
     kind = event.get("event")
 
     def who(key: str = "player") -> str:
@@ -326,7 +328,8 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
             "juega por tres" if event.get("play") else "corre"
         )
     if kind == "truco":
-        return f"{who()} sube la apuesta"
+        pending = None if after is None else after.pending
+        return f"{who()}: {raise_name(pending)}" if pending is not None else f"{who()} sube la apuesta"
     if kind == "accept":
         return f"{who()}: quiero"
     if kind == "run":
