@@ -98,3 +98,16 @@ def test_the_demo_seats_a_table_per_card_game_once(tmp_path: Path) -> None:
             assert co.get(f"/{row.game}/{row.id}/state.json").status_code == 200
     finally:
         app.extensions["cacho.camera"].close()
+
+
+def test_every_card_page_text_has_its_english() -> None:
+    import re
+
+    from kiosk import i18n
+    from kiosk.cards import cacheta, cacho, pifpaf, truco
+
+    keys = [key for module in (truco, cacho, pifpaf, cacheta) for key in module.JS_LABELS]
+    for folder in ("truco", "cacho", "pifpaf", "cacheta", "cards"):
+        for page in Path("kiosk/templates", folder).glob("*.html"):
+            keys += re.findall(r"_\('([^']*)'\)", page.read_text(encoding="utf-8"))
+    assert [key for key in keys if key not in i18n.EN] == []
