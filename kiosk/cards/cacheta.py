@@ -180,7 +180,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "seq": desk.seq,
         "view": view,
         "game": GAME,
-        "summary": summary,
+        "summary": common.summary_for(summary, view),
         "players": players,
         "phase": game.phase,
         "round": game.round,

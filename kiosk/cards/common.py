@@ -136,3 +136,9 @@ def add_shown_routes(
 def current_reading(desk: Desk) -> dict[str, Any] | None:
     """The card reading awaiting confirmation, if it was taken for the game as it stands."""
     return web.pending_reading(desk.table_id, desk.seq)
+
+
+def summary_for(summary: dict[str, Any], view: str) -> dict[str, Any]:
+    """The engine's summary for a page: the spectators' leaves out the hands (known only from a log written with
+    the cards dealt face up)."""
+    return summary if view != "tv" else {k: v for k, v in summary.items() if k != "hands"}

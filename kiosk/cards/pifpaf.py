@@ -168,7 +168,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "seq": desk.seq,
         "view": view,
         "game": GAME,
-        "summary": hand.summary(),
+        "summary": common.summary_for(hand.summary(), view),
         "players": players,
         "phase": hand.phase,
         "pot": hand.pot,

@@ -212,7 +212,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "seq": desk.seq,
         "view": view,
         "game": GAME,
-        "summary": game.summary(),
+        "summary": common.summary_for(game.summary(), view),
         "points": GAME_POINTS,
         "players": players,
         "teams": teams,

@@ -1,4 +1,4 @@
-"""The card tables' store: a tap's lines stored all or none, and Deshacer taking back the whole last tap."""
+"""What the card games share on the kiosk: a tap stored all or none, undo of a whole tap, imports, demo, texts, TV."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 
 from engines.errors import LogError, RuleError
 from kiosk.cards.desk import UNDO_TAP, CardTables
@@ -111,3 +112,13 @@ def test_every_card_page_text_has_its_english() -> None:
         for page in Path("kiosk/templates", folder).glob("*.html"):
             keys += re.findall(r"_\('([^']*)'\)", page.read_text(encoding="utf-8"))
     assert [key for key in keys if key not in i18n.EN] == []
+
+
+def test_the_tv_never_gets_the_hands_of_a_log_dealt_face_up(client: FlaskClient, coordinator: Coordinator) -> None:
+    text = Path("kiosk/demo/cards_truco.jsonl").read_text(encoding="utf-8").splitlines()
+    upto = next(i for i, line in enumerate(text) if '"play"' in line)  # the first hand dealt face up, in play
+    response = coordinator.form("/truco/import", {"text": "\n".join(text[:upto]), "name": "A la vista"})
+    table = response.headers["Location"].rsplit("/", 1)[1]
+    assert "hands" in coordinator.get(f"/truco/{table}/state.json").get_json()["summary"]
+    stranger = client.application.test_client()
+    assert "hands" not in stranger.get(f"/truco/{table}/state.json").get_json()["summary"]
