@@ -253,6 +253,14 @@ EN: dict[str, str] = {
     "Mesa {n} unida al campeonato {code}": "Table {n} joined the championship {code}",
     "No se unió al campeonato: {e}": "Did not join the championship: {e}",
     "el organizador no ha sorteado la mesa {n}": "the organizer has not drawn table {n}",
+    "En el quiosco de la mesa: Campeonato → Escanear el código QR.": (
+        "On the table's kiosk: Championship → Scan the QR code."
+    ),
+    "Escanear el código QR de la hoja de mesa": "Scan the QR code of the table sheet",
+    "no hay cámara para leer el código QR: {e}": "no camera to read the QR code: {e}",
+    "la cámara no ve ningún código QR: acerque la hoja de mesa": (
+        "the camera sees no QR code: bring the table sheet closer"
+    ),
     "Descalificados (art. 11)": "Disqualified (art. 11)",
     "eventos en conflicto: la mesa mandó otro registro con los mismos números": (
         "events in conflict: the table sent another log with the same numbers"

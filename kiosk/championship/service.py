@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kiosk.championship import qr
 from kiosk.championship.draw import DrawError, Placing, advancing, draw, placings
 from kiosk.championship.registry import DrawnTable, Registry, RegistryError, Round, Ruling
 
@@ -63,10 +64,28 @@ class Standing:
 class Championship:
     """One championship: the organizer's records and the tables' live views."""
 
-    def __init__(self, code: str, registry: Registry, feeds: Feeds | None) -> None:
+    def __init__(
+        self,
+        code: str,
+        registry: Registry,
+        feeds: Feeds | None,
+        table_broker: str | None = None,
+        table_passwords: dict[str, str] | None = None,
+    ) -> None:
         self.code = code
         self.registry = registry
         self.feeds = feeds
+        self.table_broker = table_broker  # the broker's address as the tables reach it (host:port)
+        self.table_passwords = table_passwords or {}  # each table user's password (cacho campeonato credenciales)
+
+    def join_text(self, table: int) -> str:
+        """What a table's kiosk needs to join, as the QR code on its sheet says it; RegistryError without the
+        broker's address for the tables."""
+        if not self.table_broker:
+            raise RegistryError("falta la dirección del broker para las mesas (cacho campeonato serve --broker-mesas)")
+        user = f"mesa-{table}"
+        password = self.table_passwords.get(user)
+        return qr.join_text(self.table_broker, self.code, table, user if password else None, password)
 
     def option(self, name: str) -> int:
         """An organizer's option (its default when not set)."""

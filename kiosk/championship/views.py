@@ -57,7 +57,7 @@ def install(app: Flask) -> None:
             atexit.register(organizer.stop)
             feeds = organizer
         registry = Registry(Path(config["registry"]))
-        champ = Championship(config["code"], registry, feeds)
+        champ = Championship(config["code"], registry, feeds, config.get("table_broker"), config.get("table_passwords"))
         champ.announce_all()
         app.extensions["cacho.championship"] = champ
     store = cast(Store, app.extensions["cacho.store"])
@@ -310,7 +310,21 @@ def sheets(number: int) -> Any:
     rounds = championship().registry.rounds()
     if not 1 <= number <= len(rounds):
         abort(404)
-    return render_template("championship/sheets.html", code=championship().code, rnd=rounds[number - 1])
+    champ = championship()
+    return render_template("championship/sheets.html", code=champ.code, rnd=rounds[number - 1], qr=champ.table_broker)
+
+
+@bp.route("/qr/<int:table>.png")
+@coordinator_required
+def join_qr(table: int) -> Any:
+    """The QR code a table's kiosk scans to join (its user's password inside: the organizer's PIN)."""
+    from kiosk.championship.qr import qr_png
+
+    try:
+        text = championship().join_text(table)
+    except RegistryError as error:
+        return Response(str(error), status=404, mimetype="text/plain; charset=utf-8")
+    return Response(qr_png(text), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
 @bp.route("/resultado")
@@ -419,6 +433,47 @@ def seating() -> Any:
         tables=kiosk_store().tables("dudo"),
         rulings=[],
         seating=drawn,
+        prefill=True,
+    )
+
+
+@bp.route("/mesa/qr", methods=["POST"])
+@coordinator_required
+def scan_qr() -> Any:
+    """Read the QR code of the table's sheet with the kiosk's camera: the join form filled in, and the drawn players."""
+    from hardware.camera import CameraError
+    from kiosk.championship.qr import read_join
+    from kiosk.web import camera
+
+    try:
+        data = read_join(camera().full_frame())
+    except CameraError as error:
+        return not_joined(ValueError(t("no hay cámara para leer el código QR: {e}").format(e=error)))
+    except ValueError as error:
+        return not_joined(error)
+    if data is None:
+        return not_joined(ValueError(t("la cámara no ve ningún código QR: acerque la hoja de mesa")))
+    host, _, port = str(data.get("broker", "")).partition(":")
+    fields = {"host": host, "port": port or "1883", "code": data.get("code"), "table": data.get("table")}
+    try:
+        config = LinkConfig.from_dict(
+            {**fields, "table_id": 0, "username": data.get("username"), "password": data.get("password")}
+        )
+    except (ValueError, TypeError) as error:
+        return not_joined(ValueError(str(error)))
+    try:
+        drawn = fetch_retained(config, topics.SEATING)
+    except ConnectionError as error:
+        flash(str(error), "error")
+        drawn = None
+    return render_template(
+        "championship/table.html",
+        status=None,
+        config=config.to_dict(),
+        tables=kiosk_store().tables("dudo"),
+        rulings=[],
+        seating=drawn if drawn is not None and isinstance(drawn.get("players"), list) else None,
+        prefill=True,
     )
 
 

@@ -60,6 +60,11 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--codigo", required=True, metavar="CÓDIGO", help="código del campeonato")
     serve.add_argument("--broker", default="127.0.0.1:1883", metavar="DIRECCIÓN:PUERTO", help="(127.0.0.1:1883)")
     serve.add_argument("--broker-local", action="store_true", help="arrancar un mosquitto propio en ese puerto")
+    serve.add_argument(
+        "--broker-mesas",
+        metavar="DIRECCIÓN:PUERTO",
+        help="el broker como lo alcanzan las mesas, para el código QR de cada hoja de mesa (por defecto, --broker)",
+    )
     serve.add_argument("--dir", type=Path, metavar="CARPETA", help="carpeta del campeonato (credenciales, registros)")
     serve.add_argument("--host", default="127.0.0.1", help="dónde escuchar la página (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8090, help="puerto de la página (8090)")
@@ -137,6 +142,7 @@ def run_serve(args: argparse.Namespace) -> int:
     host, port = parse_broker(args.broker)
     folder = (args.dir or default_folder(args.codigo)).resolve()
     username = password = None
+    passwords: dict[str, str] = {}
     known = (folder / credentials.SECRETS_FILE).exists()
     if known:
         try:
@@ -146,6 +152,12 @@ def run_serve(args: argparse.Namespace) -> int:
         if written.code != args.codigo:
             raise CliError(f"las credenciales de {folder} son del campeonato {written.code!r}, no de {args.codigo!r}")
         username, password = credentials.ORGANIZER, written.passwords[credentials.ORGANIZER]
+        passwords = written.passwords
+    table_host, table_port = parse_broker(args.broker_mesas or args.broker)
+    table_broker = f"{table_host}:{table_port}"
+    if table_host in ("127.0.0.1", "localhost", "0.0.0.0"):
+        warning = f"Aviso: las mesas no alcanzan {table_host}: para el código QR de las hojas de mesa, indique"
+        print(f"{warning} --broker-mesas con la dirección de esta máquina en la red.", flush=True)
     broker = None
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped by the service manager: stop the broker too
     if args.broker_local:
@@ -174,6 +186,8 @@ def run_serve(args: argparse.Namespace) -> int:
                     "password": password,
                     "registry": str(folder / "campeonato.sqlite3"),
                     "journal": str(folder / "eventos.sqlite3"),
+                    "table_broker": table_broker,
+                    "table_passwords": passwords,
                 },
             }
         )
