@@ -58,7 +58,9 @@ def register(subparsers: Any) -> None:
         ),
     )
     serve.add_argument("--codigo", required=True, metavar="CÓDIGO", help="código del campeonato")
-    serve.add_argument("--broker", default="127.0.0.1:1883", metavar="DIRECCIÓN:PUERTO", help="(127.0.0.1:1883)")
+    serve.add_argument(
+        "--broker", default="127.0.0.1:1883", metavar="DIRECCIÓN:PUERTO", help="el broker MQTT (127.0.0.1:1883)"
+    )
     serve.add_argument("--broker-local", action="store_true", help="arrancar un mosquitto propio en ese puerto")
     serve.add_argument(
         "--broker-mesas",
