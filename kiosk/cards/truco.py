@@ -100,6 +100,10 @@ JS_LABELS = (
     "Deciden",
     "Truco",
     "Puede subir",
+    "Corte",
+    "Corte: sin anotar",
+    "de arriba",
+    "de abajo",
     "Leer la baza",
     "Lectura",
     "Confirmar la baza",
@@ -315,6 +319,11 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGam
         return f"Nueva mano: reparte {who('dealer')}"
     if kind == "offer":
         return "Tres cartas al mão"
+    if kind == "cut":
+        side = "de arriba" if event.get("from") == "top" else "de abajo"
+        cuts = event.get("cuts")
+        times = {1: "una vez", 2: "dos veces", 3: "tres veces"}.get(cuts if isinstance(cuts, int) else 0, str(cuts))
+        return f"{who()} corta {times}; se reparte {side}"
     if kind == "keep":
         return f"{who()} se queda con sus cartas"
     if kind == "pass":
@@ -378,7 +387,16 @@ def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise LogError("falta 'dealer': el asiento que reparte (0 a 3)")
         events: list[dict[str, Any]] = [{"event": "hand", "dealer": dealer}]
-        after = game.apply(_parsed(events[0]))
+        cut = data.get("cut")
+        if cut is not None:
+            # The player to the dealer's left cuts before the deal (seed 001, Dealing procedure).
+            if not isinstance(cut, dict) or cut.get("from") not in ("top", "bottom"):
+                raise LogError("'cut' es {cuts: 1 a 3, from: top o bottom}")
+            cuts = _int(cut, "cuts", None)
+            events.append({"event": "cut", "player": (dealer + 3) % 4, "cuts": cuts, "from": cut["from"]})
+        after = game
+        for event in events:
+            after = after.apply(_parsed(event))
         return events + _deal_rest(after)
     if name == "offer":
         return [{"event": "offer"}]

@@ -16,9 +16,11 @@
   let state = null;
   let chosen = null; // the card picked, before «Jugar»
   let fixing = null; // the seat whose card read is being corrected
+  const cut = { cuts: null, from: "top" }; // the cut noted for the next deal
 
   async function show(fresh, sent) {
     if (sent || (state && fresh.seq !== state.seq)) chosen = null;
+    if (state && fresh.hand !== state.hand) cut.cuts = null; // a cut is noted for one deal
     if (!fresh.reading) fixing = null;
     state = fresh;
     draw();
@@ -161,11 +163,24 @@
 
   function button(label, body, opts) {
     const o = opts || {};
+    // A new hand carries the cut when the coordinator noted one (seed 001, Dealing procedure).
+    const send = () => act(body.action === "hand" && cut.cuts ? Object.assign({ cut: { cuts: cut.cuts, from: cut.from } }, body) : body);
     return h(
       "button",
-      { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: () => act(body) },
+      { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: send },
       label,
     );
+  }
+
+  // The cut before the deal, noted or not: how many cuts (1 to 3) and whether the deal is from the top or the bottom.
+  function cutPicker() {
+    const cuts = h("select", { id: "cut-count", onchange: (e) => { cut.cuts = Number(e.target.value) || null; } },
+      h("option", { value: "" }, L("Corte: sin anotar")),
+      [1, 2, 3].map((n) => h("option", { value: n, selected: cut.cuts === n }, L("Corte") + ": " + n)));
+    const side = h("select", { id: "cut-from", onchange: (e) => { cut.from = e.target.value; } },
+      h("option", { value: "top", selected: cut.from === "top" }, L("de arriba")),
+      h("option", { value: "bottom", selected: cut.from === "bottom" }, L("de abajo")));
+    return h("div", { class: "row cut" }, cuts, side);
   }
 
   // A raise, accept or run for one seat, greyed with the engine's section and reason when not allowed.
@@ -189,8 +204,9 @@
         parts.push(h("p", {}, L("¿Quién reparte la primera mano?")));
         parts.push(h("div", { class: "row" }, state.players.map((p) => button(p.name, { action: "hand", dealer: p.seat }, { id: "dealer-" + p.seat }))));
       } else {
-        parts.push(button(L("Nueva mano: reparte") + " " + nameOf(state.next_dealer), { action: "hand" }, { id: "new-hand", primary: true }));
+        parts.push(button(L("Nueva mano: reparte") + " " + nameOf(state.next_dealer), { action: "hand" }, { id: "new-hand", primary: true, withCut: true }));
       }
+      parts.push(cutPicker());
     } else if (ph === "deal") {
       if (state.offer !== null) {
         parts.push(h("p", {}, nameOf(state.mao) + " (" + L("mão") + ")"));

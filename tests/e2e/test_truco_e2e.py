@@ -128,7 +128,8 @@ def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_pat
     expect(page.locator("#score-0")).to_have_text("3")
     assert page.locator("#scoreboard .team").first.locator("line.stick").count() == 3
 
-    # Three more hands with a truco each: Ana and Caro reach twelve.
+    # Three more hands with a truco each: Ana and Caro reach twelve. The first of them is cut once, from the top.
+    page.select_option("#cut-count", "1")
     while now["winner"] is None:
         tap(page, "#new-hand")
         now = tap(page, "#keep")
@@ -153,7 +154,7 @@ def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_pat
     log = tmp_path / "truco.jsonl"
     log.write_text(exported.text(), encoding="utf-8")
     events = [json.loads(line)["event"] for line in exported.text().splitlines()]
-    assert events.count("truco") >= 4 and "undo" in events
+    assert events.count("truco") >= 4 and "undo" in events and events.count("cut") == 1
     out = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", "cards", "replay", str(log), "--json"],
         cwd=ROOT,

@@ -398,3 +398,22 @@ def test_english_labels(coordinator: Coordinator) -> None:
     gid = new_game(coordinator)
     page = coordinator.get(f"/truco/{gid}?lang=en").text
     assert '"Quiero": "Accept"' in page and '"Mano de hierro": "Iron hand"' in page
+
+
+def test_the_cut_noted_with_the_deal(coordinator: Coordinator) -> None:
+    gid = new_game(coordinator)
+    refused(
+        coordinator,
+        gid,
+        "Dealing procedure",
+        "de una a tres veces",
+        action="hand",
+        dealer=3,
+        cut={"cuts": 4, "from": "top"},
+    )
+    assert post(coordinator, gid, action="hand", dealer=3, cut={"cuts": 1, "from": "side"}).status_code == 400
+    now = ok(coordinator, gid, action="hand", dealer=3, cut={"cuts": 2, "from": "bottom"})
+    lines = [json.loads(x) for x in coordinator.get(f"/truco/{gid}/export.jsonl").text.splitlines()]
+    assert [x["event"] for x in lines[1:]] == ["hand", "cut", "offer"]
+    assert lines[2]["player"] == 2 and lines[2]["from"] == "bottom" and now["phase"] == "deal"
+    assert "Caro corta dos veces; se reparte de abajo" in now["history"]
