@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask, render_template, request
 from werkzeug.wrappers import Response
 
-from kiosk import auth, i18n, photos
+from kiosk import auth, i18n, learned, photos
 from kiosk.bus import Bus
 from kiosk.camera import CameraService, default_camera_factory, default_reader_factory
 from kiosk.store import Store
@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = store.setting_once("secret_key", secrets.token_hex(32))
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
     photos.sweep(store, Path(app.config["PHOTOS"]))  # what a crash between a read and its confirmation left
+    learned.sweep(Path(app.config["LEARNED"]), store)
     _start_camera(app)
     auth.install(app)
     _install_pages(app)
@@ -59,6 +60,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     data_dir = Path(app.config["DATA_DIR"])
     app.config.setdefault("PHOTOS", str(data_dir / "fotos"))
     app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
+    app.config.setdefault("LEARNED", str(learned.folder(data_dir)))
 
 
 def _start_camera(app: Flask) -> None:

@@ -12,15 +12,16 @@ both under the table's lock, one at a time with a camera reading that ends.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from flask import Blueprint, Response, jsonify, render_template, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 
-from kiosk import photos, web
+from kiosk import learned, photos, web
 from kiosk.auth import coordinator_required, page_view
 from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError
@@ -68,6 +69,11 @@ class Look(Protocol):
     def carry(self, old: Mapping[str, Any], new: Reading) -> Reading:
         """The new reading with the corrections made to `old`, the ready reading it replaces, still applied."""
         ...
+
+
+def learned_root() -> Path:
+    """The folder of the labelled dice (kiosk.learned)."""
+    return Path(current_app.config["LEARNED"])
 
 
 def photo_name(seq: int, at: float) -> str:
@@ -157,6 +163,8 @@ class GameViews(Generic[D]):
             if capture.reading is None or capture.frame is None:
                 return look.empty("failed", capture.message)
             data = look.read(capture, keep_photo)
+            with contextlib.suppress(OSError):  # a full disk costs a labelled sample, never the reading
+                learned.keep_frame(learned_root(), str(desk.table_id), data, capture.frame, capture.reading)
         except (CameraError, FrameError, ConfigError) as error:
             return look.empty("failed", f"no se pudo leer: {error}")
         if old is not None and old.get("state") == "ready":
@@ -174,6 +182,21 @@ class GameViews(Generic[D]):
             else:
                 photos.drop(store(), table_id, data)  # a reading no longer wanted keeps no photo
         publish(table_id)
+
+    def confirming(self, table_id: int, reading: Reading, change: Callable[[], Any]) -> Any:
+        """Confirm a reading by `change` (the event logged, or its refusal): the reading's dice are written as a
+        labelled sample before the event (kiosk.learned), taken back when it is refused."""
+        root = learned_root()
+        try:
+            sample = learned.write_sample(root, reading)
+        except OSError:
+            sample = None  # a full disk costs a labelled sample, never the confirmation
+        answered = change()
+        if isinstance(answered, tuple):
+            learned.drop_sample(root, sample)
+        else:
+            learned.forget(root, reading)
+        return answered
 
     def by_hand(self, desk: D, reading: Reading) -> Any:
         """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera

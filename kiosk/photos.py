@@ -14,6 +14,7 @@ from pathlib import Path
 
 from flask import current_app, has_app_context
 
+from kiosk import learned
 from kiosk.store import Store
 
 
@@ -42,6 +43,7 @@ def drop(store: Store, table_id: int, reading: Mapping[str, object] | None) -> N
     path = folder / Path(photo).name
     if photo == f"{table_id}/{path.name}":
         path.unlink(missing_ok=True)
+    learned.forget(Path(current_app.config["LEARNED"]), reading)
 
 
 def missing(table_id: int, line: str) -> bool:

@@ -459,10 +459,14 @@ def confirm(table_id: int) -> Any:
     attempt = desk.game.attempt
     assert attempt is not None
     roll = Roll(attempt.player, tuple(int(f) for f in plan["dice"]))
-    return web.answer(
+    return VIEWS.confirming(
         table_id,
-        lambda: score_if_only_choice(desks.act(store(), table_id, roll, seq, readings.roll_meta(reading))),
-        state_of,
+        reading,
+        lambda: web.answer(
+            table_id,
+            lambda: score_if_only_choice(desks.act(store(), table_id, roll, seq, readings.roll_meta(reading))),
+            state_of,
+        ),
     )
 
 

@@ -368,4 +368,4 @@ def confirm(table_id: int) -> Any:
     if not plan["ok"]:
         return refuse("; ".join(plan["blockers"]), 409)
     reveal: Reveal = readings.reveal_of(desk.table, reading)
-    return VIEWS.apply(table_id, reveal, seq, confirmed_meta(reading))
+    return VIEWS.confirming(table_id, reading, lambda: VIEWS.apply(table_id, reveal, seq, confirmed_meta(reading)))

@@ -1,0 +1,201 @@
+"""The dice the coordinator confirmed, kept as labelled photos that teach the reader the table's own dice.
+
+A camera reading keeps the frame it read (pendientes/, named after the reading's photo) until it is confirmed or
+dropped. A confirmed reading becomes a YOLO sample: images/NAME.jpg and labels/NAME.txt (`face-1 cx cy w h`,
+whole-die boxes, normalised), with the faces as the coordinator left them. The dice the reader boxed that carry no
+confirmed face are painted over with the felt's colour, so that no unlabelled die is taught as "no die". The label
+is written before its image (a label alone is never read), both durably; a sample written for a confirmation that
+never reached the log is swept at start-up.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from kiosk.camera import encode_jpeg
+from kiosk.dice import MATCH_IOU, iou
+from kiosk.store import Store, write_durably
+
+FOLDER = "dados-aprendidos"  # beside the database
+PENDING = "pendientes"
+QUALITY = 92  # JPEG quality of the kept frames and samples
+MARGIN = 1.0  # die sides kept around the outermost dice of a sample
+FACES = range(1, 7)
+
+
+def folder(data_dir: Path | str) -> Path:
+    """The labelled folder in the kiosk's data folder."""
+    return Path(data_dir) / FOLDER
+
+
+def dice_of(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every die entry of a reading: a Dudo reading's, player by player, or a single list's."""
+    players = data.get("players")
+    if isinstance(players, Mapping):
+        return [entry for dice in players.values() for entry in dice]
+    return list(data.get("dice") or [])
+
+
+def keep_frame(root: Path, owner: str, data: dict[str, Any], frame: Any, reading: Any) -> None:
+    """Keep the frame a ready camera reading was read from (data["learn"] names it), with the boxes the reader
+    found on it."""
+    photo = data.get("photo")
+    if data.get("state") != "ready" or frame is None:
+        return
+    stem = Path(photo).stem if isinstance(photo, str) and photo else secrets.token_hex(4)
+    name = f"{owner}-{stem}.jpg"
+    write_durably(root / PENDING / name, encode_jpeg(frame, QUALITY))
+    found = [[round(float(v), 1) for v in d.box.to_list()] for d in getattr(reading, "dice", ())]
+    data["learn"] = {"frame": name, "size": [int(frame.shape[1]), int(frame.shape[0])], "found": found}
+
+
+def frame_name(data: Mapping[str, Any] | None) -> str | None:
+    """The kept frame a reading names, or None."""
+    learn = None if data is None else data.get("learn")
+    name = learn.get("frame") if isinstance(learn, Mapping) else None
+    return name if isinstance(name, str) and name and "/" not in name and not name.startswith(".") else None
+
+
+def forget(root: Path, data: Mapping[str, Any] | None) -> None:
+    """Delete the kept frame of a reading that was replaced, discarded or confirmed."""
+    name = frame_name(data)
+    if name is not None:
+        (root / PENDING / name).unlink(missing_ok=True)
+
+
+def labelled(data: Mapping[str, Any]) -> list[tuple[int, list[float]]]:
+    """(face, box) of each die of the reading with a face and a box where the frame shows it: found by the reader,
+    or put by the coordinator (a die carried over from an earlier frame that no box of this one matches is left
+    out: it may lie elsewhere now)."""
+    learn = data.get("learn") or {}
+    found = learn.get("found") or []
+    out = []
+    for entry in dice_of(data):
+        face, box = entry.get("face"), entry.get("box")
+        if not isinstance(face, int) or face not in FACES or not isinstance(box, list) or len(box) != 4:
+            continue
+        if entry.get("read") is not None and not any(iou(box, f) >= MATCH_IOU for f in found):
+            continue
+        out.append((int(face), [float(v) for v in box]))
+    return out
+
+
+def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
+    """Write the confirmed reading as a sample (label first, then image, both durably); its name, or None when
+    the reading kept no frame or has no die with a face and a box."""
+    name = frame_name(data)
+    if name is None or not (root / PENDING / name).is_file():
+        return None
+    frame = cv2.imread(str(root / PENDING / name), cv2.IMREAD_COLOR)
+    dice = labelled(data)
+    if frame is None or not dice:
+        return None
+    width, height = data["learn"]["size"]
+    sx, sy = frame.shape[1] / width, frame.shape[0] / height
+    dice = [(face, [box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy]) for face, box in dice]
+    unknown = [
+        [v * s for v, s in zip(f, (sx, sy, sx, sy), strict=True)]
+        for f in data["learn"].get("found") or []
+        if not any(iou([b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy], f) >= MATCH_IOU for _, b in dice)
+    ]
+    image, dice = _cropped(_painted(frame, unknown), dice)
+    h, w = image.shape[:2]
+    lines = []
+    for face, (x1, y1, x2, y2) in dice:
+        cx, cy, bw, bh = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h
+        lines.append(f"{face - 1} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}\n")
+    sample = f"{Path(name).stem}-{secrets.token_hex(3)}"
+    write_durably(root / "labels" / f"{sample}.txt", "".join(lines).encode())
+    write_durably(root / "images" / f"{sample}.jpg", encode_jpeg(image, QUALITY))
+    return sample
+
+
+def _painted(frame: np.ndarray, boxes: Iterable[Sequence[float]]) -> np.ndarray:
+    """The frame with `boxes` (grown a little) filled with its median colour."""
+    out = frame.copy()
+    colour = tuple(int(v) for v in np.median(frame.reshape(-1, 3), axis=0))
+    for x1, y1, x2, y2 in boxes:
+        gx, gy = (x2 - x1) * 0.15, (y2 - y1) * 0.15
+        cv2.rectangle(out, (int(x1 - gx), int(y1 - gy)), (int(x2 + gx), int(y2 + gy)), colour, thickness=-1)
+    return out
+
+
+def _cropped(
+    frame: np.ndarray, dice: list[tuple[int, list[float]]]
+) -> tuple[np.ndarray, list[tuple[int, list[float]]]]:
+    """The part of the frame around its centre that holds every die with a margin, and the boxes on it; centred
+    on the frame's centre so that each die keeps its way out from the centre (vision.faces.crops.outward_turn)."""
+    height, width = frame.shape[:2]
+    cx, cy = width / 2, height / 2
+    side = max(max(b[2] - b[0], b[3] - b[1]) for _, b in dice)
+    half_w = min(cx, max(max(abs(b[0] - cx), abs(b[2] - cx)) for _, b in dice) + MARGIN * side)
+    half_h = min(cy, max(max(abs(b[1] - cy), abs(b[3] - cy)) for _, b in dice) + MARGIN * side)
+    x0, y0 = int(cx - half_w), int(cy - half_h)
+    x1, y1 = int(np.ceil(cx + half_w)), int(np.ceil(cy + half_h))
+    image = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    h, w = image.shape[:2]
+    moved = []
+    for face, (a, b, c, d) in dice:
+        box = [max(0.0, a - x0), max(0.0, b - y0), min(float(w), c - x0), min(float(h), d - y0)]
+        if box[2] - box[0] >= 4 and box[3] - box[1] >= 4:
+            moved.append((face, box))
+    return image, moved
+
+
+def drop_sample(root: Path, sample: str | None) -> None:
+    """Take back a sample whose confirmation was refused (image first: a label alone is never read)."""
+    if sample:
+        (root / "images" / f"{sample}.jpg").unlink(missing_ok=True)
+        (root / "labels" / f"{sample}.txt").unlink(missing_ok=True)
+
+
+def counts(root: Path) -> dict[int, int]:
+    """Labelled dice per face 1-6 in the folder (samples with both their image and their label)."""
+    tally: Counter[int] = Counter()
+    labels = root / "labels"
+    if labels.is_dir():
+        for path in labels.glob("*.txt"):
+            if not (root / "images" / f"{path.stem}.jpg").is_file():
+                continue
+            for line in path.read_text().splitlines():
+                parts = line.split()
+                if parts and parts[0].isdigit():
+                    tally[int(parts[0]) + 1] += 1
+    return {face: tally.get(face, 0) for face in FACES}
+
+
+def sweep(root: Path, store: Store) -> None:
+    """At start-up: delete half-written files, the kept frames no reading awaiting confirmation names, and the
+    samples of a reading still awaiting confirmation (the kiosk stopped before its event was stored)."""
+    waiting = set()
+    for row in store.tables():
+        found = store.pending(row.id)
+        name = frame_name(None if found is None else found[1])
+        if name is not None:
+            waiting.add(Path(name).stem)
+    for sub in (PENDING, "images", "labels"):
+        where = root / sub
+        if not where.is_dir():
+            continue
+        for path in where.iterdir():
+            if path.is_file() and _stale(root, sub, path, waiting):
+                path.unlink(missing_ok=True)
+
+
+def _stale(root: Path, sub: str, path: Path, waiting: set[str]) -> bool:
+    """A half-written file, a kept frame no pending reading names, a sample of a reading still pending, or a label
+    whose image was never written."""
+    if path.suffix == ".tmp":
+        return True
+    if sub == PENDING:
+        return path.stem not in waiting
+    if path.stem.rsplit("-", 1)[0] in waiting:
+        return True
+    return sub == "labels" and not (root / "images" / f"{path.stem}.jpg").is_file()
