@@ -11,6 +11,7 @@ from engines.cards.cacho import evening
 from engines.cards.cacho import game as cacho
 from engines.cards.errors import CardRuleError, LogFormatError
 from engines.cards.log import INVALID_JSON, Event, event_of
+from engines.cards.pifpaf import evening as pifpaf_evening
 from engines.cards.pifpaf import game as pifpaf
 from engines.cards.truco import game as truco
 from engines.jsonl import ReplayError, replay_jsonl
@@ -33,7 +34,13 @@ RULES: dict[str, Rules[Any]] = {
         lambda state, event: (evening if isinstance(state, evening.CachoEvening) else cacho).apply_event(state, event),
         lambda state: state.summary(),
     ),
-    "pifpaf": Rules(pifpaf.new_state, pifpaf.apply_event, pifpaf.PifPafHand.summary),
+    "pifpaf": Rules(
+        lambda event: pifpaf_evening.new_state(event) if event.get("evening") is True else pifpaf.new_state(event),
+        lambda state, event: (
+            pifpaf_evening if isinstance(state, pifpaf_evening.PifPafEvening) else pifpaf
+        ).apply_event(state, event),
+        lambda state: state.summary(),
+    ),
     "cacheta": Rules(cacheta.new_state, cacheta.apply_event, cacheta.CachetaGame.summary),
     "truco": Rules(truco.new_state, truco.apply_event, truco.TrucoGame.summary),
 }

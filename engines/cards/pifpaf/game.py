@@ -111,6 +111,7 @@ class PifPafHand:
     must_draw: bool = True
     claimable_from: int | None = None  # who discarded the top card, while it may still be claimed
     winner: int | None = None
+    won: int = 0  # the pot the winner took
     melds: tuple[Meld, ...] = ()
 
     @classmethod
@@ -316,6 +317,7 @@ class PifPafHand:
             self,
             chips=_set(self.chips, seat, self.chips[seat] + self.pot),
             pot=0,
+            won=self.pot,
             phase="over",
             winner=seat,
             table=table,
