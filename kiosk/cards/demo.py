@@ -11,7 +11,11 @@ PLAYERS = ["Ana", "Beto", "Caro", "Dani"]
 DEMOS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("truco", "Truco de demostración", {"players": PLAYERS}),
     ("cacho", "Cacho español de demostración", {"players": PLAYERS[:3], "chips": [20, 20, 20], "evening": True}),
-    ("pifpaf", "Pif Paf de demostración", {"players": PLAYERS[:3], "chips": [20, 20, 20], "ante": 1}),
+    (
+        "pifpaf",
+        "Pif Paf de demostración",
+        {"players": PLAYERS[:3], "chips": [20, 20, 20], "ante": 1, "evening": True},
+    ),
     ("cacheta", "Cacheta de demostración", {"players": PLAYERS[:3]}),
 )
 

@@ -1,4 +1,4 @@
-"""The Pif Paf blueprint (seed 001): one hand by taps, dealt face down; going out checked by the engine.
+"""The Pif Paf blueprint (seed 001): an evening of hands by taps, dealt face down; going out checked by the engine.
 
 The kiosk sees what the table sees: the discards, the cards taken from the discard pile, and the whole hand of the
 player who goes out (or claims the discard), entered in the card picker; the engine says whether the nine cards
@@ -15,7 +15,8 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
 from engines.cards.legal import legality
 from engines.cards.melds import Meld
-from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafHand, PifPafOptions, Raise
+from engines.cards.pifpaf.evening import PifPafEvening
+from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafOptions, Raise
 from engines.cards.table import Draw
 from engines.errors import LogError, RuleError
 from kiosk.auth import coordinator_required
@@ -26,11 +27,15 @@ from kiosk.game_views import GameViews
 from kiosk.web import store
 
 GAME = "pifpaf"
-TABLES = CardTables(GAME)
+NOT_AN_EVENING = (
+    'el quiosco juega noches de Pif Paf: el registro empieza con "evening": true '
+    "(una mano sola se repite con cacho cards replay)"
+)
+TABLES = CardTables(GAME, lambda state: None if isinstance(state, PifPafEvening) else NOT_AN_EVENING)
 bp = Blueprint(GAME, __name__, url_prefix="/pifpaf")
 
 OPTION_CHOICES: dict[str, list[str]] = {"bet_cap": list(BET_CAPS)}
-ACTIONS = ("deal", "fold", "call", "raise", "draw", "discard", "out", "claim")
+ACTIONS = ("hand", "deal", "fold", "call", "raise", "draw", "discard", "out", "claim")
 RANKS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 MAX_CHIPS = 10_000
 MELD_NAMES = {"sequence": "escalera", "group": "grupo"}
@@ -64,6 +69,11 @@ JS_LABELS = (
     "retirado",
     "Deshacer",
     "Historial",
+    "¿Quién reparte la primera mano?",
+    "Nueva mano: reparte",
+    "no juega esta mano",
+    "Mano",
+    "Reparte",
     "Leer con la cámara",
     "Lectura",
     "Confirmar la lectura",
@@ -101,7 +111,7 @@ def _number(form: Mapping[str, str], key: str, what: str) -> int:
 @bp.route("/new", methods=["GET", "POST"])
 @coordinator_required
 def new() -> Any:
-    """Start a hand: 3 to 8 players from the dealer's left, the chips each has, the ante, and the house options."""
+    """Start an evening: 3 to 8 players clockwise, the chips each starts with, the ante, and the house options."""
     if request.method == "GET":
         return _new_page(None)
     form = request.form
@@ -115,7 +125,7 @@ def new() -> Any:
     try:
         chips = _number(form, "chips", "las fichas de cada jugador")
         ante = _number(form, "ante", "la apuesta inicial (ante)")
-        start = {"players": players, "chips": [chips] * len(players), "ante": ante, "options": options}
+        start = {"players": players, "chips": [chips] * len(players), "ante": ante, "options": options, "evening": True}
         table_id = TABLES.create(store(), name, start)
     except RuleError as error:
         return _new_page(f"{error.article}: {error.message}", form, 400)
@@ -148,57 +158,80 @@ def melds_of(melds: tuple[Meld, ...]) -> list[dict[str, Any]]:
 
 
 def state_of(desk: Desk, view: str) -> dict[str, Any]:
-    """The page's JSON for one hand; the coordinator's adds what may be done now (and why not)."""
-    hand: PifPafHand = desk.state
-    table = hand.table
-    players = [
-        {
-            "seat": seat,
-            "name": name,
-            "chips": hand.chips[seat],
-            "folded": hand.folded[seat],
-            "cards": None if table is None else table.held(seat),
-            "put_in": hand.put_in[seat],
-        }
-        for seat, name in enumerate(hand.players)
-    ]
+    """The page's JSON for one evening; the coordinator's adds what may be done now (and why not)."""
+    night: PifPafEvening = desk.state
+    hand = night.hand
+    live = hand if hand is not None and hand.phase != "over" else None
+    table = None if live is None else live.table
+
+    def local(seat: int) -> int | None:
+        return night.seats.index(seat) if live is not None and seat in night.seats else None
+
+    players = []
+    for seat, name in enumerate(night.players):
+        k = local(seat)
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "chips": night.chips[seat],
+                "in_hand": k is not None,
+                "folded": k is not None and live is not None and live.folded[k],
+                "cards": None if k is None or table is None else table.held(k),
+            }
+        )
     out: dict[str, Any] = {
         "id": desk.table_id,
         "name": store().table(desk.table_id).name,
         "seq": desk.seq,
         "view": view,
         "game": GAME,
-        "summary": common.summary_for(hand.summary(), view),
+        "summary": common.summary_for(night.summary(), view),
         "players": players,
-        "phase": hand.phase,
-        "pot": hand.pot,
-        "bet": hand.level,
-        "cap": hand.cap,
-        "to_act": hand.to_act[0] if hand.phase == "bet" and hand.to_act else None,
-        "turn": hand.turn if hand.phase == "play" else None,
-        "must_draw": hand.must_draw,
-        "claimable_from": hand.claimable_from,
+        "phase": night.phase,
+        "hand": night.hand_no,
+        "dealer": night.dealer,
+        "next_dealer": night.next_dealer(),
+        "pot": 0 if live is None else live.pot,
+        "bet": 0 if live is None else live.level,
+        "cap": live.cap if live is not None else night.ante * len(night.players),
+        "to_act": night.seat(live.to_act[0]) if live is not None and live.phase == "bet" and live.to_act else None,
+        "turn": night.seat(live.turn) if live is not None and live.phase == "play" else None,
+        "must_draw": live is not None and live.must_draw,
+        "claimable_from": None if live is None or live.claimable_from is None else night.seat(live.claimable_from),
         "top": None if table is None or table.top is None else card_data(table.top),
-        "discards": 0 if table is None else len(table.discard),
         "stock": 0 if table is None else table.stock_count + len(table.stock_known),
-        "winner": hand.winner,
-        "melds": melds_of(hand.melds),
+        "last_hand": last_hand(night),
         "hand_size": HAND_SIZE,
         "card_reader": common.card_reader() is not None,
         "reading": common.current_reading(desk),
-        "history": [describe(e, hand.players) for e in desk.standing][-14:],
+        "history": [describe(e, night.players) for e in desk.standing][-14:],
     }
     if view != "tv":
-        out["legal"] = legal_of(hand)
+        out["legal"] = legal_of(night)
         out["can_undo"] = len(desk.standing) > 1
         out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in RANKS]
         out["copies"] = DOUBLE_DECK.copies
     return out
 
 
-def legal_of(hand: PifPafHand) -> dict[str, Any]:
-    """What may be done now, each with the engine's section and reason when not."""
-    seat = hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn
+def last_hand(night: PifPafEvening) -> dict[str, Any] | None:
+    """The last hand's winner, the pot he took, and the melds he went out with."""
+    if not night.results:
+        return None
+    last = night.results[-1]
+    hand = night.hand
+    melds = melds_of(hand.melds) if hand is not None and hand.phase == "over" else []
+    return {"winner": last.winner, "pot": last.pot, "melds": melds}
+
+
+def legal_of(night: PifPafEvening) -> dict[str, Any]:
+    """What the player to act may do now (table seats), each with the engine's section and reason when not."""
+    hand = night.hand
+    if hand is None or night.phase not in ("bet", "play"):
+        return {"seat": None, "may": {}, "raises": []}
+    k = hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn
+    seat = night.seat(k)
     candidates: list[tuple[str, Action]] = [
         ("fold", Fold(seat)),
         ("call", Call(seat)),
@@ -208,14 +241,14 @@ def legal_of(hand: PifPafHand) -> dict[str, Any]:
     ]
     may = {
         x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
-        for x in legality(hand.check, candidates)
+        for x in legality(night.check, candidates)
     }
     raises: list[int] = []
     if hand.phase == "bet":
-        owed = hand.level - hand.put_in[seat]
+        owed = hand.level - hand.put_in[k]
         for n in range(1, hand.cap + 1):
             limit = n if hand.options.bet_cap == "raise" else hand.level + n
-            if limit <= hand.cap and owed + n <= hand.chips[seat]:
+            if limit <= hand.cap and owed + n <= hand.chips[k]:
                 raises.append(n)
     return {"seat": seat, "may": may, "raises": raises}
 
@@ -226,7 +259,11 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     seat = event.get("player")
     who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
     if kind == "start":
-        return f"Empieza la mano de Pif Paf: {', '.join(players)}"
+        return f"Empieza la noche de Pif Paf: {', '.join(players)}"
+    if kind == "hand":
+        dealer = event.get("dealer")
+        name = players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(players) else "?"
+        return f"Nueva mano: reparte {name}"
     if kind == "deal":
         return "Nueve cartas a cada uno"
     if kind == "fold":
@@ -273,14 +310,19 @@ def _card(data: Mapping[str, Any], key: str) -> str:
     return str(parse_card(value))
 
 
-def tap_events(hand: PifPafHand, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tap_events(night: PifPafEvening, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
     name = data.get("action")
     if name not in ACTIONS:
         raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    if name == "hand":
+        return [{"event": "hand", "dealer": _int(data, "dealer", night.next_dealer())}, {"event": "deal"}]
     if name == "deal":
         return [{"event": "deal"}]
-    default = hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn
+    hand = night.hand
+    default = None
+    if hand is not None and night.phase in ("bet", "play"):
+        default = night.seat(hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn)
     event: dict[str, Any] = {"event": name, "player": _int(data, "player", default)}
     if name == "raise":
         event["amount"] = _int(data, "amount", None)
@@ -313,15 +355,16 @@ def action(table_id: int) -> Any:
 
 def _read_out(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
     """The nine cards laid face up by the player going out (`kind` out) or claiming the discard (`kind` claim)."""
-    hand: PifPafHand = desk.state
+    night: PifPafEvening = desk.state
+    hand = night.hand
     kind, player = data.get("kind"), data.get("player")
     if kind not in ("out", "claim") or isinstance(player, bool) or not isinstance(player, int):
         raise LogError("se esperaba {kind: out o claim, player}")
-    if hand.phase != "play" or not 0 <= player < len(hand.players):
+    if hand is None or night.phase != "play" or player not in night.seats:
         raise RuleError(PLAY, "no hay juego en curso para salir")
-    if kind == "out" and (player != hand.turn or hand.must_draw):
-        raise RuleError(PLAY, f"sale {hand.players[hand.turn]} en su turno, después de robar")
-    if kind == "claim" and (hand.claimable_from is None or player == hand.claimable_from):
+    if kind == "out" and (player != night.seat(hand.turn) or hand.must_draw):
+        raise RuleError(PLAY, f"sale {night.players[night.seat(hand.turn)]} en su turno, después de robar")
+    if kind == "claim" and (hand.claimable_from is None or player == night.seat(hand.claimable_from)):
         raise RuleError(PLAY, "no hay descarte recién tirado que pueda reclamar")
     return [player], HAND_SIZE, {"kind": kind, "player": player, "discard": None, "needs_discard": True}
 

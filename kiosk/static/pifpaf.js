@@ -59,14 +59,23 @@
 
   function drawPlayers() {
     const now = state.phase === "bet" ? state.to_act : state.turn;
+    const won = state.phase === "hand" && state.last_hand ? state.last_hand.winner : null;
     $("players").replaceChildren(
       ...state.players.map((p) =>
         h(
           "div",
-          { class: "cplayer" + (p.seat === now ? " to-act" : "") + (p.folded ? " out" : "") + (state.winner === p.seat ? " won" : ""), dataset: { seat: p.seat } },
+          {
+            class: "cplayer" + (p.seat === now ? " to-act" : "") + (p.folded || (state.phase !== "hand" && !p.in_hand) ? " out" : "") + (won === p.seat ? " won" : ""),
+            dataset: { seat: p.seat },
+          },
           h("div", { class: "name" }, p.name),
           h("div", { class: "chips", id: "chips-" + p.seat }, String(p.chips)),
-          h("div", { class: "meta" }, L("fichas") + (p.folded ? " · " + L("retirado") : p.cards !== null ? " · " + p.cards + " " + L("cartas") : "")),
+          h(
+            "div",
+            { class: "meta" },
+            L("fichas") +
+              (p.folded ? " · " + L("retirado") : p.cards !== null ? " · " + p.cards + " " + L("cartas") : state.phase !== "hand" ? " · " + L("no juega esta mano") : ""),
+          ),
         ),
       ),
     );
@@ -74,6 +83,7 @@
 
   function drawInfo() {
     const parts = [];
+    if (state.hand > 0 && state.phase !== "hand") parts.push(h("p", {}, L("Mano") + " " + state.hand + " · " + L("Reparte") + " " + nameOf(state.dealer)));
     const pot = [h("span", { class: "stake-value", id: "pot" }, L("Pozo") + " " + state.pot)];
     if (state.phase === "bet") {
       pot.push(h("span", { class: "kind-badge" }, L("Apuesta") + " " + state.bet));
@@ -98,22 +108,30 @@
 
   function drawResult() {
     const box = $("result");
-    if (state.winner === null) {
+    const r = state.last_hand;
+    if (state.phase !== "hand" || !r) {
       box.hidden = true;
       box.replaceChildren();
       return;
     }
     box.hidden = false;
     box.replaceChildren(
-      h("p", { class: "big-text gold", id: "winner" }, L("Gana") + " " + nameOf(state.winner)),
-      ...state.melds.map((m) => h("div", { class: "shown meld" }, h("span", { class: "who" }, m.kind), m.cards.map(cardEl))),
+      h("p", { class: "big-text gold", id: "winner" }, L("Gana") + " " + nameOf(r.winner) + ": " + L("se lleva") + " " + r.pot + " " + L("fichas")),
+      ...r.melds.map((m) => h("div", { class: "shown meld" }, h("span", { class: "who" }, m.kind), m.cards.map(cardEl))),
     );
   }
 
   function drawControls() {
     const parts = [];
     const legal = state.legal;
-    if (state.phase === "deal") {
+    if (state.phase === "hand") {
+      if (state.next_dealer === null) {
+        parts.push(h("p", {}, L("¿Quién reparte la primera mano?")));
+        parts.push(h("div", { class: "row" }, state.players.map((p) => button(p.name, () => act({ action: "hand", dealer: p.seat }), { id: "dealer-" + p.seat }))));
+      } else {
+        parts.push(button(L("Nueva mano: reparte") + " " + nameOf(state.next_dealer), () => act({ action: "hand" }), { id: "new-hand", primary: true }));
+      }
+    } else if (state.phase === "deal") {
       parts.push(button(L("Repartir"), () => act({ action: "deal" }), { id: "deal", primary: true }));
     } else if (state.phase === "bet") {
       const p = legal.seat;

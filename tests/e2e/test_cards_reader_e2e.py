@@ -115,7 +115,7 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     page.fill("#players", "Ana\nBeto\nCaro")
     page.click("#create")
     page.wait_for_url(f"{url}/pifpaf/*")
-    tap(page, "#deal")
+    tap(page, "#dealer-2")
     for _ in range(3):
         tap(page, "#call")
     tap(page, "#draw-stock")
@@ -128,6 +128,6 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     expect(page.locator('.rcard[data-discard="1"]')).to_contain_text("QH")
     shot(page, "pifpaf-reading")
     now = tap(page, "#confirm-shown", "/confirm")
-    assert now["winner"] == 0
+    assert now["last_hand"]["winner"] == 0
     expect(page.locator("#winner")).to_contain_text("Ana")
     assert not script_errors, script_errors

@@ -162,7 +162,7 @@ def test_a_pif_paf_going_out_read(co: Coordinator, reader: FakeCardReader) -> No
     assert co.post(base + "/card", {"discard": "QH"}).status_code == 200
     assert co.post(base + "/card", {"seat": 0, "index": 8, "card": "9C"}).status_code == 200
     now = co.post(base + "/confirm", {"seq": seq}).get_json()
-    assert now["winner"] == 0 and now["reading"] is None
+    assert now["last_hand"]["winner"] == 0 and now["reading"] is None
     line = json.loads(co.get(base + "/export.jsonl").text.splitlines()[-1])
     assert line["event"] == "out" and line["discard"] == "QH" and line["source"] == "camera"
 

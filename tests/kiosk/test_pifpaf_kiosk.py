@@ -1,4 +1,4 @@
-"""Pif Paf on the kiosk (seed 001): a hand by taps dealt face down, betting, turns, going out ruled by the engine."""
+"""Pif Paf on the kiosk (seed 001): an evening by taps dealt face down; betting, turns, going out by the engine."""
 
 from __future__ import annotations
 
@@ -49,8 +49,9 @@ def refused(co: Coordinator, gid: int, article: str, text: str, **body: Any) -> 
 
 
 def playing(co: Coordinator) -> int:
+    """Ana, Beto and Caro: Caro deals (Ana is on her left and plays first) and everyone calls."""
     gid = new_hand(co)
-    ok(co, gid, action="deal")
+    ok(co, gid, action="hand", dealer=2)
     for _ in range(3):
         ok(co, gid, action="call")
     return gid
@@ -66,14 +67,17 @@ def test_setup_pages_and_refusals(coordinator: Coordinator) -> None:
     gid = new_hand(coordinator)
     assert "pifpaf.js" in coordinator.get(f"/pifpaf/{gid}").text
     assert coordinator.client.application.test_client().get(f"/pifpaf/{gid}/tv").status_code == 200
-    assert state(coordinator, gid)["pot"] == 3 and [p["chips"] for p in state(coordinator, gid)["players"]] == [9, 9, 9]
+    now = state(coordinator, gid)
+    assert now["phase"] == "hand" and now["next_dealer"] is None and [p["chips"] for p in now["players"]] == [10] * 3
+    now = ok(coordinator, gid, action="hand", dealer=2)
+    assert now["pot"] == 3 and [p["chips"] for p in now["players"]] == [9, 9, 9]
 
 
 def test_betting_capped_at_ante_times_players(coordinator: Coordinator) -> None:
     gid = new_hand(coordinator)
-    refused(coordinator, gid, "Pif Paf (Cacheta)", "primero se reparten", action="call")
-    now = ok(coordinator, gid, action="deal")
-    assert now["phase"] == "bet" and now["legal"]["raises"] == [1, 2, 3]
+    refused(coordinator, gid, "Pif Paf (Cacheta)", "primero empieza la mano", action="call", player=0)
+    now = ok(coordinator, gid, action="hand", dealer=2)
+    assert now["phase"] == "bet" and now["legal"]["raises"] == [1, 2, 3] and now["to_act"] == 0
     refused(coordinator, gid, "Game play", "más allá de ante × jugadores = 3", action="raise", amount=4)
     ok(coordinator, gid, action="raise", amount=2)
     ok(coordinator, gid, action="fold")
@@ -94,9 +98,14 @@ def test_turns_and_going_out_checked_by_the_engine(coordinator: Coordinator) -> 
     refused(coordinator, gid, "Play of the hand", "KS", action="out", discard="QH", cards=OUT)
     refused(coordinator, gid, "Play of the hand", "no forman todas juegos", action="out", discard="KS", cards=bad)
     now = ok(coordinator, gid, action="out", discard="KS", cards=OUT)
-    assert now["winner"] == 1 and now["phase"] == "over"
+    assert now["last_hand"]["winner"] == 1 and now["last_hand"]["pot"] == 3 and now["phase"] == "hand"
     assert [p["chips"] for p in now["players"]] == [9, 12, 9]
-    assert [m["kind"] for m in now["melds"]] and all(len(m["cards"]) == 3 for m in now["melds"])
+    melds = now["last_hand"]["melds"]
+    assert [m["kind"] for m in melds] and all(len(m["cards"]) == 3 for m in melds)
+    assert now["next_dealer"] == 1  # the winner deals the next hand; the chips go on
+    refused(coordinator, gid, "Pif Paf (Cacheta)", "reparte Beto", action="hand", dealer=0)
+    now = ok(coordinator, gid, action="hand")
+    assert now["dealer"] == 1 and now["to_act"] == 2 and [p["chips"] for p in now["players"]] == [8, 11, 8]
 
 
 def test_a_claim_out_of_turn(coordinator: Coordinator) -> None:
@@ -105,7 +114,7 @@ def test_a_claim_out_of_turn(coordinator: Coordinator) -> None:
     ok(coordinator, gid, action="discard", card="5S")
     shown = ["3S", "4S", "5S", "6H", "6D", "6C", "JC", "QC", "KC"]
     now = ok(coordinator, gid, action="claim", player=2, discard="2H", cards=shown)
-    assert now["winner"] == 2
+    assert now["last_hand"]["winner"] == 2
 
 
 def test_malformed_taps_undo_and_replay(
