@@ -51,12 +51,19 @@ class LinkConfig:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LinkConfig:
         """From its JSON form; ValueError says what is wrong."""
-        try:
-            host, port = str(data["host"]), int(data["port"])
-            table, table_id = int(data["table"]), int(data["table_id"])
-            code = topics.check_code(str(data["code"]))
-        except KeyError as missing:
-            raise ValueError(f"falta {missing} en la conexión al campeonato") from None
+        names = {"port": "el puerto", "table": "el número de mesa", "table_id": "la mesa de Dudo del quiosco"}
+        numbers: dict[str, int] = {}
+        for key, name in names.items():
+            if key not in data:
+                raise ValueError(f"falta {name} en la conexión al campeonato")
+            try:
+                numbers[key] = int(str(data[key]).strip())
+            except ValueError:
+                raise ValueError(f"{name} debe ser un número entero, no {data[key]!r}") from None
+        if "host" not in data or "code" not in data:
+            raise ValueError("falta la dirección del broker o el código del campeonato")
+        host, port, table, table_id = str(data["host"]), numbers["port"], numbers["table"], numbers["table_id"]
+        code = topics.check_code(str(data["code"]))
         if not host or not 1 <= port <= 65535:
             raise ValueError(f"broker {host}:{port}: se esperaba una dirección y un puerto de 1 a 65535")
         if table < 1:

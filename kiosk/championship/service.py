@@ -121,10 +121,11 @@ class Championship:
             }
         return {**summary, "table": table.number, "drawn": list(table.players)}
 
-    def table_placings(self, table: DrawnTable) -> list[Placing]:
+    def table_placings(self, table: DrawnTable, out_already: set[str] | None = None) -> list[Placing]:
         """The table's placings from its view (the champion first, art. 10); the disqualified have none (art. 11)."""
         view = self.view(table)
-        out = set(self.registry.disqualified()) | set(view.get("disqualified") or [])
+        known = set(self.registry.disqualified()) if out_already is None else out_already
+        out = known | set(view.get("disqualified") or [])
         seated = [name for name in table.players if name not in out]
         eliminated = [name for name in view.get("eliminated") or [] if name not in out]
         return placings(seated, eliminated, view.get("winner"))
@@ -162,7 +163,8 @@ class Championship:
         if waiting:
             raise RegistryError(f"faltan campeones de mesa (art. 10): mesa {', '.join(map(str, waiting))}")
         out = set(self.registry.disqualified())
-        return advancing([self.table_placings(t) for t in last.tables], self.option("avanzan_por_mesa"), out)
+        placed = [self.table_placings(t, out) for t in last.tables]
+        return advancing(placed, self.option("avanzan_por_mesa"), out)
 
     def draw_next(self, seed: str, size: int) -> Round:
         """The next round from the last one's table champions: one final table when few enough advance."""
@@ -205,7 +207,7 @@ class Championship:
         reached: dict[str, tuple[int, int, int | None]] = {}  # name: (round, table, place)
         for rnd in self.registry.rounds():
             for table in rnd.tables:
-                for placing in self.table_placings(table):
+                for placing in self.table_placings(table, set(out)):
                     reached[placing.name] = (rnd.number, table.number, placing.place)
 
         def key(name: str) -> tuple[int, int, int]:

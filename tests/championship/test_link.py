@@ -167,6 +167,9 @@ def test_view_stops_at_an_illegal_event() -> None:
         ({"host": "h", "port": 0, "code": "abc", "table": 1, "table_id": 1}, "puerto"),
         ({"host": "h", "port": 1883, "code": "abc", "table": 0, "table_id": 1}, "número de mesa"),
         ({"port": 1883, "code": "abc", "table": 1, "table_id": 1}, "falta"),
+        ({"host": "h", "port": 1883, "code": "abc", "table": 1}, "falta la mesa de Dudo del quiosco"),
+        ({"host": "h", "port": 1883, "code": "abc", "table": 1, "table_id": ""}, "debe ser un número entero"),
+        ({"host": "h", "port": "x", "code": "abc", "table": 1, "table_id": 1}, "el puerto debe ser un número"),
     ],
 )
 def test_link_config_refuses_what_is_wrong(data: dict[str, object], message: str) -> None:
