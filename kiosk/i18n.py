@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import g, has_request_context, request
 
 from kiosk.cards.texts import EN as CARDS_EN
+from kiosk.teach_texts import EN as TEACH_EN
 
 LANGS = ("es", "en")
 
@@ -253,6 +254,7 @@ EN: dict[str, str] = {
     "Mesa {n} unida al campeonato {code}": "Table {n} joined the championship {code}",
     "No se unió al campeonato: {e}": "Did not join the championship: {e}",
     "el organizador no ha sorteado la mesa {n}": "the organizer has not drawn table {n}",
+    "Por mesa": "By table",
     "En el quiosco de la mesa: Campeonato → Escanear el código QR.": (
         "On the table's kiosk: Championship → Scan the QR code."
     ),
@@ -266,7 +268,7 @@ EN: dict[str, str] = {
         "events in conflict: the table sent another log with the same numbers"
     ),
 }
-for _key, _text in CARDS_EN.items():  # the card games' texts; the kiosk's own never overridden
+for _key, _text in {**CARDS_EN, **TEACH_EN}.items():  # the card games' and the teaching page's texts
     EN.setdefault(_key, _text)
 
 

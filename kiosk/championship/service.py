@@ -284,6 +284,7 @@ class Championship:
     def state(self) -> dict[str, Any]:
         """Everything the organizer's page and the TV draw."""
         rounds = self.registry.rounds()
+        out = self.registry.disqualified()
         return {
             "code": self.code,
             "players": [{"name": p.name, "club": p.club} for p in self.registry.players()],
@@ -293,7 +294,13 @@ class Championship:
                     "seed": r.seed,
                     "size": r.size,
                     "drawn": r.drawn,
-                    "tables": [self.view(t) for t in r.tables],
+                    "tables": [
+                        {
+                            **self.view(t),
+                            "placings": [{"name": p.name, "place": p.place} for p in self.table_placings(t, set(out))],
+                        }
+                        for t in r.tables
+                    ],
                 }
                 for r in rounds
             ],

@@ -152,6 +152,9 @@ def test_rounds_to_the_final_table_and_standings(organizer: Coordinator, feeds: 
     assert "la ronda anterior ya fue la mesa final" in flashed(organizer)
     result = organizer.get("/campeonato/resultado").text
     assert champion in result
+    final_placings = done["rounds"][1]["tables"][0]["placings"]
+    assert [p["place"] for p in final_placings] == [1, 2, 3] and final_placings[0]["name"] == champion
+    assert f"1. {champion}" in result
 
 
 def test_rulings_are_logged_sent_and_exported(organizer: Coordinator, feeds: FakeFeeds) -> None:
