@@ -13,7 +13,7 @@ import pytest
 from kiosk.cli import main as cli_main
 from tests.vision.test_faces import draw_die, row
 from vision.faces import adapt as adapt_module
-from vision.faces.adapt import MIN_DICE, AdaptError, adapt, alone_threshold, read_held_out
+from vision.faces.adapt import MIN_DICE, AdaptError, HeldOut, adapt, allowed_errors, choose_levels, read_held_out
 from vision.faces.classifier import FaceClassifier
 from vision.faces.reader import NOT_COUNTED, combine
 from vision.reasons import ReasonCode, has
@@ -68,14 +68,20 @@ def test_the_held_out_dice_are_read_by_the_pair_and_the_level_alone() -> None:
     pips = np.array([2] * 40 + [0] * 40 + [5] * 10 + [0])  # the 3s are never counted
     held = read_held_out(probs, labels, pips, 0.9, None)
     assert (held.dice, held.right, held.wrong, held.flagged, held.top1) == (90, 40, 0, 50, 90)
-    level = alone_threshold(probs, labels, pips, 0.9)
-    assert level is not None and 0.9 <= level <= 0.995
-    assert read_held_out(probs, labels, pips, 0.9, level).flagged == 10
+    pair, alone = choose_levels(probs, labels, pips, allowed=0)
+    assert pair == 0.5 and alone is not None and alone <= 0.995
+    assert read_held_out(probs, labels, pips, pair, alone).flagged == 0
     few = np.array([2] * 40 + [0] * 10 + [3] * 30 + [5] * 10 + [0])  # only 10 uncounted: too few to trust
-    assert alone_threshold(probs, labels, few, 0.9) is None
+    assert choose_levels(probs, labels, few, allowed=0)[1] is None
     wrong = labels.copy()
-    wrong[40:45] = 4  # five of the uncounted 3s are 4s: no level is safe
-    assert alone_threshold(probs, wrong, pips, 0.9) is None
+    wrong[40:45] = 4  # five of the uncounted 3s are 4s: no level alone keeps within the errors allowed
+    assert choose_levels(probs, wrong, pips, allowed=0) == (0.5, None)
+    assert choose_levels(probs, wrong, pips, allowed=5)[1] is not None  # unless the model started from erred so
+
+
+def test_the_errors_allowed_are_one_in_a_thousand_or_the_starting_models() -> None:
+    assert allowed_errors(2500, HeldOut(2500, 900, 0, 1600, 2400)) == 2
+    assert allowed_errors(400, HeldOut(400, 200, 3, 197, 380)) == 3  # three dice both models read against the label
 
 
 @pytest.mark.parametrize(

@@ -34,9 +34,9 @@ from vision.faces.classifier import (
     softmax,
 )
 from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, yolo_pairs
+from vision.faces.realsets import capture_group
 from vision.faces.train import (
     METRICS_NAME,
-    choose_threshold,
     class_weights,
     export_onnx,
     split_by_photo,
@@ -46,10 +46,10 @@ from vision.faces.train import (
 
 MIN_DICE = 60  # fewer labelled dice than this teach nothing that can be checked
 MIN_HELD_OUT = 20  # the held-out dice the levels are chosen on
-MAX_ERROR = 0.001  # the calibrated rule: at most 1 silent error in 1,000 held-out dice
+MAX_ERROR = 0.001  # the calibrated rule: at most 1 silent error in 1,000 held-out dice (see allowed_errors)
 UNREADABLE_SHARE = 0.16  # of the training crops, patches with no die (as the stock training)
-# The level for a die whose pips are not counted: only where the held-out dice give it at least this many dice
-# accepted with no error; otherwise such a die always goes to the coordinator.
+# The level for a die whose pips are not counted: only where it takes at least this many held-out dice off the
+# coordinator within the errors allowed; otherwise such a die always goes to the coordinator.
 MIN_ALONE_SUPPORT = 30
 LEARNING_RATE = 2e-3  # the peak, reached after 5 % of the time given
 
@@ -160,18 +160,31 @@ def read_held_out(
     return HeldOut(int(dice.sum()), right, wrong, int((dice & ~accepted).sum()), top1)
 
 
-def alone_threshold(probs: np.ndarray, labels: np.ndarray, pip_faces: np.ndarray, threshold: float) -> float | None:
-    """The level at which a die whose pips are not counted is accepted on the model alone, chosen on the held-out
-    dice for MAX_ERROR with at least MIN_ALONE_SUPPORT of them accepted; never under `threshold`. None: none is."""
-    uncounted = pip_faces == 0
-    if not uncounted.any():
-        return None
-    p, y = probs[uncounted], labels[uncounted]
-    level, curve = choose_threshold(p, y, MAX_ERROR, likeliest_face(p))  # every crop counts, as for the pair
-    point = next((c for c in curve if c["threshold"] == level), None)
-    if point is None or point["accepted_error"] > MAX_ERROR or point["accepted"] * len(y) < MIN_ALONE_SUPPORT:
-        return None
-    return max(level, threshold)
+LEVELS = (0.5, 0.6, 0.7, 0.8, 0.85, *(round(0.9 + 0.01 * i, 2) for i in range(10)), 0.995, 0.999)
+
+
+def allowed_errors(dice: int, before: HeldOut) -> int:
+    """The silent errors the adapted model may make on the held-out dice: 1 in 1,000 of them, or as many as the
+    model it starts from makes there (a die labelled wrong is a silent error to every model), whichever is more."""
+    return max(math.floor(MAX_ERROR * dice), before.wrong)
+
+
+def choose_levels(
+    probs: np.ndarray, labels: np.ndarray, pip_faces: np.ndarray, allowed: int
+) -> tuple[float | None, float | None]:
+    """(pair level, alone level) on the held-out dice: the lowest pair level with at most `allowed` silent errors;
+    then the lowest level, not under the pair's, from which a die whose pips are not counted is accepted on the
+    model alone, with the errors still within `allowed` and at least MIN_ALONE_SUPPORT dice so accepted (None:
+    never). A pair level is None when no level keeps within `allowed`: such a model is not written."""
+    pair = next((t for t in LEVELS if read_held_out(probs, labels, pip_faces, t, None).wrong <= allowed), None)
+    if pair is None:
+        return None, None
+    alone_only = read_held_out(probs, labels, pip_faces, pair, None)
+    for level in (t for t in LEVELS if t >= pair):
+        held = read_held_out(probs, labels, pip_faces, pair, level)
+        if held.wrong <= allowed and alone_only.flagged - held.flagged >= MIN_ALONE_SUPPORT:
+            return pair, level
+    return pair, None
 
 
 class _Model:
@@ -270,7 +283,7 @@ def adapt(
     samples = load_samples(folder, split or None, background_per_image=1, turn=model.turned, seed=seed)
     faces = count_faces(samples)
     check_dice(faces)
-    fit, held = split_by_photo(samples, holdout)
+    fit, held = split_by_photo(samples, holdout, capture_group)  # near-copies of one photo on one side
     held_dice = sum(s.face != UNREADABLE for s in held)
     if held_dice < MIN_HELD_OUT or not any(s.face != UNREADABLE for s in fit):
         raise AdaptError(
@@ -285,10 +298,10 @@ def adapt(
     )
     epochs = model.fine_tune(fit, max(1.0, minutes * 60 - (time.perf_counter() - started)), seed, progress)
     probs = model.probabilities(seen)
-    threshold, _ = choose_threshold(probs, labels, MAX_ERROR, pip_faces)
-    alone = alone_threshold(probs, labels, pip_faces, threshold)
+    pair, alone = choose_levels(probs, labels, pip_faces, allowed_errors(held_dice, before))
+    threshold = pair if pair is not None else LEVELS[-1]
     after = read_held_out(probs, labels, pip_faces, threshold, alone)
-    written = after.load <= before.load and after.wrong <= before.wrong
+    written = pair is not None and after.load <= before.load and after.wrong <= before.wrong
     fit_dice = sum(s.face != UNREADABLE for s in fit)
     result = Adapted(
         out, fit_dice, held_dice, faces, before, after, threshold, alone, epochs, time.perf_counter() - started, written

@@ -124,12 +124,15 @@ def real_sets(root: Path = DATA_ROOT) -> list[RealSet]:
 
 def group_of(rs: RealSet, name: str) -> str:
     """The group a photo belongs to: every near-copy of one photo has the same."""
+    return capture_group(name) if rs.group == GROUP_CAPTURE else photo_id(name)
+
+
+def capture_group(name: str) -> str:
+    """The group of a photo of any folder: a Roboflow export's capture number where its name has one (its train_,
+    valid_ and test_ copies go together), else the photo's id."""
     pid = photo_id(name)
-    if rs.group == GROUP_CAPTURE:
-        match = _CAPTURE.match(pid)
-        if match:
-            return match.group(1)
-    return pid
+    match = _CAPTURE.match(pid)
+    return match.group(1) if match else pid
 
 
 def held_out(group: str, share: float = VAL_SHARE) -> bool:
