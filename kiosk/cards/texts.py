@@ -78,7 +78,6 @@ EN: dict[str, str] = {
     "retirado": "folded",
     "Juegos de cartas": "Card games",
     "Nueva partida": "New game",
-    "Todavía no en el quiosco": "Not on the kiosk yet",
     "Nueva partida de Pif Paf": "New Pif Paf game",
     "no juega esta mano": "sits this hand out",
     "Apuesta inicial (ante)": "Ante",

@@ -16,11 +16,10 @@ GAMES = (
     ("pifpaf", "Pif Paf", "pifpaf.new"),
     ("cacheta", "Cacheta", "cacheta.new"),
 )
-COMING: tuple[str, ...] = ()
 
 
 @bp.route("/")
 def index() -> Any:
     """Each card game the kiosk plays and its tables, newest first."""
     tables = {game: store().tables(game) for game, _, _ in GAMES}
-    return render_template("cards/index.html", games=GAMES, tables=tables, coming=COMING)
+    return render_template("cards/index.html", games=GAMES, tables=tables)

@@ -67,7 +67,8 @@ def test_the_card_games_page(coordinator: Coordinator) -> None:
     assert response.status_code == 302
     page = coordinator.get("/cards/")
     assert page.status_code == 200 and "Mesa T" in page.text and "/truco/new" in page.text and "/cacho/new" in page.text
-    assert "Pif Paf" in page.text and coordinator.get("/cards").status_code in (200, 308)
+    assert "/pifpaf/new" in page.text and "/cacheta/new" in page.text
+    assert coordinator.get("/cards").status_code in (200, 308)
     assert "/cards/" in coordinator.get("/").text
 
 
