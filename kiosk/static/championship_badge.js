@@ -9,7 +9,9 @@
       const link = await res.json();
       if (link.state === "off") { badge.hidden = true; return; }
       badge.dataset.state = link.state === "up" ? "ok" : "error";
-      badge.textContent = tr("Campeonato") + " " + link.table + ": " + tr(WORDS[link.state] || link.state);
+      const rulings = (link.rulings || []).length;
+      badge.textContent = tr("Campeonato") + " " + link.table + ": " + tr(WORDS[link.state] || link.state) +
+        (rulings ? " · " + tr("Fallos del organizador") + ": " + rulings : "");
     } catch (e) { /* the next turn tries again */ }
   }
   document.addEventListener("DOMContentLoaded", () => {
