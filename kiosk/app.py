@@ -10,15 +10,19 @@ from typing import Any
 from flask import Flask, render_template, request
 from werkzeug.wrappers import Response
 
-from kiosk import auth, i18n, learned, photos
+from kiosk import auth, i18n, learned, photos, teach
 from kiosk.bus import Bus
-from kiosk.camera import CameraService, default_camera_factory, default_reader_factory
+from kiosk.camera import CameraService, default_camera_factory, default_reader_factory, models_reader_factory
 from kiosk.store import Store
 
 DEFAULTS: dict[str, Any] = {
     "CAMERA": None,  # None: no camera (dice entered by hand); "demo", "pi", "opencv:0", "replay:PATH"
     "CAMERA_FACTORY": default_camera_factory,
     "READER_FACTORY": default_reader_factory,
+    "MODELS_READER_FACTORY": models_reader_factory,  # the reader of another models folder (an adapted one)
+    "STOCK_MODELS": str(Path(__file__).resolve().parents[1] / "models"),
+    "ADAPTER": None,  # kiosk.teach.Adapter (None: vision.faces.adapt.adapt)
+    "TEACH_MINUTES": teach.MINUTES,
     "STILL": None,  # vision.still.StillSettings for captures (None: its defaults)
     "DEMO": False,  # seat the bundled demo table at first start
     "CSRF_DISABLED": False,
@@ -61,6 +65,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.setdefault("PHOTOS", str(data_dir / "fotos"))
     app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
     app.config.setdefault("LEARNED", str(learned.folder(data_dir)))
+    app.config.setdefault("ADAPTED_MODELS", str(data_dir / "modelos-adaptados"))
 
 
 def _start_camera(app: Flask) -> None:
@@ -72,6 +77,8 @@ def _start_camera(app: Flask) -> None:
         camera_factory=app.config["CAMERA_FACTORY"],
         reader_factory=app.config["READER_FACTORY"] if app.config["CAMERA"] is not None else None,
         on_change=lambda health: bus.publish("camera", health),
+        models=teach.chosen_models(app.config, app.extensions["cacho.store"]),
+        models_factory=app.config["MODELS_READER_FACTORY"],
     )
     app.extensions["cacho.camera"] = camera
     camera.start()
@@ -118,4 +125,5 @@ def _install_pages(app: Flask) -> None:
     app.register_blueprint(pifpaf_bp)
     app.register_blueprint(cacheta_bp)
     app.register_blueprint(cards_bp)
+    teach.install(app)
     install_championship(app)  # the organizer's pages, or this table's link to a championship

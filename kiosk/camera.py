@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
 CameraFactory = Callable[[str], Camera]
 ReaderFactory = Callable[[], "FrameReader"]
+ModelsReaderFactory = Callable[[Path], "FrameReader"]
+STOCK = "stock"  # the models a reading names when the committed reader read it
 
 
 def default_camera_factory(spec: str) -> Camera:
@@ -38,6 +41,13 @@ def default_reader_factory() -> FrameReader:
     return build_reader(processes=True)  # the kiosk starts from `cacho kiosk`: a guarded entry point
 
 
+def models_reader_factory(models: Path) -> FrameReader:
+    """The dice reader of another models folder (one adapted to the table's dice)."""
+    from vision.pipeline import build_reader
+
+    return build_reader(models, processes=True)
+
+
 @dataclass(frozen=True, slots=True)
 class Health:
     """The camera badge: connected or not, preview frames per second, age of the last frame, and why not."""
@@ -48,6 +58,7 @@ class Health:
     age_s: float | None
     message: str
     reader: str  # loading | ready | error | none
+    models: str = STOCK  # the models folder the reader reads with: STOCK, or an adapted folder's name
 
     def to_dict(self) -> dict[str, object]:
         """JSON form."""
@@ -58,6 +69,7 @@ class Health:
             "age_s": None if self.age_s is None else round(self.age_s, 1),
             "message": self.message,
             "reader": self.reader,
+            "models": self.models,
         }
 
 
@@ -90,10 +102,16 @@ class CameraService:
         on_change: Callable[[dict[str, object]], None] | None = None,
         preview_fps: float = 4.0,
         retry_s: float = 3.0,
+        models: Path | None = None,
+        models_factory: ModelsReaderFactory = models_reader_factory,
     ) -> None:
         self.spec = spec
         self._camera_factory = camera_factory
         self._reader_factory = reader_factory
+        self._models_factory = models_factory
+        self._wanted: Path | None = models  # the models folder to read with (None: the committed one)
+        self._models = STOCK  # the name of the models the loaded reader reads with
+        self.last_models = STOCK  # the models of the last still capture
         self._on_change = on_change
         self._period = 1.0 / preview_fps
         self._retry_s = retry_s
@@ -141,13 +159,42 @@ class CameraService:
 
     def _load_reader(self) -> None:
         assert self._reader_factory is not None
+        wanted = self._wanted
         try:
-            self._reader = self._reader_factory()
-            self._reader_state = "ready"
+            reader = self._reader_factory() if wanted is None else self._models_factory(wanted)
         except Exception as error:
-            self._reader_state = "error"
-            self._reader_error = str(error)
+            with self._lock:
+                if wanted == self._wanted:
+                    self._reader, self._reader_state, self._reader_error = None, "error", str(error)
+        else:
+            with self._lock:
+                if wanted == self._wanted:  # a later choice of models loads its own reader
+                    self._reader, self._reader_state = reader, "ready"
+                    self._models = STOCK if wanted is None else wanted.name
         self._changed()
+
+    def use_models(self, models: Path | None) -> None:
+        """Read with another models folder (None: the committed one): its reader loads in the background, the
+        one in use reads until it is ready."""
+        if self._reader_factory is None:
+            return
+        with self._lock:
+            self._wanted = models
+            self._reader_state, self._reader_error = "loading", ""
+        self._changed()
+        thread = threading.Thread(target=self._load_reader, name="lector", daemon=True)
+        thread.start()
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+
+    @property
+    def models(self) -> str:
+        """The name of the models the reader in use reads with (STOCK: the committed ones)."""
+        return self._models
+
+    @property
+    def wanted_models(self) -> Path | None:
+        """The models folder chosen (None: the committed one), loaded or loading."""
+        return self._wanted
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -209,7 +256,7 @@ class CameraService:
         message = self._message
         if self._reader_state == "error":
             message += f"; lector de dados no disponible: {self._reader_error}"
-        return Health(self.spec or "ninguna", self._state, fps, age, message, self._reader_state)
+        return Health(self.spec or "ninguna", self._state, fps, age, message, self._reader_state, self._models)
 
     @property
     def connected(self) -> bool:
@@ -219,7 +266,7 @@ class CameraService:
     @property
     def can_read(self) -> bool:
         """The camera and the reader are both ready: a ruling may be read."""
-        return self.connected and self._reader_state == "ready"
+        return self.connected and self._reader is not None  # while other models load, the reader in use reads
 
     def preview_jpeg(self, width: int = 800) -> bytes | None:
         """The latest preview frame as JPEG, or None."""
@@ -261,17 +308,18 @@ class CameraService:
         from vision.still import StillSettings, capture_still
 
         with self._lock:
-            camera = self._camera
+            camera, reader = self._camera, self._reader
+            self.last_models = self._models  # the models that read this capture (a reading records them)
         if camera is None:
             raise CameraError(f"no hay cámara: {self._message}")
-        if self._reader is None:
+        if reader is None:
             why = "todavía se está cargando" if self._reader_state == "loading" else self._reader_error
             raise CameraError(f"el lector de dados no está listo ({why})")
         source, still = _Locked(self, camera), settings or StillSettings()
         try:
             if seats is None:
-                return capture_still(source, self._reader, still)
-            return capture_at_nadir(source, self._reader, still, seats, camera.hfov_deg)
+                return capture_still(source, reader, still)
+            return capture_at_nadir(source, reader, still, seats, camera.hfov_deg)
         except CameraError as error:
             self._fail(str(error))
             raise

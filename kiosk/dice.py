@@ -118,10 +118,13 @@ def without_box(correction: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def confirmed_meta(data: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The meta keys of the line a confirmed reading logs: by whom, the source, the photo, `extra`, corrections."""
+    """The meta keys of the line a confirmed reading logs: by whom, the source, the photo, the models that read it,
+    `extra`, corrections."""
     meta: dict[str, Any] = {"by": "coordinador", "source": data["source"]}
     if data.get("photo"):
         meta["photo"] = data["photo"]
+    if data.get("models"):
+        meta["models"] = data["models"]
     if extra:
         meta.update(extra)
     fixes = [without_box(c) for c in data.get("corrections", [])]

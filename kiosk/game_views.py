@@ -163,6 +163,7 @@ class GameViews(Generic[D]):
             if capture.reading is None or capture.frame is None:
                 return look.empty("failed", capture.message)
             data = look.read(capture, keep_photo)
+            data["models"] = web.camera().last_models
             with contextlib.suppress(OSError):  # a full disk costs a labelled sample, never the reading
                 learned.keep_frame(learned_root(), str(desk.table_id), data, capture.frame, capture.reading)
         except (CameraError, FrameError, ConfigError) as error:

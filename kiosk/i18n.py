@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import g, has_request_context, request
 
 from kiosk.cards.texts import EN as CARDS_EN
+from kiosk.teach_texts import EN as TEACH_EN
 
 LANGS = ("es", "en")
 
@@ -267,7 +268,7 @@ EN: dict[str, str] = {
         "events in conflict: the table sent another log with the same numbers"
     ),
 }
-for _key, _text in CARDS_EN.items():  # the card games' texts; the kiosk's own never overridden
+for _key, _text in {**CARDS_EN, **TEACH_EN}.items():  # the card games' and the teaching page's texts
     EN.setdefault(_key, _text)
 
 

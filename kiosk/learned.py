@@ -26,6 +26,7 @@ from kiosk.store import Store, write_durably
 FOLDER = "dados-aprendidos"  # beside the database
 PENDING = "pendientes"
 QUALITY = 92  # JPEG quality of the kept frames and samples
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")  # as vision.faces.crops reads them
 MARGIN = 1.0  # die sides kept around the outermost dice of a sample
 FACES = range(1, 7)
 
@@ -159,10 +160,11 @@ def drop_sample(root: Path, sample: str | None) -> None:
 def counts(root: Path) -> dict[int, int]:
     """Labelled dice per face 1-6 in the folder (samples with both their image and their label)."""
     tally: Counter[int] = Counter()
-    labels = root / "labels"
-    if labels.is_dir():
+    labels, images = root / "labels", root / "images"
+    if labels.is_dir() and images.is_dir():
+        photos = {p.stem for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
         for path in labels.glob("*.txt"):
-            if not (root / "images" / f"{path.stem}.jpg").is_file():
+            if path.stem not in photos:
                 continue
             for line in path.read_text().splitlines():
                 parts = line.split()
@@ -198,4 +200,4 @@ def _stale(root: Path, sub: str, path: Path, waiting: set[str]) -> bool:
         return path.stem not in waiting
     if path.stem.rsplit("-", 1)[0] in waiting:
         return True
-    return sub == "labels" and not (root / "images" / f"{path.stem}.jpg").is_file()
+    return sub == "labels" and not any((root / "images" / f"{path.stem}{s}").is_file() for s in IMAGE_SUFFIXES)

@@ -16,7 +16,7 @@ from .state import BoliviaGame
 
 # Keys any event may carry without changing the game: when, who typed it, the photo read, a note, where the
 # dice came from, the coordinator's corrections of the camera's reading, and where each die lay on the photo.
-META_KEYS = frozenset({"ts", "by", "photo", "note", "source", "corrections", "boxes", "size"})
+META_KEYS = frozenset({"ts", "by", "photo", "note", "source", "corrections", "boxes", "size", "models"})
 
 VARIANTS = ("classic", "three_hatches", "partners", "generala")
 

@@ -44,16 +44,22 @@ window.Cacho = (function () {
     return el;
   }
 
+  // A stream the kiosk refuses (503: as many live pages as it serves are open) is closed by the browser for good:
+  // this page asks again every 15 s, and redraws each time meanwhile.
   function listen(topics, onMessage) {
     let source = null;
+    let stopped = false;
     function open() {
       source = new EventSource("/events?topics=" + encodeURIComponent(topics.join(",")));
       for (const topic of topics) source.addEventListener(topic, (e) => onMessage(topic, JSON.parse(e.data)));
-      source.onerror = () => { offline(true); };
+      source.onerror = () => {
+        offline(true);
+        if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(() => { if (!stopped) { onMessage("retry", {}); open(); } }, 15000);
+      };
       source.onopen = () => { offline(false); onMessage("open", {}); };
     }
     open();
-    return () => source && source.close();
+    return () => { stopped = true; if (source) source.close(); };
   }
 
   function badge(health) {
@@ -64,6 +70,14 @@ window.Cacho = (function () {
     const label = { ok: "Cámara", error: "Cámara: error", none: "Sin cámara", starting: "Cámara…" }[health.state] || health.state;
     el.textContent = label + (health.state === "ok" ? " · " + health.fps.toFixed(1) + " fps · " + age : "");
     el.title = health.message + (health.reader ? " · lector: " + health.reader : "");
+    // Which models folder reads the dice (the stock one, or one adapted to the table's dice): a tap teaches more.
+    const models = document.getElementById("models-badge");
+    if (models && health.models !== undefined && health.reader !== "none") {
+      models.hidden = false;
+      models.dataset.models = health.models;
+      models.dataset.state = health.reader === "error" ? "error" : (health.models === "stock" ? "none" : "ok");
+      models.textContent = t("Dados") + ": " + (health.models === "stock" ? t("de fábrica") : health.models);
+    }
   }
 
   // The kiosk does not answer (stopped, restarting, out of the network): the header and the camera badge say so,

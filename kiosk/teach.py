@@ -1,0 +1,376 @@
+"""«Enseñar los dados» (/ensenar): the labelled dice counted per face, readings taken here and confirmed as in
+play, the reader adapted to the table's dice in the background (one adaptation at a time), and the models folder
+the camera reads with (the stock one is one tap away).
+
+The adaptation runs through an `Adapter` (vision.faces.adapt.adapt by default; the app's ADAPTER config replaces
+it, as the tests do). Its models folder is written under the data folder (modelos-adaptados/NAME) and chosen at
+once; the choice is kept in the store's settings, so the kiosk reads with it after a restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
+
+from kiosk import learned, web
+from kiosk.auth import coordinator_required
+from kiosk.camera import STOCK, encode_jpeg, shrink
+from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
+from kiosk.store import Store
+from kiosk.web import json_body, refuse
+
+TARGET_DICE = 200  # about this many labelled dice before adapting
+MIN_PER_FACE = 20  # and at least this many of each face
+MINUTES = 4.0  # the adaptation's time on the kiosk's CPU
+SETTING = "modelos"  # the store's setting: the adapted models folder in use ("" or absent: the stock one)
+OWNER = "ensenar"  # the kept frames of this page's readings
+PHOTO_WIDTH = 800
+
+bp = Blueprint("teach", __name__, url_prefix="/ensenar")
+
+
+class Adapter(Protocol):
+    """What adapts a models folder to a labelled folder (vision.faces.adapt.adapt's signature, the part used)."""
+
+    def __call__(
+        self, folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+    ) -> Any:
+        """The result (with `written`, and `before`/`after` with `dice`, `load` and `wrong`); AdaptError when the
+        folder cannot teach."""
+        ...
+
+
+def default_adapter(
+    folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+) -> Any:
+    """The real adaptation (vision.faces.adapt)."""
+    from vision.faces.adapt import adapt
+
+    return adapt(folder, out, source, minutes=minutes, command=command, progress=progress)
+
+
+@dataclass
+class Teaching:
+    """The page's state: the reading awaiting confirmation (kept in memory) and the adaptation under way or done."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    reading: dict[str, Any] | None = None
+    photo: bytes | None = None
+    job: dict[str, Any] = field(default_factory=lambda: {"state": "idle", "progress": 0.0, "message": ""})
+
+
+def teaching() -> Teaching:
+    """The app's page state."""
+    return cast(Teaching, current_app.extensions["cacho.teach"])
+
+
+def root() -> Path:
+    """The labelled folder (kiosk.learned)."""
+    return Path(current_app.config["LEARNED"])
+
+
+def adapted_root(config: Mapping[str, Any]) -> Path:
+    """Where adapted models folders are written."""
+    return Path(config["ADAPTED_MODELS"])
+
+
+def chosen_models(config: Mapping[str, Any], store: Store) -> Path | None:
+    """The adapted models folder the kiosk reads with, as chosen last (None: the stock one, also when it is gone)."""
+    name = store.setting(SETTING) or ""
+    folder = adapted_root(config) / name
+    return folder if name and folder.is_dir() else None
+
+
+def install(app: Flask) -> None:
+    """The page's state and its blueprint."""
+    app.extensions["cacho.teach"] = Teaching()
+    app.register_blueprint(bp)
+
+
+# ------------------------------------------------------------------ what the page shows
+
+
+def shortfall(counts: Mapping[int, int]) -> tuple[int, list[int]]:
+    """How many dice are still missing for TARGET_DICE, and the faces with fewer than MIN_PER_FACE."""
+    missing = max(0, TARGET_DICE - sum(counts.values()))
+    return missing, [face for face, n in sorted(counts.items()) if n < MIN_PER_FACE]
+
+
+def state() -> dict[str, Any]:
+    """Everything the page draws."""
+    counts = learned.counts(root())
+    missing, short = shortfall(counts)
+    cam = web.camera()
+    wanted = cam.wanted_models
+    folder = adapted_root(current_app.config)
+    found = folder.iterdir() if folder.is_dir() else iter(())
+    adapted = sorted((p.name for p in found if p.is_dir() and not p.name.startswith(".")), reverse=True)
+    teach = teaching()
+    with teach.lock:
+        reading = None if teach.reading is None else dict(teach.reading)
+        job = dict(teach.job)
+    if reading is not None:
+        unset, doubtful = unsettled(reading.get("dice", []))
+        reading["blockers"] = _blockers(reading, unset, doubtful)
+        reading["photo_url"] = "/ensenar/photo.jpg" if teach.photo else None
+        reading.pop("learn", None)
+    return {
+        "counts": {str(f): n for f, n in counts.items()},
+        "total": sum(counts.values()),
+        "target": TARGET_DICE,
+        "min_per_face": MIN_PER_FACE,
+        "missing": missing,
+        "short_faces": short,
+        "ready": missing == 0 and not short,
+        "reading": reading,
+        "job": job,
+        "models": {
+            "active": cam.models,
+            "chosen": STOCK if wanted is None else wanted.name,
+            "reader": cam.health().reader,
+            "adapted": adapted,
+        },
+        "can_read": cam.can_read,
+    }
+
+
+def _blockers(reading: Mapping[str, Any], unset: int, doubtful: int) -> list[str]:
+    if reading.get("state") != "ready":
+        return [str(reading.get("message") or "")]
+    out = []
+    if unset:
+        out.append(f"{unset} dado(s) sin cara")
+    if doubtful:
+        out.append(f"{doubtful} dado(s) dudoso(s): tóquelos para confirmar o corregir")
+    if not reading.get("dice"):
+        out.append("la cámara no vio dados: tírelos sobre el paño y lea de nuevo")
+    return out
+
+
+@bp.route("")
+@coordinator_required
+def page() -> str:
+    """The page."""
+    return render_template("teach.html")
+
+
+@bp.route("/state.json")
+@coordinator_required
+def state_json() -> Any:
+    """The page's state."""
+    return jsonify(state())
+
+
+@bp.route("/photo.jpg")
+@coordinator_required
+def photo() -> Any:
+    """The annotated photo of the reading awaiting confirmation."""
+    shown = teaching().photo
+    if shown is None:
+        return refuse("no hay foto", 404)
+    return Response(shown, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+# ------------------------------------------------------------------ a reading, corrected and confirmed
+
+
+@bp.route("/read", methods=["POST"])
+@coordinator_required
+def read() -> Any:
+    """Read the dice on the felt (in the background): 202, or why the camera cannot."""
+    refused = web.camera_refusal()
+    if refused is not None:
+        return refused
+    teach = teaching()
+    with teach.lock:
+        if teach.reading is not None and teach.reading.get("state") == "reading":
+            return refuse("ya se está leyendo: espere la lectura", 409)
+        old, teach.reading = teach.reading, {"state": "reading", "message": "esperando a que los dados queden quietos"}
+    learned.forget(root(), old)
+    web.in_background(_read, "ensenar-lectura")
+    return jsonify(state()), 202
+
+
+def _read() -> None:
+    from hardware.camera import CameraError
+    from vision.annotate import annotate
+    from vision.frames import FrameError
+
+    cam, teach = web.camera(), teaching()
+    try:
+        capture = cam.capture_still(current_app.config.get("STILL"))
+        if capture.reading is None or capture.frame is None:
+            data: dict[str, Any] = {"state": "failed", "message": capture.message}
+            shown = None
+        else:
+            dice = sorted((die_read(d) for d in capture.reading.dice), key=lambda d: (d["box"][0], d["box"][1]))
+            data = {
+                "state": "ready",
+                "message": capture.message,
+                "photo": f"{OWNER}/{int(time.time() * 1000)}.jpg",
+                "dice": dice,
+                "corrections": [],
+                "models": cam.last_models,
+            }
+            shown = encode_jpeg(shrink(annotate(capture.frame, capture.reading), PHOTO_WIDTH), 85)
+            with contextlib.suppress(OSError):
+                learned.keep_frame(root(), OWNER, data, capture.frame, capture.reading)
+    except (CameraError, FrameError) as error:
+        data, shown = {"state": "failed", "message": f"no se pudo leer: {error}"}, None
+    with teach.lock:
+        teach.reading, teach.photo = data, shown
+
+
+@bp.route("/die", methods=["POST"])
+@coordinator_required
+def die() -> Any:
+    """Correct a die (face 1-6), confirm it (the same face) or remove it (face null)."""
+    body = json_body()
+    teach = teaching()
+    with teach.lock:
+        reading = teach.reading
+        try:
+            if reading is None:
+                raise CorrectionError("no hay lectura que corregir: lea los dados")
+            check_correction(reading, body.get("face"))
+            entry = next((d for d in reading["dice"] if d["id"] == body.get("die")), None)
+            if entry is None:
+                raise CorrectionError("ese dado no está en la lectura")
+            change_die(reading, reading["dice"], entry, body.get("face"))
+        except CorrectionError as error:
+            return refuse(str(error), 400)
+    return jsonify(state())
+
+
+@bp.route("/confirm", methods=["POST"])
+@coordinator_required
+def confirm() -> Any:
+    """The dice as they stand are right: they join the labelled dice."""
+    teach = teaching()
+    with teach.lock:
+        reading = teach.reading
+        if reading is None or reading.get("state") != "ready":
+            return refuse("no hay lectura que confirmar: lea los dados", 409)
+        unset, doubtful = unsettled(reading["dice"])
+        blockers = _blockers(reading, unset, doubtful)
+        if blockers:
+            return refuse("; ".join(blockers), 409)
+        try:
+            learned.write_sample(root(), reading)
+        except OSError as error:
+            return refuse(f"no se pudo guardar: {error}", 500)
+        learned.forget(root(), reading)
+        teach.reading, teach.photo = None, None
+    return jsonify(state())
+
+
+@bp.route("/cancel", methods=["POST"])
+@coordinator_required
+def cancel() -> Any:
+    """Drop the reading awaiting confirmation (nothing is kept)."""
+    teach = teaching()
+    with teach.lock:
+        old, teach.reading, teach.photo = teach.reading, None, None
+    learned.forget(root(), old)
+    return jsonify(state())
+
+
+# ------------------------------------------------------------------ adapting, and the models in use
+
+
+@bp.route("/adapt", methods=["POST"])
+@coordinator_required
+def adapt() -> Any:
+    """Adapt the reader to the labelled dice in the background (202), unless too few or one is under way (409)."""
+    counts = learned.counts(root())
+    missing, short = shortfall(counts)
+    if missing or short:
+        return refuse(_short_message(missing, short), 409)
+    teach = teaching()
+    with teach.lock:
+        if teach.job["state"] == "running":
+            return refuse("ya se está enseñando al lector: espere a que termine", 409)
+        teach.job = {"state": "running", "progress": 0.0, "message": "enseñando al lector…", "started": time.time()}
+    web.in_background(_adapt, "ensenar-adaptar")
+    return jsonify(state()), 202
+
+
+def _short_message(missing: int, short: list[int]) -> str:
+    parts = []
+    if missing:
+        parts.append(f"faltan {missing} dados")
+    if short:
+        parts.append(f"faltan dados con la cara {', '.join(map(str, short))} (al menos {MIN_PER_FACE} de cada una)")
+    return "; ".join(parts)
+
+
+def _adapt() -> None:
+    from vision.faces.adapt import AdaptError
+
+    config, teach, cam = current_app.config, teaching(), web.camera()
+    adapter = cast(Adapter, config.get("ADAPTER") or default_adapter)
+    source = cam.wanted_models or Path(config["STOCK_MODELS"])
+    out = adapted_root(config) / datetime.now().strftime("%Y%m%d-%H%M%S")
+
+    def progress(share: float) -> None:
+        with teach.lock:
+            teach.job["progress"] = round(float(share), 3)
+
+    try:
+        result = adapter(
+            root(),
+            out,
+            source,
+            minutes=float(config["TEACH_MINUTES"]),
+            command="kiosco: Enseñar los dados",
+            progress=progress,
+        )
+    except AdaptError as error:
+        job = {"state": "refused", "progress": 1.0, "message": f"no se escribió nada: {error}"}
+    except Exception as error:  # the kiosk goes on reading with the models it had
+        job = {"state": "failed", "progress": 1.0, "message": f"no se pudo enseñar al lector: {error}"}
+    else:
+        before, after = result.before, result.after
+        gained = f"antes: {before.load} de {before.dice} por confirmar; ahora: {after.load} de {after.dice}"
+        if result.written and out.is_dir():
+            web.store().set_setting(SETTING, out.name)
+            cam.use_models(out)
+            job = {"state": "done", "progress": 1.0, "message": gained, "models": out.name}
+        else:
+            job = {
+                "state": "refused",
+                "progress": 1.0,
+                "message": f"el lector adaptado no lee mejor los dados apartados ({gained}): no se escribió nada "
+                "y se sigue leyendo con los modelos de antes",
+            }
+        job["result"] = {
+            "before": {"dice": before.dice, "load": before.load, "wrong": before.wrong},
+            "after": {"dice": after.dice, "load": after.load, "wrong": after.wrong},
+        }
+    with teach.lock:
+        teach.job = job
+
+
+@bp.route("/models", methods=["POST"])
+@coordinator_required
+def models() -> Any:
+    """Read with the stock models ({"name": null}) or an adapted folder ({"name": NAME}); the choice is kept."""
+    name = json_body().get("name")
+    if name is None:
+        web.store().set_setting(SETTING, "")
+        web.camera().use_models(None)
+        return jsonify(state())
+    folder = adapted_root(current_app.config) / str(name)
+    if not isinstance(name, str) or "/" in name or name.startswith(".") or not folder.is_dir():
+        return refuse(f"no existe la carpeta de modelos adaptados {name!r}", 404)
+    web.store().set_setting(SETTING, name)
+    web.camera().use_models(folder)
+    return jsonify(state())

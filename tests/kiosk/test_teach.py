@@ -1,0 +1,291 @@
+"""«Enseñar los dados»: the dice counted per face, read and confirmed here, the reader adapted in the background
+(a fake adapter at the seam; one test runs the real one), the models in use on the badge and in the log."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from flask import Flask
+
+from engines.dudo import replay_lines
+from kiosk import learned, teach
+from kiosk.camera import STOCK, CameraService
+from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
+from tests.kiosk.fakes import FakeCamera, FakeReader, wait_until, write_zones
+from vision.faces.adapt import AdaptError
+from vision.still import StillSettings
+
+STILL = StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=1, frame_gap_s=0.0)
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@dataclass
+class FakeAdapter:
+    """Adapts nothing: writes a models folder (unless told not to, or to refuse) and says what it gained."""
+
+    written: bool = True
+    error: str | None = None
+    calls: list[dict[str, Any]] = field(default_factory=list)
+
+    def __call__(
+        self, folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+    ) -> Any:
+        self.calls.append({"folder": folder, "out": out, "source": source, "minutes": minutes})
+        progress(0.5)
+        if self.error is not None:
+            raise AdaptError(self.error)
+        if self.written:
+            (out / "faces").mkdir(parents=True)
+            (out / "ADAPTED.json").write_text("{}")
+        held = SimpleNamespace
+        return SimpleNamespace(
+            written=self.written,
+            before=held(dice=40, load=12, wrong=0),
+            after=held(dice=40, load=1 if self.written else 15, wrong=0),
+        )
+
+
+@dataclass
+class Rig:
+    """The kiosk with a fake camera, reader, adapter and models reader."""
+
+    app: Flask
+    reader: FakeReader
+    adapter: FakeAdapter
+    loaded: list[Path]
+    co: Coordinator
+
+    @property
+    def root(self) -> Path:
+        """The labelled folder."""
+        return Path(self.app.config["LEARNED"])
+
+    @property
+    def camera(self) -> CameraService:
+        """The camera service."""
+        return self.app.extensions["cacho.camera"]  # type: ignore[no-any-return]
+
+
+def start(tmp_path: Path, adapter: FakeAdapter | None = None, **config: Any) -> Rig:
+    """The kiosk (reads and adaptations run synchronously), once the reader is ready; the coordinator's browser."""
+    reader, loaded = FakeReader(), []
+
+    def models_reader(models: Path) -> FakeReader:
+        loaded.append(models)
+        return reader
+
+    adapter = adapter or FakeAdapter()
+    app = make_app(
+        tmp_path,
+        CAMERA="fake",
+        CAMERA_FACTORY=lambda spec: FakeCamera(),
+        READER_FACTORY=lambda: reader,
+        MODELS_READER_FACTORY=models_reader,
+        ADAPTER=adapter,
+        READ_SYNC=True,
+        STILL=STILL,
+        **config,
+    )
+    wait_until(lambda: app.extensions["cacho.camera"].can_read)
+    return Rig(app, reader, adapter, loaded, become_coordinator(app.test_client()))
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    """The kiosk with fakes."""
+    made = start(tmp_path)
+    yield made
+    made.camera.close()
+
+
+def fill(root: Path, per_face: dict[int, int]) -> None:
+    """Labelled dice already collected: one small photo per face with that many dice."""
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    (root / "labels").mkdir(parents=True, exist_ok=True)
+    for face, n in per_face.items():
+        cv2.imwrite(str(root / "images" / f"lleno-{face}.jpg"), np.zeros((20, 20, 3), np.uint8))
+        (root / "labels" / f"lleno-{face}.txt").write_text(f"{face - 1} 0.5 0.5 0.1 0.1\n" * n)
+
+
+def state(rig: Rig) -> dict[str, Any]:
+    """The page's state."""
+    response = rig.co.get("/ensenar/state.json")
+    assert response.status_code == 200, response.text
+    return dict(response.get_json())
+
+
+def wait_models(rig: Rig, name: str) -> None:
+    """Until the reader in use reads with `name`."""
+    wait_until(lambda: rig.camera.models == name and rig.camera.health().reader == "ready")
+
+
+def test_the_page_counts_the_dice_per_face_and_says_what_is_missing(rig: Rig) -> None:
+    page = rig.co.get("/ensenar")
+    assert page.status_code == 200 and "Enseñar los dados" in page.text
+    assert "Teach the dice" in rig.co.get("/ensenar?lang=en").text
+    assert "/ensenar" in rig.co.get("/?lang=es").text  # reachable from the home page (setup)
+    fill(rig.root, {1: 30, 2: 30, 3: 30, 4: 30, 5: 5, 6: 50})
+    now = state(rig)
+    assert now["counts"] == {"1": 30, "2": 30, "3": 30, "4": 30, "5": 5, "6": 50} and now["total"] == 175
+    assert now["missing"] == teach.TARGET_DICE - 175 and now["short_faces"] == [5] and not now["ready"]
+    refused = rig.co.post("/ensenar/adapt")
+    assert refused.status_code == 409
+    assert refused.get_json()["error"] == "faltan 25 dados; faltan dados con la cara 5 (al menos 20 de cada una)"
+    assert rig.adapter.calls == [] and state(rig)["job"]["state"] == "idle"
+
+
+def test_a_reading_on_the_page_is_corrected_and_confirmed_into_the_labelled_dice(rig: Rig) -> None:
+    rig.reader.show({1: [4, 4, 1], 2: [6, 2]}, uncertain=[(2, 1)])
+    assert rig.co.post("/ensenar/read").status_code == 202
+    reading = state(rig)["reading"]
+    assert [d["face"] for d in reading["dice"]] == [4, 4, 1, 6, 2] and reading["photo_url"]
+    assert reading["blockers"] == ["1 dado(s) dudoso(s): tóquelos para confirmar o corregir"]
+    assert rig.co.get(reading["photo_url"]).data[:2] == b"\xff\xd8"
+    assert rig.co.post("/ensenar/confirm").status_code == 409  # a doubtful die first
+    assert rig.co.post("/ensenar/die", {"die": reading["dice"][4]["id"], "face": 9}).status_code == 400
+    rig.co.post("/ensenar/die", {"die": reading["dice"][4]["id"], "face": 3})  # the doubtful 2 is a 3
+    rig.co.post("/ensenar/die", {"die": reading["dice"][0]["id"], "face": 5})  # the first 4 is a 5
+    after = rig.co.post("/ensenar/confirm").get_json()
+    assert after["reading"] is None
+    assert after["counts"] == {"1": 1, "2": 0, "3": 1, "4": 1, "5": 1, "6": 1}
+    assert not list((rig.root / learned.PENDING).iterdir())
+    rig.co.post("/ensenar/read")
+    assert rig.co.post("/ensenar/cancel").status_code == 200  # discarded: nothing kept
+    assert state(rig)["total"] == 5 and not list((rig.root / learned.PENDING).iterdir())
+
+
+def test_the_reader_is_adapted_in_the_background_and_read_with_at_once(rig: Rig) -> None:
+    fill(rig.root, dict.fromkeys(range(1, 7), 35))
+    assert state(rig)["ready"] and state(rig)["models"]["active"] == STOCK
+    assert rig.co.post("/ensenar/adapt").status_code == 202
+    job = state(rig)["job"]
+    assert job["state"] == "done" and job["message"] == "antes: 12 de 40 por confirmar; ahora: 1 de 40"
+    [call] = rig.adapter.calls
+    assert call["folder"] == rig.root and call["source"] == Path(rig.app.config["STOCK_MODELS"])
+    assert call["out"].parent == Path(rig.app.config["DATABASE"]).parent / "modelos-adaptados"
+    wait_models(rig, call["out"].name)
+    assert rig.loaded == [call["out"]]
+    health = rig.co.get("/camera/health").get_json()
+    assert health["models"] == call["out"].name
+    assert state(rig)["models"]["adapted"] == [call["out"].name]
+    # A restart reads with the adapted models; one tap goes back to the stock reader, and that is kept too.
+    again = start(Path(rig.app.config["DATA_DIR"]))
+    wait_models(again, call["out"].name)
+    assert again.co.post("/ensenar/models", {"name": None}).status_code == 200
+    wait_models(again, STOCK)
+    again.camera.close()
+    third = start(Path(rig.app.config["DATA_DIR"]))
+    assert third.camera.models == STOCK and third.camera.wanted_models is None
+    assert third.co.post("/ensenar/models", {"name": "../x"}).status_code == 404
+    assert third.co.post("/ensenar/models", {"name": call["out"].name}).status_code == 200
+    wait_models(third, call["out"].name)
+    third.camera.close()
+
+
+def test_an_adaptation_that_reads_worse_or_cannot_teach_changes_nothing(tmp_path: Path) -> None:
+    for adapter, says in (
+        (FakeAdapter(written=False), "el lector adaptado no lee mejor los dados apartados (antes: 12 de 40"),
+        (FakeAdapter(error="ningún dado muestra la cara 5"), "no se escribió nada: ningún dado muestra la cara 5"),
+    ):
+        made = start(tmp_path / str(len(says)), adapter)
+        fill(made.root, dict.fromkeys(range(1, 7), 35))
+        made.co.post("/ensenar/adapt")
+        job = state(made)["job"]
+        assert job["state"] == "refused" and job["message"].startswith(says)
+        assert (
+            made.camera.models == STOCK
+            and made.loaded == []
+            and made.app.extensions["cacho.store"].setting(teach.SETTING) in (None, "")
+        )
+        made.camera.close()
+
+
+def test_one_adaptation_at_a_time_and_only_for_the_coordinator(rig: Rig) -> None:
+    fill(rig.root, dict.fromkeys(range(1, 7), 35))
+    teach_state = rig.app.extensions["cacho.teach"]
+    teach_state.job = {"state": "running", "progress": 0.3, "message": "enseñando al lector…"}
+    refused = rig.co.post("/ensenar/adapt")
+    assert refused.status_code == 409 and "ya se está enseñando" in refused.get_json()["error"]
+    stranger = rig.app.test_client()
+    assert stranger.get("/ensenar/state.json", headers={"Accept": "application/json"}).status_code == 401
+    assert stranger.post("/ensenar/models", json={"name": None}).status_code in (400, 401)
+
+
+def test_the_models_that_read_a_ruling_are_in_its_log_line_and_the_log_replays(tmp_path: Path) -> None:
+    write_zones(tmp_path / "mesa.json")
+    made = start(tmp_path)
+    made.camera.use_models(None)
+    c = made.co
+    table = c.new_table()
+    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 4})
+    c.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Beto"})
+    made.reader.show({1: [4, 4, 1, 2, 3], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]})
+    c.post(f"/dudo/{table}/read")
+    assert c.post(f"/dudo/{table}/confirm").status_code == 200
+    lines = made.app.extensions["cacho.store"].lines(table)
+    assert json.loads(lines[-1])["models"] == STOCK
+    replay_lines(lines)  # the engine ignores it, as the other meta keys
+    exported = c.get(f"/dudo/{table}/export.jsonl").get_data(as_text=True)
+    imported = c.form("/dudo/import", {"text": exported, "name": "otra"})
+    assert imported.status_code == 302
+    made.camera.close()
+
+
+def test_the_camera_reads_with_the_old_models_until_the_new_ones_are_loaded() -> None:
+    gate, reader = threading.Event(), FakeReader()
+
+    def slow(models: Path) -> FakeReader:
+        gate.wait(5)
+        if models.name == "roto":
+            raise RuntimeError("faltan los modelos entrenados")
+        return reader
+
+    service = CameraService("fake", lambda spec: FakeCamera(), lambda: reader, models_factory=slow)
+    service.start()
+    wait_until(lambda: service.can_read)
+    service.use_models(Path("adaptados/20261126-1805"))
+    assert service.can_read and service.models == STOCK and service.health().reader == "loading"
+    gate.set()
+    wait_until(lambda: service.models == "20261126-1805")
+    assert service.health().to_dict()["models"] == "20261126-1805"
+    service.use_models(Path("adaptados/roto"))
+    wait_until(lambda: service.health().reader == "error")
+    assert not service.can_read and "faltan los modelos" in service.health().message
+    service.use_models(None)
+    wait_until(lambda: service.models == STOCK and service.can_read)
+    service.close()
+
+
+def test_the_real_adaptation_on_a_tiny_drawn_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.vision.test_adapt import dice_folder
+
+    stock = tmp_path / "stock"
+    (stock / "dice").mkdir(parents=True)
+    (stock / "dice" / "finder.pt").write_bytes(b"finder")
+    (stock / "faces").mkdir()
+    for name in ("face_cnn.pt", "face_cnn.onnx"):
+        shutil.copy(MODELS / "faces" / name, stock / "faces" / name)
+    monkeypatch.setattr(teach, "TARGET_DICE", 100)
+    monkeypatch.setattr(teach, "MIN_PER_FACE", 10)
+    made = start(tmp_path / "kiosk", FakeAdapter(), STOCK_MODELS=str(stock), TEACH_MINUTES=0.05)
+    made.app.config["ADAPTER"] = None  # vision.faces.adapt.adapt itself
+    dice_folder(made.root, 60)
+    assert made.co.post("/ensenar/adapt").status_code == 202
+    job = state(made)["job"]
+    assert job["state"] in ("done", "refused"), job
+    assert job["result"]["before"]["dice"] == job["result"]["after"]["dice"] > 0
+    if job["state"] == "done":
+        assert job["message"].startswith("antes: ")
+        assert (Path(made.app.config["ADAPTED_MODELS"]) / job["models"]).is_dir()
+        wait_models(made, job["models"])
+    made.camera.close()
