@@ -1,7 +1,9 @@
-"""A championship of 12 players in the browser: registration, the public draw, three tables, the final, standings.
+"""A championship in the browser: 12 players (registration, the public draw, three tables, the final, standings),
+and a table's kiosk joining from the draw.
 
 The organizer's page is the real `cacho campeonato serve --broker-local` (its own Mosquitto); the tables are
-simulated table processes linked to the broker, playing the players the draw sat at them.
+simulated table processes linked to the broker, playing the players the draw sat at them. The joining kiosk is the
+real `cacho kiosk`, against a local Mosquitto and an organizer listening in the test.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ROOT, SHOTS, free_port, set_pin
+from kiosk.championship.broker import Mosquitto
+from kiosk.championship.link import wait_for
+from kiosk.championship.organizer import Organizer as Listener
+from tests.e2e.conftest import ROOT, SHOTS, free_port, serving, set_pin
 
 PIN = "1357"
 PLAYERS = [f"Jugador{n:02d}, Club {'ABC'[n % 3]}" for n in range(1, 13)]
@@ -131,3 +136,37 @@ def test_a_championship_of_twelve(browser: Any, organizer: Organizer) -> None:
         assert champion in page.locator("#champion").inner_text()
     finally:
         context.close()
+
+
+def test_a_table_kiosk_joins_from_the_draw(browser: Any, tmp_path: Path) -> None:
+    with Mosquitto(folder=tmp_path / "broker") as broker, serving(tmp_path, "none") as kiosk:
+        organizer = Listener("127.0.0.1", broker.port, "e2e").start()
+        context = browser.new_context(viewport={"width": 800, "height": 480}, locale="es-CL")
+        page = context.new_page()
+        try:
+            assert wait_for(lambda: organizer.connected, 10)
+            organizer.publish_seating(7, {"table": 7, "round": 1, "seed": "31", "players": ["Ana", "Beto", "Caro"]})
+            set_pin(page, kiosk.url, PIN)
+            page.goto(kiosk.url + "/campeonato/mesa")
+            page.fill('input[name="broker"]', f"127.0.0.1:{broker.port}")
+            page.fill('input[name="code"]', "e2e")
+            page.fill('input[name="table"]', "7")
+            page.click("text=Traer los jugadores del sorteo")
+            page.wait_for_selector("#seating")
+            page.select_option('#seating select[name="opener"]', "Beto")
+            page.click("text=Sentar la mesa y unirse")
+            page.wait_for_selector("text=Mesa 7 unida al campeonato e2e")
+            assert wait_for(lambda: len(organizer.events(7)) == 1, 10)
+            assert organizer.events(7)[0]["players"] == ["Ana", "Beto", "Caro"]
+            ruling = {"id": 1, "table": 7, "kind": "ruling", "text": "Vale el paso", "article": "8", "by": "Rosa"}
+            organizer.publish_ruling(7, ruling)
+            page.wait_for_function(
+                "document.getElementById('link-badge').textContent.includes('Fallos del organizador: 1')",
+                timeout=20_000,
+            )
+            assert "conectado" in page.locator("#link-badge").inner_text()
+            page.reload()
+            assert "Vale el paso" in page.locator("#received-rulings").inner_text()
+        finally:
+            context.close()
+            organizer.stop()
