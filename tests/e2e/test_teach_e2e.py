@@ -1,0 +1,165 @@
+"""«Enseñar los dados» end to end: Debian's chromium (Playwright) at 800x480 on a kiosk served in this process with
+the demo camera, a reader that reads whatever dice it is told to, and a fake adapter at the seam (ADAPTER).
+
+The coordinator opens the page from the home page, reads the dice on the felt, confirms a doubtful die by a tap,
+confirms the reading (the face still short is filled), teaches the reader (the progress, then what it gained), sees
+the adapted models on the badge, and goes back to the stock reader in one tap.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from kiosk.app import create_app
+from tests.e2e.conftest import free_port, set_pin, shot
+from vision.still import StillSettings
+from vision.types import Box, DieReading, FrameReading
+
+PIN = "1357"
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+
+class RowReader:
+    """Reads `faces` as a row of dice across the middle of whatever frame it gets; `doubtful`: the positions
+    read as doubtful."""
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+        self.doubtful: set[int] = set()
+
+    def read(self, frame: Any) -> FrameReading:
+        height, width = frame.shape[:2]
+        side = width / (2 * len(self.faces) + 2) if self.faces else 1.0
+        dice = []
+        for k, face in enumerate(self.faces):
+            x = side * (1 + 2 * k)
+            box = Box(x, height / 2 - side / 2, x + side, height / 2 + side / 2)
+            doubtful = k in self.doubtful
+            reasons = ("las dos lecturas no coinciden",) if doubtful else ()
+            dice.append(DieReading(face, 0.6 if doubtful else 0.98, box, doubtful, reasons))
+        return FrameReading(width, height, tuple(dice))
+
+
+class SlowAdapter:
+    """Writes a models folder after a moment, reporting progress, and says what it gained."""
+
+    def __call__(
+        self, folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+    ) -> Any:
+        for step in range(1, 6):
+            time.sleep(0.4)
+            progress(step / 5)
+        (out / "faces").mkdir(parents=True)
+        held = SimpleNamespace
+        return SimpleNamespace(
+            written=True, before=held(dice=40, load=12, wrong=0), after=held(dice=40, load=1, wrong=0)
+        )
+
+
+def fill(root: Path, per_face: dict[int, int]) -> None:
+    """Labelled dice collected earlier (in play): one small photo per face."""
+    import cv2
+    import numpy as np
+
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    (root / "labels").mkdir(parents=True, exist_ok=True)
+    for face, n in per_face.items():
+        cv2.imwrite(str(root / "images" / f"antes-{face}.jpg"), np.zeros((20, 20, 3), np.uint8))
+        (root / "labels" / f"antes-{face}.txt").write_text(f"{face - 1} 0.5 0.5 0.1 0.1\n" * n)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, RowReader, Path]]:
+    """The kiosk with the demo camera, the row reader and the slow adapter, served on a free port from a thread."""
+    reader, loaded = RowReader(), []
+
+    def models_reader(models: Path) -> RowReader:
+        loaded.append(models)
+        return reader
+
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "kiosk.sqlite3"),
+            "CAMERA": "demo",
+            "READER_FACTORY": lambda: reader,
+            "MODELS_READER_FACTORY": models_reader,
+            "ADAPTER": SlowAdapter(),
+            "STILL": StillSettings(still_s=0.3, timeout_s=10.0, poll_s=0.05, frames=1, frame_gap_s=0.0),
+        }
+    )
+    port = free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}", reader, Path(app.config["LEARNED"])
+    finally:
+        server.shutdown()
+        app.extensions["cacho.camera"].close()
+
+
+def test_the_table_teaches_its_reader(served: tuple[str, RowReader, Path], page: Any) -> None:
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
+    url, reader, learned = served
+    fill(learned, {1: 35, 2: 35, 3: 35, 4: 35, 5: 35, 6: 12})  # 187: the 6s are short
+    set_pin(page, url, PIN)
+
+    page.click("text=Enseñar los dados")
+    page.wait_for_url(url + "/ensenar")
+    expect(page.locator("#total")).to_have_text("187 de 200 dados")
+    expect(page.locator("#missing")).to_contain_text("Faltan 13 dados")
+    expect(page.locator("#missing")).to_contain_text("Faltan dados con la cara 6")
+    expect(page.locator("#teach-adapt")).to_be_disabled()
+    expect(page.locator("#models-badge")).to_have_text("Dados: de fábrica")
+
+    # The coordinator rolls the dice on the felt: nine dice read, one of them doubtful.
+    reader.faces = [6, 6, 6, 6, 6, 6, 6, 6, 6]
+    reader.doubtful = {4}
+    expect(page.locator("#teach-read")).to_be_enabled(timeout=20000)
+    page.click("#teach-read")
+    expect(page.locator("#teach-dice button")).to_have_count(9, timeout=20000)
+    expect(page.locator("#teach-photo")).to_be_visible()
+    expect(page.locator("#teach-confirm")).to_be_disabled()
+    page.click("#teach-dice button.doubtful")
+    expect(page.locator("#teach-picker")).to_be_visible()
+    shot(page, "teach-reading")
+    page.click('#teach-picker button[data-face="6"]')
+    expect(page.locator("#teach-confirm")).to_be_enabled()
+    page.click("#teach-confirm")
+    expect(page.locator("#total")).to_have_text("196 de 200 dados")
+    expect(page.locator('.face-count[data-face="6"] strong')).to_have_text("21")
+
+    # Four more dice: enough.
+    reader.faces, reader.doubtful = [1, 2, 3, 4], set()
+    page.click("#teach-read")
+    expect(page.locator("#teach-dice button")).to_have_count(4, timeout=20000)
+    page.click("#teach-confirm")
+    expect(page.locator("#total")).to_have_text("200 de 200 dados")
+    expect(page.locator("#missing")).to_have_text("")
+    expect(page.locator("#teach-adapt")).to_be_enabled()
+
+    page.click("#teach-adapt")
+    expect(page.locator("#job")).to_be_visible()
+    expect(page.locator("#job-message")).to_have_text("antes: 12 de 40 por confirmar; ahora: 1 de 40", timeout=20000)
+    expect(page.locator("#models-badge")).not_to_have_text("Dados: de fábrica", timeout=20000)
+    adapted = page.locator("#models-badge").get_attribute("data-models")
+    assert adapted and adapted != "stock"
+    expect(page.locator("#models-active")).to_have_text(adapted)
+    shot(page, "teach-adapted")
+
+    # One tap: back to the stock reader (the adapted one stays, one tap away).
+    page.click("#models-stock")
+    expect(page.locator("#models-badge")).to_have_text("Dados: de fábrica", timeout=20000)
+    expect(page.locator("#models-latest")).to_be_visible()
+    assert script_errors == []
