@@ -10,6 +10,7 @@ once; the choice is kept in the store's settings, so the kiosk reads with it aft
 from __future__ import annotations
 
 import contextlib
+import shutil
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -90,9 +91,13 @@ def chosen_models(config: Mapping[str, Any], store: Store) -> Path | None:
 
 
 def install(app: Flask) -> None:
-    """The page's state and its blueprint."""
+    """The page's state and its blueprint; what an adaptation cut short left (its staging folder) is removed."""
     app.extensions["cacho.teach"] = Teaching()
     app.register_blueprint(bp)
+    folder = adapted_root(app.config)
+    if folder.is_dir():
+        for staging in folder.glob(".adapt-*"):
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 # ------------------------------------------------------------------ what the page shows

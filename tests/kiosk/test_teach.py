@@ -289,3 +289,12 @@ def test_the_real_adaptation_on_a_tiny_drawn_folder(tmp_path: Path, monkeypatch:
         assert (Path(made.app.config["ADAPTED_MODELS"]) / job["models"]).is_dir()
         wait_models(made, job["models"])
     made.camera.close()
+
+
+def test_what_an_adaptation_cut_short_left_is_removed_at_start(tmp_path: Path) -> None:
+    staging = tmp_path / "modelos-adaptados" / ".adapt-1234"
+    (staging / "faces").mkdir(parents=True)
+    (tmp_path / "modelos-adaptados" / "20261126-1805").mkdir()
+    made = start(tmp_path)
+    assert not staging.exists() and state(made)["models"]["adapted"] == ["20261126-1805"]
+    made.camera.close()
