@@ -6,7 +6,8 @@ import contextlib
 import json
 import queue
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 
@@ -22,12 +23,17 @@ class Message:
         return f"event: {self.topic}\ndata: {json.dumps(self.data, ensure_ascii=False)}\n\n"
 
 
+class StreamsFull(Exception):
+    """As many pages as the kiosk serves live are open already."""
+
+
 class Bus:
     """Publish to every subscriber; a slow subscriber loses its oldest messages, never blocks the others."""
 
     def __init__(self, backlog: int = 100) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[queue.Queue[Message | None]] = []
+        self._streams: set[int] = set()  # the inboxes of open pages (ids), which `max_streams` caps
         self._backlog = backlog
 
     def publish(self, topic: str, data: dict[str, object]) -> None:
@@ -51,17 +57,34 @@ class Bus:
             self._subscribers.append(inbox)
         return inbox
 
+    def open_stream(self, max_streams: int) -> queue.Queue[Message | None]:
+        """A page's inbox; StreamsFull when `max_streams` pages are open already."""
+        inbox: queue.Queue[Message | None] = queue.Queue(maxsize=self._backlog)
+        with self._lock:
+            if len(self._streams) >= max_streams:
+                raise StreamsFull(max_streams)
+            self._streams.add(id(inbox))
+            self._subscribers.append(inbox)
+        return inbox
+
     def unsubscribe(self, inbox: queue.Queue[Message | None]) -> None:
-        """Stop delivering to an inbox."""
+        """Stop delivering to an inbox (a page's stream frees its place); twice is harmless."""
         with self._lock:
             if inbox in self._subscribers:
                 self._subscribers.remove(inbox)
+            self._streams.discard(id(inbox))
 
     @property
     def subscribers(self) -> int:
-        """How many pages are listening."""
+        """How many inboxes are listening (pages and the kiosk's own)."""
         with self._lock:
             return len(self._subscribers)
+
+    @property
+    def streams(self) -> int:
+        """How many pages are listening."""
+        with self._lock:
+            return len(self._streams)
 
     def close(self) -> None:
         """Wake every stream so that it ends (the server is stopping)."""
@@ -71,20 +94,35 @@ class Bus:
             with contextlib.suppress(queue.Full):
                 inbox.put_nowait(None)
 
-    def stream(self, topics: frozenset[str] | None = None, heartbeat_s: float = 15.0) -> Iterator[str]:
-        """Server-sent events for the given topics (all when None), with a comment line as heartbeat."""
-        inbox = self.subscribe()
+    def stream(
+        self,
+        topics: frozenset[str] | None = None,
+        heartbeat_s: float = 15.0,
+        inbox: queue.Queue[Message | None] | None = None,
+        gone: Callable[[], bool] | None = None,
+        check_s: float = 0.5,
+    ) -> Iterator[str]:
+        """Server-sent events for `topics` (all when None) into `inbox` (a new one when None), with heartbeats."""
+        # `gone` (the server's "the page was closed"), checked every `check_s`, frees a closed page's stream at once
+        # rather than at its next write.
+        if inbox is None:
+            inbox = self.subscribe()
+        wait_s = heartbeat_s if gone is None else min(heartbeat_s, check_s)
         try:
             yield "retry: 2000\n\n"
-            while True:
+            quiet_since = time.monotonic()
+            while gone is None or not gone():
                 try:
-                    message = inbox.get(timeout=heartbeat_s)
+                    message = inbox.get(timeout=wait_s)
                 except queue.Empty:
-                    yield ": latido\n\n"
+                    if time.monotonic() - quiet_since >= heartbeat_s:
+                        quiet_since = time.monotonic()
+                        yield ": latido\n\n"
                     continue
                 if message is None:
                     return
                 if topics is None or message.topic in topics:
+                    quiet_since = time.monotonic()
                     yield message.sse()
         finally:
             self.unsubscribe(inbox)

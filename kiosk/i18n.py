@@ -267,6 +267,9 @@ EN: dict[str, str] = {
     "eventos en conflicto: la mesa mandó otro registro con los mismos números": (
         "events in conflict: the table sent another log with the same numbers"
     ),
+    "El kiosco ya sirve {n} páginas en vivo: esta vuelve a intentarlo en {s} s": (
+        "The kiosk already serves {n} live pages: this one tries again in {s} s"
+    ),
 }
 for _key, _text in {**CARDS_EN, **TEACH_EN}.items():  # the card games' and the teaching page's texts
     EN.setdefault(_key, _text)

@@ -9,9 +9,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, stream_with_context
 
 from kiosk.auth import coordinator_required
+from kiosk.bus import StreamsFull
 from kiosk.camera import encode_jpeg, shrink
 from kiosk.i18n import t
 from kiosk.web import bus, camera, store
+
+MAX_STREAMS = 200  # live pages at once unless SSE_MAX_STREAMS says otherwise (kiosk.server gives each a thread)
 
 home_bp = Blueprint("home", __name__)
 live_bp = Blueprint("live", __name__)
@@ -33,8 +36,22 @@ def events() -> Response:
     """Server-sent events: `?topics=table:3,camera` (every topic when absent)."""
     raw = request.args.get("topics", "")
     topics = frozenset(part for part in raw.split(",") if part) or None
-    stream = bus().stream(topics, heartbeat_s=float(current_app.config.get("SSE_HEARTBEAT_S", 15.0)))
+    cap = int(current_app.config.get("SSE_MAX_STREAMS", MAX_STREAMS))
+    live = bus()
+    try:
+        inbox = live.open_stream(cap)
+    except StreamsFull:
+        # Every stream holds one of the server's threads: past the cap, the controls would wait for one.
+        message = t("El kiosco ya sirve {n} páginas en vivo: esta vuelve a intentarlo en {s} s").format(n=cap, s=15)
+        return Response(message + "\n", status=503, mimetype="text/plain", headers={"Retry-After": "15"})
+    stream = live.stream(
+        topics,
+        heartbeat_s=float(current_app.config.get("SSE_HEARTBEAT_S", 15.0)),
+        inbox=inbox,
+        gone=request.environ.get("waitress.client_disconnected"),
+    )
     response = Response(stream_with_context(stream), mimetype="text/event-stream")
+    response.call_on_close(lambda: live.unsubscribe(inbox))  # also when the stream never started
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

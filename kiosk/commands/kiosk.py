@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cli import CliError
+from kiosk.server import STREAMS, THREADS
 
 CAMERA_HELP = "auto, pi, pi:N, opencv:N, replay:RUTA, demo o none (auto: la del Pi si está, si no la demo)"
 
@@ -32,7 +33,18 @@ def register(subparsers: Any) -> None:
     kiosk.add_argument("--db", type=Path, default=None, metavar="RUTA", help="base de datos SQLite de las mesas")
     kiosk.add_argument("--host", default="127.0.0.1", help="dirección donde escuchar (127.0.0.1)")
     kiosk.add_argument("--port", type=int, default=8080, help="puerto (8080)")
-    kiosk.add_argument("--threads", type=int, default=24, help="hilos del servidor: cada página abierta usa uno")
+    kiosk.add_argument(
+        "--streams",
+        type=int,
+        default=STREAMS,
+        help=f"páginas en vivo a la vez (TV, teléfonos); las de más reciben 503 y reintentan ({STREAMS})",
+    )
+    kiosk.add_argument(
+        "--threads",
+        type=int,
+        default=THREADS,
+        help=f"hilos para los controles, aparte de los de las páginas ({THREADS})",
+    )
     kiosk.set_defaults(func=run_kiosk)
 
 
@@ -55,12 +67,15 @@ def choose_camera(spec: str) -> str | None:
 
 def run_kiosk(args: argparse.Namespace) -> int:
     """Serve until stopped (Ctrl+C, or the service manager)."""
-    from waitress import serve
-
     from kiosk.app import create_app
+    from kiosk.server import make_server
 
     if not 1 <= args.port <= 65535:
         raise CliError(f"--port {args.port}: el puerto va de 1 a 65535")
+    if not 1 <= args.streams <= 2000:
+        raise CliError(f"--streams {args.streams}: van de 1 a 2000 páginas en vivo")
+    if not 1 <= args.threads <= 256:
+        raise CliError(f"--threads {args.threads}: van de 1 a 256 hilos")
     if args.camera not in ("auto", "demo", "none") and ":" not in args.camera and args.camera != "pi":
         raise CliError(f"--camera {args.camera}: se esperaba {CAMERA_HELP}")
     camera = choose_camera(args.camera)
@@ -73,5 +88,5 @@ def run_kiosk(args: argparse.Namespace) -> int:
     print(f"Cacho Companion: kiosco en {address} (cámara: {camera or 'ninguna'}; mesas en {db})", flush=True)
     if args.host == "127.0.0.1":
         print("Solo se puede abrir desde esta máquina (use --host 0.0.0.0 para la red local).", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="cacho", channel_timeout=120)
+    make_server(app, args.host, args.port, args.streams, args.threads).run()
     return 0
