@@ -33,7 +33,8 @@ class Bus:
     def __init__(self, backlog: int = 100) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[queue.Queue[Message | None]] = []
-        self._streams: set[int] = set()  # the inboxes of open pages (ids), which `max_streams` caps
+        # The inboxes of open pages (by id), which `max_streams` caps, with their "the page was closed" check.
+        self._streams: dict[int, tuple[queue.Queue[Message | None], Callable[[], bool] | None]] = {}
         self._backlog = backlog
 
     def publish(self, topic: str, data: dict[str, object]) -> None:
@@ -57,13 +58,22 @@ class Bus:
             self._subscribers.append(inbox)
         return inbox
 
-    def open_stream(self, max_streams: int) -> queue.Queue[Message | None]:
-        """A page's inbox; StreamsFull when `max_streams` pages are open already."""
+    def open_stream(self, max_streams: int, gone: Callable[[], bool] | None = None) -> queue.Queue[Message | None]:
+        """A page's inbox; StreamsFull when `max_streams` pages are open already (closed ones not counted)."""
         inbox: queue.Queue[Message | None] = queue.Queue(maxsize=self._backlog)
         with self._lock:
             if len(self._streams) >= max_streams:
+                # Pages closed since their streams last looked give their places now, and their streams end.
+                for key, (old, closed) in list(self._streams.items()):
+                    if closed is not None and closed():
+                        del self._streams[key]
+                        if old in self._subscribers:
+                            self._subscribers.remove(old)
+                        with contextlib.suppress(queue.Full):
+                            old.put_nowait(None)
+            if len(self._streams) >= max_streams:
                 raise StreamsFull(max_streams)
-            self._streams.add(id(inbox))
+            self._streams[id(inbox)] = (inbox, gone)
             self._subscribers.append(inbox)
         return inbox
 
@@ -72,7 +82,7 @@ class Bus:
         with self._lock:
             if inbox in self._subscribers:
                 self._subscribers.remove(inbox)
-            self._streams.discard(id(inbox))
+            self._streams.pop(id(inbox), None)
 
     @property
     def subscribers(self) -> int:

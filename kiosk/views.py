@@ -38,8 +38,9 @@ def events() -> Response:
     topics = frozenset(part for part in raw.split(",") if part) or None
     cap = int(current_app.config.get("SSE_MAX_STREAMS", MAX_STREAMS))
     live = bus()
+    gone = request.environ.get("waitress.client_disconnected")
     try:
-        inbox = live.open_stream(cap)
+        inbox = live.open_stream(cap, gone)
     except StreamsFull:
         # Every stream holds one of the server's threads: past the cap, the controls would wait for one.
         message = t("El kiosco ya sirve {n} páginas en vivo: esta vuelve a intentarlo en {s} s").format(n=cap, s=15)
@@ -48,7 +49,7 @@ def events() -> Response:
         topics,
         heartbeat_s=float(current_app.config.get("SSE_HEARTBEAT_S", 15.0)),
         inbox=inbox,
-        gone=request.environ.get("waitress.client_disconnected"),
+        gone=gone,
     )
     response = Response(stream_with_context(stream), mimetype="text/event-stream")
     response.call_on_close(lambda: live.unsubscribe(inbox))  # also when the stream never started

@@ -124,3 +124,15 @@ def test_a_stream_ends_when_its_page_is_gone() -> None:
     closed.set()
     assert list(stream) == []
     assert bus.streams == 0
+
+
+def test_a_full_kiosk_gives_a_closed_pages_place_to_a_new_one() -> None:
+    bus = Bus()
+    closed = threading.Event()
+    old = bus.open_stream(1, closed.is_set)
+    with pytest.raises(StreamsFull):
+        bus.open_stream(1)
+    closed.set()  # before its stream looked again
+    bus.open_stream(1)
+    assert old.get_nowait() is None  # its stream ends
+    assert bus.streams == 1
