@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,15 +15,18 @@ import cv2
 import numpy as np
 
 from hardware.camera import Camera, CameraError, Frame, open_camera
+from vision.still import StillSettings
 
 if TYPE_CHECKING:
     from vision.seats import TableConfig
-    from vision.still import FrameReader, StillCapture, StillSettings
+    from vision.still import FrameReader, StillCapture
 
 CameraFactory = Callable[[str], Camera]
 ReaderFactory = Callable[[], "FrameReader"]
 ModelsReaderFactory = Callable[[Path], "FrameReader"]
 STOCK = "stock"  # the models a reading names when the committed reader read it
+KIOSK_STILL = StillSettings(agree_frames=2)  # two frames that agree die for die are enough; a third only if not
+RECENT_S = 2.0  # the previews kept this long tell a table already still at a tap (vision.still.wait_until_still)
 
 
 def default_camera_factory(spec: str) -> Camera:
@@ -122,6 +126,7 @@ class CameraService:
         self._last: Frame | None = None
         self._last_at: float | None = None
         self._times: list[float] = []
+        self._recent: deque[tuple[float, Frame]] = deque()  # (monotonic time, preview) of the last RECENT_S
         self._reader: FrameReader | None = None
         self._reader_state = "none" if reader_factory is None else "loading"
         self._reader_error = ""
@@ -240,6 +245,10 @@ class CameraService:
         now = time.monotonic()
         self._last, self._last_at = frame, now
         self._times = [t for t in self._times if now - t < 5.0] + [now]
+        with self._lock:
+            self._recent.append((now, frame))
+            while self._recent and now - self._recent[0][0] > RECENT_S:
+                self._recent.popleft()
 
     def _changed(self) -> None:
         if self._on_change is not None:
@@ -299,27 +308,31 @@ class CameraService:
             if callable(cue):
                 cue(number)
 
-    def capture_still(self, settings: StillSettings | None = None, seats: TableConfig | None = None) -> StillCapture:
+    def capture_still(
+        self, settings: StillSettings | None = None, seats: TableConfig | None = None, still_before: bool = True
+    ) -> StillCapture:
         """Wait until the table is still and read it (vision.still); CameraError when it cannot.
 
         With the table's config (`seats`), the frames are read from the camera's nadir that its seat markers give
-        (vision.seats.capture_at_nadir)."""
+        (vision.seats.capture_at_nadir). With `still_before`, a table the previews saw still before the call counts
+        as still at once; without it (the cups about to be lifted), the stillness is watched from now."""
         from vision.seats import capture_at_nadir
-        from vision.still import StillSettings, capture_still
+        from vision.still import capture_still
 
         with self._lock:
             camera, reader = self._camera, self._reader
             self.last_models = self._models  # the models that read this capture (a reading records them)
+            recent = tuple(self._recent) if still_before else ()
         if camera is None:
             raise CameraError(f"no hay cámara: {self._message}")
         if reader is None:
             why = "todavía se está cargando" if self._reader_state == "loading" else self._reader_error
             raise CameraError(f"el lector de dados no está listo ({why})")
-        source, still = _Locked(self, camera), settings or StillSettings()
+        source, still = _Locked(self, camera), settings or KIOSK_STILL
         try:
             if seats is None:
-                return capture_still(source, reader, still)
-            return capture_at_nadir(source, reader, still, seats, camera.hfov_deg)
+                return capture_still(source, reader, still, recent=recent)
+            return capture_at_nadir(source, reader, still, seats, camera.hfov_deg, recent)
         except CameraError as error:
             self._fail(str(error))
             raise

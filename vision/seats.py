@@ -569,10 +569,11 @@ def capture_at_nadir(
     settings: StillSettings,
     config: TableConfig,
     camera_hfov: float | None = None,
+    recent: Sequence[tuple[float, Frame]] = (),
 ) -> StillCapture:
     """vision.still.capture_still with `tilted_reader`'s reader for this table; the capture says the tilt measured."""
     tilted = tilted_reader(reader, config, camera_hfov)
-    capture = capture_still(source, tilted or reader, settings)
+    capture = capture_still(source, tilted or reader, settings, recent=recent)
     return capture if tilted is None else replace(capture, tilt=tilted.tilt)
 
 

@@ -50,8 +50,9 @@ class StillSettings:
     timeout_s: float = 15.0  # give up: the table never went still
     poll_s: float = 0.05  # pause between preview frames
     motion_width: int = 320  # frames are compared at this width (blurred): cheap, and blind to sensor noise
-    frames: int = 3  # full-resolution frames read and voted
-    frame_gap_s: float = 0.1  # pause between them, so that each is a new exposure
+    frames: int = 3  # full-resolution frames read and voted, at most
+    agree_frames: int = 0  # stop reading once this many frames read agree die for die (0: read all `frames`)
+    frame_gap_s: float = 0.1  # time between their captures, so that each is a new exposure
     match_iou: float = 0.3  # two boxes on different frames are the same die above this IoU...
     match_center: float = 0.5  # ...or with centres closer than this share of the die's side
 
@@ -64,6 +65,7 @@ class StillSettings:
             "poll_s": self.poll_s >= 0,
             "motion_width": self.motion_width >= 16,
             "frames": self.frames >= 1,
+            "agree_frames": self.agree_frames == 0 or 2 <= self.agree_frames <= self.frames,
             "frame_gap_s": self.frame_gap_s >= 0,
             "match_iou": 0 < self.match_iou <= 1,
             "match_center": self.match_center >= 0,
@@ -108,6 +110,8 @@ class StillCapture:
     disagreeing: tuple[VotedDie, ...] = field(default=())
     frame: Frame | None = field(default=None, compare=False, repr=False)  # the last full frame read
     tilt: CameraTilt | None = None  # the camera's nadir the frames were read from (vision.seats.TiltedReader)
+    capture_s: float = 0.0  # time spent taking the full frames (with the gaps between them)
+    read_s: float = 0.0  # time spent reading them
 
     @property
     def timed_out(self) -> bool:
@@ -139,6 +143,8 @@ class StillCapture:
             ],
             "message": self.message,
             "tilt": None if self.tilt is None else self.tilt.to_dict(),
+            "capture_s": round(self.capture_s, 3),
+            "read_s": round(self.read_s, 3),
         }
 
 
@@ -162,12 +168,12 @@ def wait_until_still(
     settings: StillSettings | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    recent: Sequence[tuple[float, Frame]] = (),
 ) -> StillWait:
-    """Watch the preview until it has not moved for `still_s`, or until `timeout_s`.
-
-    Each frame is compared with the first frame of the current still spell (not just the previous one),
-    so that a slow hand creeping in counts as movement too.
-    """
+    """Watch the preview until it has not moved for `still_s`, or until `timeout_s`; it ends as soon as the frames
+    agree over `still_s`, counting the `recent` previews (time on `clock`, oldest first) seen before the wait."""
+    # Each frame is compared with the first frame of the current still spell (not just the previous one), so that a
+    # slow hand creeping in counts as movement too.
     s = settings or StillSettings()
     start = clock()
     reference: npt.NDArray[np.uint8] | None = None
@@ -177,7 +183,15 @@ def wait_until_still(
         current = motion_image(source.preview(), s.motion_width)
         now = clock()
         previews += 1
-        if reference is None or changed_share(reference, current, s.pixel_threshold) > s.changed_fraction:
+        if reference is None:
+            reference, still_since = current, now
+            for seen_at, frame in reversed(recent):  # the spell goes back as far as the recent frames agree with it
+                if changed_share(motion_image(frame, s.motion_width), current, s.pixel_threshold) > s.changed_fraction:
+                    break
+                still_since = min(still_since, seen_at)
+            if now - still_since >= s.still_s:
+                return StillWait(still=True, waited_s=now - start, previews=previews)
+        elif changed_share(reference, current, s.pixel_threshold) > s.changed_fraction:
             reference, still_since = current, now
         elif now - still_since >= s.still_s:
             return StillWait(still=True, waited_s=now - start, previews=previews)
@@ -192,20 +206,30 @@ def capture_still(
     settings: StillSettings | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    recent: Sequence[tuple[float, Frame]] = (),
 ) -> StillCapture:
-    """Wait until the table is still, read `frames` full-resolution frames, and vote per die."""
+    """Wait until the table is still, read up to `frames` full-resolution frames (fewer once `agree_frames` agree),
+    and vote per die."""
     s = settings or StillSettings()
-    waited = wait_until_still(source, s, clock, sleep)
+    waited = wait_until_still(source, s, clock, sleep, recent)
     if not waited.still:
         return StillCapture(wait=waited, reading=None)
     readings = []
     frame: Frame | None = None
+    captured_at = 0.0
+    capture_s = read_s = 0.0
     for index in range(s.frames):
+        started = clock()
         if index:
-            sleep(s.frame_gap_s)
+            sleep(max(0.0, s.frame_gap_s - (started - captured_at)))  # the read itself is part of the gap
         frame = source.capture()
+        captured_at = clock()
         readings.append(reader.read(frame))
-    return replace(vote(readings, s, waited), frame=frame)
+        read_s += clock() - captured_at
+        capture_s += captured_at - started
+        if s.agree_frames and len(readings) >= s.agree_frames and not vote(readings, s, waited).disagreeing:
+            break
+    return replace(vote(readings, s, waited), frame=frame, capture_s=capture_s, read_s=read_s)
 
 
 def same_die(a: Box, b: Box, settings: StillSettings) -> float:

@@ -23,6 +23,7 @@ class DemoCamera(BaseCamera):
         self.root = root
         self.fps = fps
         self._folders: list[Path] = []
+        self._showing: int | None = None
         self._replay: ReplayCamera | None = None
         self._held: Frame | None = None
         self._ended = False
@@ -34,6 +35,7 @@ class DemoCamera(BaseCamera):
         if not self._folders:
             raise CameraError(f"no hay fotos de la demostración en {self.root}")
         self._play(0)
+        self._showing = None  # the first cue plays its showing from the hand on
 
     def _play(self, number: int) -> None:
         if self._replay is not None:
@@ -44,10 +46,12 @@ class DemoCamera(BaseCamera):
         self.hfov_deg = _rendered_hfov(folder)
         self._held = None
         self._ended = False
+        self._showing = number
 
     def cue(self, number: int) -> None:
-        """Play the photos of the `number`-th showing of the cups (0-based; the folders repeat)."""
-        if self._folders:
+        """Play the photos of the `number`-th showing of the cups (0-based; the folders repeat); the showing on
+        already stays as it is, as a table read again is left alone."""
+        if self._folders and number != self._showing:
             self._play(number)
 
     def _full(self) -> Frame:

@@ -238,7 +238,7 @@ def action(table_id: int) -> Any:
     desk = desks.load(store(), table_id)
     if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
         # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
-        VIEWS.start_reading(desk, Cups(desk))
+        VIEWS.start_reading(desk, Cups(desk, still_before=False))
         return jsonify(VIEWS.coordinator_state(table_id))
     return response
 
@@ -298,6 +298,7 @@ class Cups:
     desk: desks.Desk
     seats: Any = None  # the table's seats (vision.seats.TableConfig), loaded by `capture`
     waiting: str = "esperando a que la mesa quede quieta"
+    still_before: bool = True  # a table still before the tap counts (not at a dudo: the cups are still down)
 
     def empty(self, state: str, message: str) -> dict[str, Any]:
         """A reading with no dice yet."""
@@ -310,7 +311,7 @@ class Cups:
         path = Path(current_app.config["TABLE_CONFIG"])
         self.seats = load_table_config(path) if path.exists() else TableConfig()
         camera().cue(len(self.desk.table.rulings))
-        return camera().capture_still(current_app.config.get("STILL"), self.seats)
+        return camera().capture_still(current_app.config.get("STILL"), self.seats, self.still_before)
 
     def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> dict[str, Any]:
         """Each player's dice by his seat, with the seats' problems; the photo annotated with the dice read."""

@@ -231,3 +231,100 @@ def test_empty_table_votes_to_no_dice() -> None:
     capture = vote([frame_reading(), frame_reading()], StillSettings(), WAITED)
     assert capture.reading is not None and capture.reading.dice == () and capture.agreeing_frames == 2
     assert np.isclose(capture.wait.waited_s, 1.2)
+
+
+# ------------------------------------------------------------------ a table already still, and reads that agree
+
+
+class Frames:
+    """A camera showing given frames one after another (the last one stays); it counts the previews."""
+
+    def __init__(self, frames: Sequence[Frame]) -> None:
+        self.frames = list(frames)
+        self.previews = 0
+
+    def preview(self) -> Frame:
+        frame = self.frames[min(self.previews, len(self.frames) - 1)]
+        self.previews += 1
+        return frame
+
+    def capture(self) -> Frame:
+        return self.frames[-1]
+
+
+class Readings:
+    """A reader giving these readings one frame after another."""
+
+    def __init__(self, *readings: FrameReading) -> None:
+        self.readings = list(readings)
+        self.frames_read = 0
+
+    def read(self, frame: Frame) -> FrameReading:
+        self.frames_read += 1
+        return self.readings[min(self.frames_read, len(self.readings)) - 1]
+
+
+def test_a_table_still_before_the_wait_is_still_at_the_first_preview() -> None:
+    t = FakeTime()
+    t.now = 10.0
+    table = four_seat_table(DICE).draw()
+    recent = [(9.0, add_noise(table, 3.0, seed=1)), (9.5, add_noise(table, 3.0, seed=2))]
+    waited = wait_until_still(Frames([table]), StillSettings(still_s=0.8), t.clock, t.sleep, recent)
+    assert (waited.still, waited.previews, waited.waited_s) == (True, 1, 0.0)
+
+
+def test_the_spell_goes_back_only_as_far_as_the_recent_frames_agree() -> None:
+    t = FakeTime()
+    t.now = 10.0
+    table = four_seat_table(DICE).draw()
+    with_hand = table.copy()
+    draw_hand(with_hand, (500, 400), 70)
+    recent = [(9.0, table), (9.5, with_hand), (9.75, table)]  # the hand was there half a second ago
+    settings = StillSettings(still_s=0.75, poll_s=0.25)
+    waited = wait_until_still(Frames([table]), settings, t.clock, t.sleep, recent)
+    assert waited.still and waited.previews == 3
+    assert waited.waited_s == 0.5  # still since 9.75: 0.75 s of agreeing frames, not a fixed count
+
+
+def test_without_recent_frames_the_stillness_is_watched_from_now() -> None:
+    t = FakeTime()
+    table = four_seat_table(DICE).draw()
+    waited = wait_until_still(Frames([table]), StillSettings(still_s=0.75, poll_s=0.25), t.clock, t.sleep)
+    assert waited.still and waited.waited_s == 0.75
+
+
+def test_reading_stops_once_two_frames_agree_and_goes_on_when_they_do_not() -> None:
+    table = four_seat_table(DICE).draw()
+    settings = StillSettings(still_s=0.0, frames=3, agree_frames=2, frame_gap_s=0.1)
+    same = frame_reading(die(3, 100, 100), die(5, 300, 100))
+    reader = Readings(same, same, same)
+    t = FakeTime()
+    capture = capture_still(Frames([table]), reader, settings, t.clock, t.sleep)
+    assert reader.frames_read == 2 and (capture.frames_read, capture.agreeing_frames) == (2, 2)
+    other = frame_reading(die(3, 100, 100), die(6, 300, 100))
+    reader = Readings(same, other, same)
+    capture = capture_still(Frames([table]), reader, settings, t.clock, t.sleep)
+    assert reader.frames_read == 3 and capture.disagreeing and "2 de 3 imágenes coinciden" in capture.message
+    reader = Readings(same, same, same)
+    capture = capture_still(Frames([table]), reader, StillSettings(still_s=0.0, frames=3), t.clock, t.sleep)
+    assert reader.frames_read == 3  # agree_frames=0: every frame is read, as before
+
+
+def test_the_gap_between_captures_counts_the_read() -> None:
+    class SlowReader(Readings):
+        def read(self, frame: Frame) -> FrameReading:
+            t.sleep(0.3)
+            return super().read(frame)
+
+    t = FakeTime()
+    same = frame_reading(die(3, 100, 100))
+    settings = StillSettings(still_s=0.0, frames=2, frame_gap_s=0.1)
+    capture = capture_still(Frames([four_seat_table(DICE).draw()]), SlowReader(same, same), settings, t.clock, t.sleep)
+    assert t.now == pytest.approx(0.6)  # two reads of 0.3 s, no pause on top
+    assert capture.read_s == pytest.approx(0.6) and capture.to_dict()["read_s"] == 0.6
+
+
+@pytest.mark.parametrize("agree", [1, 4])
+def test_agree_frames_is_two_up_to_frames(agree: int) -> None:
+    with pytest.raises(ValueError, match="agree_frames"):
+        StillSettings(frames=3, agree_frames=agree)
