@@ -308,6 +308,13 @@ class CameraService:
             if callable(cue):
                 cue(number)
 
+    def cue_roll(self, number: int) -> None:
+        """Tell a demo camera which roll of the Bolivian demo game comes next (a real camera ignores it)."""
+        with self._lock:
+            cue = getattr(self._camera, "cue_roll", None)
+            if callable(cue):
+                cue(number)
+
     def capture_still(
         self, settings: StillSettings | None = None, seats: TableConfig | None = None, still_before: bool = True
     ) -> StillCapture:

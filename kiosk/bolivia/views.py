@@ -371,7 +371,8 @@ def _kept(desk: desks.Desk) -> list[dict[str, Any]]:
 def read(table_id: int) -> Any:
     """Ask the camera to read the roll (in the background): wait until the dice are still, read the rolling area."""
     desk = VIEWS.load_or_404(table_id)
-    return VIEWS.read(desk, RollingArea(_kept(desk)), _roll_or_refuse(desk))
+    rolls = sum(1 for line in desk.standing if line.get("event") == "roll")
+    return VIEWS.read(desk, RollingArea(_kept(desk), rolls), _roll_or_refuse(desk))
 
 
 @dataclass(frozen=True)
@@ -379,6 +380,7 @@ class RollingArea:
     """The camera's reading of a roll: the dice in the rolling area, and which of them are the set-aside dice."""
 
     kept: list[dict[str, Any]]  # the dice set aside before this roll (readings.kept_dice)
+    rolls: int = 0  # the rolls of the game so far: the demo camera shows the demo game's next one
     waiting: str = "esperando a que los dados queden quietos"
 
     def empty(self, state: str, message: str) -> dict[str, Any]:
@@ -386,7 +388,8 @@ class RollingArea:
         return readings.reading(state, message, self.kept)
 
     def capture(self) -> Any:
-        """The still capture of the whole frame, once the dice are still."""
+        """The still capture of the whole frame, once the dice are still (the demo camera cued to a Bolivian roll)."""
+        camera().cue_roll(self.rolls)
         return camera().capture_still(current_app.config.get("STILL"))
 
     def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from hardware.camera import PREVIEW_WIDTH, BaseCamera, CameraError, Frame, downs
 from hardware.replay import ReplayCamera
 
 PHOTOS = Path(__file__).parent / "fotos"
+ROLLS = Path(__file__).parent / "bolivia_fotos"  # the Bolivian demo game's rolls (kiosk.bolivia.demo)
 
 
 class DemoCamera(BaseCamera):
@@ -17,10 +18,11 @@ class DemoCamera(BaseCamera):
     When a folder's frames are over it keeps showing the last one, as a table left alone would.
     """
 
-    def __init__(self, root: Path = PHOTOS, fps: float = 8.0) -> None:
+    def __init__(self, root: Path = PHOTOS, fps: float = 8.0, rolls: Path = ROLLS) -> None:
         super().__init__()
         self.spec = "demo"
         self.root = root
+        self.rolls = rolls
         self.fps = fps
         self._folders: list[Path] = []
         self._showing: int | None = None
@@ -53,6 +55,26 @@ class DemoCamera(BaseCamera):
         already stays as it is, as a table read again is left alone."""
         if self._folders and number != self._showing:
             self._play(number)
+
+    def cue_roll(self, number: int) -> None:
+        """Show the `number`-th roll of the Bolivian demo game (0-based; the rolls repeat), still, in the tray."""
+        import cv2
+        import numpy as np
+
+        from kiosk.bolivia.demo import photos
+
+        try:
+            shown = photos(self.rolls)
+        except (OSError, ValueError, KeyError) as error:
+            raise CameraError(f"no están las tiradas de la demostración en {self.rolls}: {error}") from None
+        if not shown:
+            raise CameraError(f"no hay tiradas de la demostración en {self.rolls}")
+        frame = cv2.imread(shown[number % len(shown)]["path"])
+        if frame is None:
+            raise CameraError(f"no se pudo leer la tirada de la demostración {shown[number % len(shown)]['file']}")
+        self._held, self._ended = np.asarray(frame, np.uint8), True  # a roll at rest: the same frame until the next cue
+        self._showing = None  # the next cups' showing plays from the hand on
+        self.hfov_deg = None
 
     def _full(self) -> Frame:
         assert self._replay is not None

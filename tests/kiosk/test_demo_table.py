@@ -108,3 +108,49 @@ def test_the_shipped_reader_reads_no_seat_marker_as_a_die() -> None:
         extras = [d.box for d in reading.dice if not any(d.box.iou(t) >= MATCH_IOU for t in labels)]
         assert not extras, (folder.name, extras)
         assert len(reading.dice) >= len(labels) - 1
+
+
+class RollReader:
+    """Reads the Bolivian demo roll the frame is (its labels in fotos.json), and nothing on any other frame."""
+
+    def __init__(self) -> None:
+        from kiosk.bolivia.demo import photos
+
+        self.rolls = [(cv2.imread(p["path"]), p["dice"]) for p in photos()]
+
+    def read(self, frame: Frame) -> FrameReading:
+        for image, labels in self.rolls:
+            if image.shape == frame.shape and np.array_equal(image, frame):
+                dice = tuple(DieReading(d["face"], 0.99, Box(*d["box"]), False) for d in labels)
+                return FrameReading(frame.shape[1], frame.shape[0], dice)
+        return FrameReading(frame.shape[1], frame.shape[0], ())
+
+
+def test_the_bolivian_game_on_the_demo_camera_reads_a_bolivian_roll(tmp_path: Path) -> None:
+    from kiosk.bolivia.demo import photos
+    from tests.bolivia.kiosk_play import new_game, state
+
+    rolls = [[d["face"] for d in p["dice"]] for p in photos()]  # left to right
+    app = make_app(
+        tmp_path,
+        CAMERA="demo",
+        DEMO=True,
+        READER_FACTORY=RollReader,
+        READ_SYNC=True,
+        STILL=StillSettings(still_s=0.0, timeout_s=10.0, frames=1, frame_gap_s=0.0),
+    )
+    try:
+        wait_until(lambda: app.extensions["cacho.camera"].can_read, timeout=20)
+        c = become_coordinator(app.test_client())
+        gid = new_game(c)
+        assert c.post(f"/bolivia/{gid}/read").status_code == 202
+        reading = state(c, gid)["reading"]
+        assert reading["state"] == "ready" and reading["size"] == [640, 360]  # the tray, not the Dudo table
+        assert [d["face"] for d in reading["dice"]] == rolls[0] == [1, 1, 1, 2, 3]  # the demo game's first roll
+        assert reading["proposal"]["blockers"] == []
+        assert c.post(f"/bolivia/{gid}/confirm").status_code == 200
+        c.post(f"/bolivia/{gid}/action", {"event": "declare", "player": "Ana", "category": "poker"})
+        assert c.post(f"/bolivia/{gid}/read").status_code == 202
+        assert [d["face"] for d in state(c, gid)["reading"]["dice"]] == rolls[1]  # the next roll
+    finally:
+        app.extensions["cacho.camera"].close()
