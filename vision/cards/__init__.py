@@ -1,0 +1,1 @@
+"""Playing cards on the table: rendered training scenes, labels and the evaluation of card readings."""

@@ -1,0 +1,224 @@
+"""Card readings measured against a rendered (or hand-labelled) YOLO folder with a meta/ JSON per image.
+
+A reading is one physical card: `{"card": "10H" | None, "face_down": bool, "confidence": float, "box": [x1, y1,
+x2, y2], "uncertain": bool, "reasons": [...]}`, as `cacho cards read --json` gives it. Nothing here reads a photo.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vision.cards.notation import CLASS_NAMES, parse_card
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+MATCH_IOU = 0.3  # a reading's box against a card's seen part, its indices or its whole outline
+
+
+@dataclass(frozen=True)
+class TruthCard:
+    """A card that can be read in the image: face up with a labelled index, or face down."""
+
+    card: str | None
+    face_down: bool
+    boxes: tuple[tuple[float, float, float, float], ...]
+
+
+@dataclass
+class CardScores:
+    """The figures of `cacho cards eval` (load and silent errors over the cards shown)."""
+
+    images: int = 0
+    shown: int = 0
+    face_down: int = 0
+    readings: int = 0
+    matched: int = 0
+    right: int = 0
+    right_sure: int = 0
+    flagged: int = 0
+    wrong_flagged: int = 0
+    silent_errors: int = 0
+    extra: int = 0
+    silent_extra: int = 0
+    images_all_right: int = 0
+    recall: float = 0.0
+    card_accuracy: float = 0.0
+    load: float = 0.0
+    silent_rate: float = 0.0
+    images_all_right_share: float = 0.0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as a JSON-ready dict."""
+        return asdict(self)
+
+
+def class_names(folder: Path) -> tuple[str, ...]:
+    """The class names of a YOLO folder's data.yaml (`names:` as a list or a mapping), checked as card codes."""
+    text = (folder / "data.yaml").read_text()
+    names: dict[int, str] = {}
+    inside = False
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if line.startswith("names:"):
+            rest = line[len("names:") :].strip()
+            if rest.startswith("["):
+                return tuple(parse_card(n.strip(" '\"")) for n in rest.strip("[]").split(",") if n.strip())
+            inside = True
+            continue
+        if inside:
+            if not line.startswith((" ", "\t")):
+                break
+            item = line.strip()
+            if item.startswith("- "):
+                names[len(names)] = parse_card(item[2:].strip(" '\""))
+            elif ":" in item:
+                key, value = item.split(":", 1)
+                names[int(key)] = parse_card(value.strip(" '\""))
+    return tuple(names[i] for i in sorted(names))
+
+
+def truth_cards(meta: Mapping[str, Any], labels: Sequence[str], names: Sequence[str]) -> list[TruthCard]:
+    """The cards shown in one image: each meta card with a labelled index (its class checked) or face down."""
+    width, height = meta["size"]
+    boxes = []
+    for line in labels:
+        cls, cx, cy, w, h = line.split()
+        x, y, bw, bh = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
+        boxes.append((names[int(cls)], (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)))
+    shown = []
+    for card in meta["cards"]:
+        outline = card["polygon"]
+        whole = (
+            min(p[0] for p in outline),
+            min(p[1] for p in outline),
+            max(p[0] for p in outline),
+            max(p[1] for p in outline),
+        )
+        seen = tuple(card["visible_box"]) if card.get("visible_box") else whole
+        if card["face_down"]:
+            shown.append(TruthCard(None, True, (seen, whole)))
+            continue
+        mine = [boxes[i] for i in card["indices"]]
+        if not mine:
+            continue
+        for name, _ in mine:
+            if name != card["card"]:
+                raise ValueError(f"la etiqueta {name} no es la carta {card['card']} de su meta")
+        shown.append(TruthCard(card["card"], False, (seen, whole, *(box for _, box in mine))))
+    return shown
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two boxes [x1, y1, x2, y2]."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _is_right(truth: TruthCard, reading: Mapping[str, Any]) -> bool:
+    if truth.face_down:
+        return bool(reading.get("face_down")) and reading.get("card") is None
+    return (
+        not reading.get("face_down") and reading.get("card") is not None and parse_card(reading["card"]) == truth.card
+    )
+
+
+def score_image(
+    truths: Sequence[TruthCard], readings: Sequence[Mapping[str, Any]], scores: CardScores, image: str = ""
+) -> None:
+    """Add one image's readings to `scores`: each reading matched to at most one card, best overlap first."""
+    pairs = sorted(
+        (
+            (max(iou(reading["box"], box) for box in truth.boxes), t, r)
+            for t, truth in enumerate(truths)
+            for r, reading in enumerate(readings)
+        ),
+        reverse=True,
+    )
+    match: dict[int, int] = {}
+    taken: set[int] = set()
+    for overlap, t, r in pairs:
+        if overlap < MATCH_IOU:
+            break
+        if t not in match and r not in taken:
+            match[t] = r
+            taken.add(r)
+    all_right = True
+    scores.images += 1
+    scores.shown += len(truths)
+    scores.face_down += sum(t.face_down for t in truths)
+    scores.readings += len(readings)
+    for t, truth in enumerate(truths):
+        if t not in match:
+            all_right = False
+            continue
+        reading = readings[match[t]]
+        scores.matched += 1
+        sure = not reading.get("uncertain")
+        scores.flagged += not sure
+        if _is_right(truth, reading):
+            scores.right += 1
+            scores.right_sure += sure
+            all_right = all_right and sure
+            continue
+        all_right = False
+        if sure:
+            scores.silent_errors += 1
+            scores.errors.append(
+                {"image": image, "truth": truth.card, "face_down": truth.face_down, "reading": dict(reading)}
+            )
+        else:
+            scores.wrong_flagged += 1
+    for r, reading in enumerate(readings):
+        if r in taken:
+            continue
+        scores.extra += 1
+        if not reading.get("uncertain"):
+            scores.silent_extra += 1
+            all_right = False
+    scores.images_all_right += all_right
+
+
+def finish(scores: CardScores) -> CardScores:
+    """Fill in the shares once every image is scored."""
+    scores.recall = scores.matched / scores.shown if scores.shown else 1.0
+    scores.card_accuracy = scores.right / scores.matched if scores.matched else 0.0
+    scores.load = (scores.shown - scores.right_sure) / scores.shown if scores.shown else 0.0
+    scores.silent_rate = scores.silent_errors / scores.shown if scores.shown else 0.0
+    scores.images_all_right_share = scores.images_all_right / scores.images if scores.images else 0.0
+    return scores
+
+
+def images_of(folder: Path, split: str | None = None) -> list[Path]:
+    """The images of a YOLO folder (or of its split), sorted."""
+    root = folder / "images" / split if split else folder / "images"
+    return sorted(p for p in root.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if root.is_dir() else []
+
+
+def evaluate_folder(
+    folder: Path, readings: Mapping[str, Sequence[Mapping[str, Any]]], split: str | None = None
+) -> CardScores:
+    """Score readings (by image file name) on a YOLO folder with labels/ and meta/; a missing reading reads nothing."""
+    names = class_names(folder) if (folder / "data.yaml").exists() else CLASS_NAMES
+    images = images_of(folder, split)
+    if not images:
+        raise FileNotFoundError(f"no hay imágenes en {folder / 'images' / (split or '')}")
+    scores = CardScores()
+    for image in images:
+        rel = Path(split, image.stem) if split else Path(image.stem)
+        meta_path = folder / "meta" / rel.with_suffix(".json")
+        if not meta_path.exists():
+            raise FileNotFoundError(f"falta el meta de {image.name}: {meta_path}")
+        meta = json.loads(meta_path.read_text())
+        label_path = folder / "labels" / rel.with_suffix(".txt")
+        labels = label_path.read_text().split("\n") if label_path.exists() else []
+        truths = truth_cards(meta, [line for line in labels if line.strip()], names)
+        score_image(truths, readings.get(image.name, ()), scores, image.name)
+    return finish(scores)
