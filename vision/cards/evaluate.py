@@ -202,6 +202,17 @@ def images_of(folder: Path, split: str | None = None) -> list[Path]:
     return sorted(p for p in root.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if root.is_dir() else []
 
 
+def readings_from_jsonl(text: str) -> dict[str, list[dict[str, Any]]]:
+    """Readings by image file name from `cacho cards read --json` lines (`{"image", "cards"}`; error lines skipped)."""
+    readings: dict[str, list[dict[str, Any]]] = {}
+    for line in text.splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            if "cards" in entry:
+                readings[Path(entry["image"]).name] = list(entry["cards"])
+    return readings
+
+
 def evaluate_folder(
     folder: Path, readings: Mapping[str, Sequence[Mapping[str, Any]]], split: str | None = None
 ) -> CardScores:

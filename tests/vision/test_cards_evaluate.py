@@ -1,0 +1,148 @@
+"""The figures of card readings on a labelled folder: recall, accuracy, silent errors, the coordinator's load."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vision.cards import synth
+from vision.cards.evaluate import class_names, evaluate_folder, iou, readings_from_jsonl
+from vision.cards.notation import CLASS_NAMES, CLASS_OF
+
+
+def square(x: float, y: float, w: float, h: float) -> list[list[float]]:
+    """A card's outline as four corners."""
+    return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
+
+
+def label(code: str, box: tuple[float, float, float, float], size: tuple[int, int] = (1000, 800)) -> str:
+    """A YOLO label line for one index box in pixels."""
+    (x1, y1, x2, y2), (w, h) = box, size
+    return f"{CLASS_OF[code]} {(x1 + x2) / 2 / w} {(y1 + y2) / 2 / h} {(x2 - x1) / w} {(y2 - y1) / h}"
+
+
+def reading(card: str | None, box: list[float], uncertain: bool = False, face_down: bool = False) -> dict[str, Any]:
+    """One reading as `cacho cards read --json` gives it."""
+    return {"card": card, "face_down": face_down, "confidence": 0.9, "box": box, "uncertain": uncertain, "reasons": []}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """Two hand-made images: four cards (one face down, one hidden under another) and an empty table."""
+    synth.write_data_yaml(tmp_path)
+    for part in ("images", "labels", "meta"):
+        (tmp_path / part).mkdir()
+    cards = [
+        {"card": "10H", "face_down": False, "polygon": square(100, 100, 200, 280), "indices": [0, 1]},
+        {"card": "AS", "face_down": False, "polygon": square(400, 100, 200, 280), "indices": [2]},
+        {"card": "QC", "face_down": False, "polygon": square(700, 100, 200, 280), "indices": [3]},
+        {"card": "7D", "face_down": True, "polygon": square(100, 450, 200, 280), "indices": []},
+        {"card": "2C", "face_down": False, "polygon": square(700, 450, 200, 280), "indices": []},
+    ]
+    lines = [
+        label("10H", (110, 110, 140, 170)),
+        label("10H", (260, 310, 290, 370)),
+        label("AS", (410, 110, 440, 170)),
+        label("QC", (710, 110, 740, 170)),
+    ]
+    for name, meta_cards, label_lines in (("one", cards, lines), ("empty", [], [])):
+        (tmp_path / "images" / f"{name}.jpg").write_bytes(b"")
+        (tmp_path / "labels" / f"{name}.txt").write_text("".join(f"{line}\n" for line in label_lines))
+        meta = {"size": [1000, 800], "cards": meta_cards}
+        (tmp_path / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    return tmp_path
+
+
+def test_every_card_right_and_sure(folder: Path) -> None:
+    readings = {
+        "one.jpg": [
+            reading("10H", [100, 100, 300, 380]),
+            reading("AS", [400, 100, 600, 380]),
+            reading("QC", [700, 100, 900, 380]),
+            reading(None, [100, 450, 300, 730], face_down=True),
+        ]
+    }
+    scores = evaluate_folder(folder, readings)
+    assert (scores.images, scores.shown, scores.face_down, scores.matched) == (2, 4, 1, 4)
+    assert scores.recall == 1.0 and scores.card_accuracy == 1.0 and scores.load == 0.0
+    assert scores.silent_errors == 0 and scores.images_all_right == 2
+
+
+def test_silent_error_flagged_error_missed_card_and_extra(folder: Path) -> None:
+    readings = {
+        "one.jpg": [
+            reading("10D", [105, 105, 295, 375]),  # wrong and sure: silent
+            reading("AH", [400, 100, 600, 380], uncertain=True),  # wrong but flagged
+            reading("7D", [100, 450, 300, 730]),  # a face-down card read as a face: silent
+            reading("5S", [720, 460, 760, 520], uncertain=True),  # the hidden card: an extra, flagged
+        ],
+        "empty.jpg": [reading("KD", [10, 10, 60, 80])],  # a card on an empty table, sure: an unflagged extra
+    }
+    scores = evaluate_folder(folder, readings)
+    assert scores.shown == 4 and scores.matched == 3 and scores.recall == 0.75
+    assert scores.right == 0 and scores.card_accuracy == 0.0
+    assert scores.silent_errors == 2 and scores.wrong_flagged == 1 and scores.flagged == 1
+    assert scores.extra == 2 and scores.silent_extra == 1
+    assert scores.load == 1.0 and scores.silent_rate == 0.5 and scores.images_all_right == 0
+    assert {e["truth"] for e in scores.errors} == {"10H", None}
+
+
+def test_face_up_card_read_face_down_is_wrong(folder: Path) -> None:
+    readings = {"one.jpg": [reading(None, [400, 100, 600, 380], face_down=True, uncertain=True)]}
+    scores = evaluate_folder(folder, readings)
+    assert scores.matched == 1 and scores.right == 0 and scores.wrong_flagged == 1 and scores.silent_errors == 0
+    assert scores.load == 1.0 and scores.images_all_right == 1  # the empty table, nothing read
+
+
+def test_a_reading_boxing_only_an_index_is_matched(folder: Path) -> None:
+    scores = evaluate_folder(folder, {"one.jpg": [reading("QC", [708, 108, 742, 172])]})
+    assert scores.matched == 1 and scores.right_sure == 1 and scores.load == 0.75
+
+
+def test_labels_must_agree_with_meta_and_names(folder: Path) -> None:
+    assert class_names(folder) == CLASS_NAMES
+    (folder / "labels" / "one.txt").write_text(label("9H", (110, 110, 140, 170)) + "\n")
+    meta = json.loads((folder / "meta" / "one.json").read_text())
+    meta["cards"] = meta["cards"][:1]
+    meta["cards"][0]["indices"] = [0]
+    (folder / "meta" / "one.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="no es la carta"):
+        evaluate_folder(folder, {})
+    (folder / "meta" / "one.json").unlink()
+    with pytest.raises(FileNotFoundError, match="falta el meta"):
+        evaluate_folder(folder, {})
+
+
+def test_class_names_as_a_list(tmp_path: Path) -> None:
+    (tmp_path / "data.yaml").write_text("path: .\nnames: ['AS', '10h', 'QC']\n")
+    assert class_names(tmp_path) == ("AS", "10H", "QC")
+    (tmp_path / "data.yaml").write_text("names:\n  - AS\n  - KD\ntrain: images\n")
+    assert class_names(tmp_path) == ("AS", "KD")
+    assert iou([0, 0, 10, 10], [5, 0, 15, 10]) == pytest.approx(1 / 3)
+
+
+def test_perfect_readings_of_a_rendered_table(tmp_path: Path) -> None:
+    synth.generate(tmp_path, 2, 40, "cacheta", "val", (640, 480), negative=0.0)
+    readings = {}
+    for meta_path in (tmp_path / "meta" / "val").glob("*.json"):
+        meta = json.loads(meta_path.read_text())
+        readings[f"{meta_path.stem}.jpg"] = [
+            reading(None if c["face_down"] else c["card"], c["visible_box"], face_down=c["face_down"])
+            for c in meta["cards"]
+            if c["face_down"] or c["indices"]
+        ]
+    scores = evaluate_folder(tmp_path, readings, split="val")
+    assert scores.shown > 0 and scores.recall == 1.0 and scores.load == 0.0 and scores.images_all_right == 2
+
+
+def test_readings_from_json_lines(folder: Path) -> None:
+    lines = [
+        {"image": "somewhere/one.jpg", "cards": [reading("AS", [400, 100, 600, 380])]},
+        {"image": "broken.jpg", "error": "no es una imagen"},
+    ]
+    readings = readings_from_jsonl("\n".join(json.dumps(line) for line in lines) + "\n")
+    assert list(readings) == ["one.jpg"]
+    assert evaluate_folder(folder, readings).right_sure == 1
