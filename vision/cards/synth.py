@@ -306,6 +306,25 @@ def _chip(rng: np.random.Generator, ppm: float) -> npt.NDArray[np.uint8]:
     return chip
 
 
+def _hand(rng: np.random.Generator, ppm: float) -> npt.NDArray[np.uint8]:
+    """A flat hand seen from above, fingers up, about 19 cm long, BGRA: a palm and five fingers."""
+    length = int(0.19 * ppm)
+    width = int(0.6 * length)
+    hand = np.zeros((length, width, 4), np.uint8)
+    tone = np.array((90, 120, 170), np.float64) * rng.uniform(0.55, 1.3)
+    colour = (*(int(c) for c in np.clip(tone, 0, 255)), 255)
+    palm_w, palm_h = int(0.4 * width), int(0.28 * length)
+    cv2.ellipse(hand, (width // 2, int(0.7 * length)), (palm_w, palm_h), 0, 0, 360, colour, -1, cv2.LINE_AA)
+    cv2.rectangle(hand, (width // 2 - palm_w + 4, int(0.7 * length)), (width // 2 + palm_w - 4, length), colour, -1)
+    finger = max(3, int(0.16 * width))
+    for k, (dx, top) in enumerate(((-0.3, 0.12), (-0.1, 0.02), (0.1, 0.0), (0.28, 0.08), (0.5, 0.45))):
+        x = int(width / 2 + dx * width)
+        y_top = int(top * length) + finger // 2
+        base = (min(width - finger, x + int(0.1 * width)), int(0.75 * length)) if k == 4 else (x, int(0.6 * length))
+        cv2.line(hand, (x if k < 4 else min(width - finger, x), y_top), base, colour, finger, cv2.LINE_AA)
+    return hand
+
+
 def _index_polygons(card: Card, art: CardArt, sprite_size: tuple[int, int]) -> list[F64]:
     """Both corner indices of a face-up card as quadrilaterals in still pixels."""
     x1, y1, x2, y2 = art.index
@@ -396,6 +415,16 @@ def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: 
         transform = place(centre, float(rng.uniform(0, 2 * math.pi)), scale, (pixels.shape[1], pixels.shape[0]), rng)
         _paste(img, owner, pixels, transform, -2, rng, shadow=0.3 if what == "chip" else 0.0)
         distractors.append({"kind": what, "centre": [round(float(centre[0]), 1), round(float(centre[1]), 1)]})
+    if rng.random() < 0.25:
+        # A player's hand reaching in from the edge of the frame.
+        pixels = _hand(rng, ppm)
+        edge = float(rng.uniform(0, 2 * math.pi))
+        reach = np.array([math.cos(edge), math.sin(edge)])
+        centre = np.array([w / 2, h / 2]) + reach * np.array([w / 2, h / 2]) * rng.uniform(0.7, 1.0)
+        turn = math.atan2(reach[1], reach[0]) - math.pi / 2 + rng.normal(0, 0.3)
+        transform = place(centre, turn, 1.0, (pixels.shape[1], pixels.shape[0]), rng)
+        _paste(img, owner, pixels, transform, -2, rng, shadow=0.45)
+        distractors.append({"kind": "hand", "centre": [round(float(centre[0]), 1), round(float(centre[1]), 1)]})
     labels: list[str] = []
     for ident, card in enumerate(shown):
         mine = owner == ident
