@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from vision.cards import synth
@@ -146,3 +148,30 @@ def test_readings_from_json_lines(folder: Path) -> None:
     readings = readings_from_jsonl("\n".join(json.dumps(line) for line in lines) + "\n")
     assert list(readings) == ["one.jpg"]
     assert evaluate_folder(folder, readings).right_sure == 1
+
+
+def test_cards_from_hand_labels_without_meta(tmp_path: Path) -> None:
+    for part in ("images", "labels"):
+        (tmp_path / part).mkdir()
+    (tmp_path / "data.yaml").write_text("names:\n  0: 10H\n  1: BACK\n  2: AS\n")
+    cv2.imwrite(str(tmp_path / "images" / "real.png"), np.zeros((640, 640, 3), np.uint8))
+    lines = [
+        "0 0.10 0.10 0.05 0.08",  # the two corners of one 10H
+        "0 0.30 0.40 0.05 0.08",
+        "0 0.90 0.90 0.05 0.08",  # a second 10H far away: a card of its own
+        "1 0.60 0.20 0.20 0.30",  # a back
+        "2 0.50 0.60 0.05 0.08",
+    ]
+    (tmp_path / "labels" / "real.txt").write_text("\n".join(lines) + "\n")
+    with pytest.raises(FileNotFoundError, match="falta el meta"):
+        evaluate_folder(tmp_path, {})
+    readings = {
+        "real.png": [
+            reading("10H", [64, 64, 192, 256]),
+            reading(None, [320, 32, 448, 224], face_down=True),
+            reading("AS", [300, 360, 340, 410], uncertain=True),
+        ]
+    }
+    scores = evaluate_folder(tmp_path, readings, with_meta=False)
+    assert scores.shown == 4 and scores.face_down == 1 and scores.matched == 3
+    assert scores.right_sure == 2 and scores.flagged == 1 and scores.load == 0.5 and scores.silent_errors == 0

@@ -7,14 +7,18 @@ x2, y2], "uncertain": bool, "reasons": [...]}`, as `cacho cards read --json` giv
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from vision.cards.notation import CLASS_NAMES, parse_card
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+BACK = "BACK"  # the class of a card's back in a folder labelled by hand: a card face down
 MATCH_IOU = 0.3  # a reading's box against a card's seen part, its indices or its whole outline
 
 
@@ -56,8 +60,13 @@ class CardScores:
         return asdict(self)
 
 
+def _name(text: str) -> str:
+    name = text.strip(" '\"")
+    return BACK if name.upper() == BACK else parse_card(name)
+
+
 def class_names(folder: Path) -> tuple[str, ...]:
-    """The class names of a YOLO folder's data.yaml (`names:` as a list or a mapping), checked as card codes."""
+    """The class names of a YOLO folder's data.yaml (`names:` as a list or a mapping): card codes or BACK."""
     text = (folder / "data.yaml").read_text()
     names: dict[int, str] = {}
     inside = False
@@ -66,7 +75,7 @@ def class_names(folder: Path) -> tuple[str, ...]:
         if line.startswith("names:"):
             rest = line[len("names:") :].strip()
             if rest.startswith("["):
-                return tuple(parse_card(n.strip(" '\"")) for n in rest.strip("[]").split(",") if n.strip())
+                return tuple(_name(n) for n in rest.strip("[]").split(",") if n.strip())
             inside = True
             continue
         if inside:
@@ -74,10 +83,10 @@ def class_names(folder: Path) -> tuple[str, ...]:
                 break
             item = line.strip()
             if item.startswith("- "):
-                names[len(names)] = parse_card(item[2:].strip(" '\""))
+                names[len(names)] = _name(item[2:])
             elif ":" in item:
                 key, value = item.split(":", 1)
-                names[int(key)] = parse_card(value.strip(" '\""))
+                names[int(key)] = _name(value)
     return tuple(names[i] for i in sorted(names))
 
 
@@ -109,6 +118,43 @@ def truth_cards(meta: Mapping[str, Any], labels: Sequence[str], names: Sequence[
             if name != card["card"]:
                 raise ValueError(f"la etiqueta {name} no es la carta {card['card']} de su meta")
         shown.append(TruthCard(card["card"], False, (seen, whole, *(box for _, box in mine))))
+    return shown
+
+
+def truth_from_labels(labels: Sequence[str], names: Sequence[str], size: Sequence[int]) -> list[TruthCard]:
+    """The cards of a hand-labelled image with no meta: corners paired by class and nearness, BACK face down."""
+    # Two corners of one class within six index sides of each other are one card; a corner left alone is a card.
+    width, height = size
+    boxes = []
+    for line in labels:
+        cls, cx, cy, w, h = line.split()
+        x, y, bw, bh = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
+        boxes.append((names[int(cls)], (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)))
+    pairs = []
+    for i, (name_i, a) in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            name_j, b = boxes[j]
+            if name_i == name_j != BACK:
+                gap = math.dist(((a[0] + a[2]) / 2, (a[1] + a[3]) / 2), ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2))
+                reach = 6 * max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
+                if gap <= reach:
+                    pairs.append((gap, i, j))
+    partner: dict[int, int] = {}
+    for _, i, j in sorted(pairs):
+        if i not in partner and j not in partner:
+            partner[i], partner[j] = j, i
+    shown = []
+    for i, (name, box) in enumerate(boxes):
+        if partner.get(i, len(boxes)) < i:
+            continue
+        group = [box] + ([boxes[partner[i]][1]] if i in partner else [])
+        whole = (
+            min(b[0] for b in group),
+            min(b[1] for b in group),
+            max(b[2] for b in group),
+            max(b[3] for b in group),
+        )
+        shown.append(TruthCard(None if name == BACK else name, name == BACK, (whole, *group)))
     return shown
 
 
@@ -213,10 +259,21 @@ def readings_from_jsonl(text: str) -> dict[str, list[dict[str, Any]]]:
     return readings
 
 
+def _image_size(image: Path) -> tuple[int, int]:
+    pixels = cv2.imread(str(image), cv2.IMREAD_UNCHANGED)
+    if pixels is None:
+        raise ValueError(f"no se puede leer la imagen {image}")
+    return int(pixels.shape[1]), int(pixels.shape[0])
+
+
 def evaluate_folder(
-    folder: Path, readings: Mapping[str, Sequence[Mapping[str, Any]]], split: str | None = None
+    folder: Path,
+    readings: Mapping[str, Sequence[Mapping[str, Any]]],
+    split: str | None = None,
+    with_meta: bool = True,
 ) -> CardScores:
     """Score readings (by image file name) on a YOLO folder with labels/ and meta/; a missing reading reads nothing."""
+    # with_meta False: an image with no meta has its cards made from its labels (truth_from_labels).
     names = class_names(folder) if (folder / "data.yaml").exists() else CLASS_NAMES
     images = images_of(folder, split)
     if not images:
@@ -225,11 +282,13 @@ def evaluate_folder(
     for image in images:
         rel = Path(split, image.stem) if split else Path(image.stem)
         meta_path = folder / "meta" / rel.with_suffix(".json")
-        if not meta_path.exists():
-            raise FileNotFoundError(f"falta el meta de {image.name}: {meta_path}")
-        meta = json.loads(meta_path.read_text())
         label_path = folder / "labels" / rel.with_suffix(".txt")
-        labels = label_path.read_text().split("\n") if label_path.exists() else []
-        truths = truth_cards(meta, [line for line in labels if line.strip()], names)
+        labels = [line for line in label_path.read_text().split("\n") if line.strip()] if label_path.exists() else []
+        if meta_path.exists():
+            truths = truth_cards(json.loads(meta_path.read_text()), labels, names)
+        elif with_meta:
+            raise FileNotFoundError(f"falta el meta de {image.name}: {meta_path}")
+        else:
+            truths = truth_from_labels(labels, names, _image_size(image))
         score_image(truths, readings.get(image.name, ()), scores, image.name)
     return finish(scores)

@@ -224,12 +224,13 @@ def surface(rng: np.random.Generator, kind: str, w: int, h: int) -> F32:
         grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.8) * 0.06
         img = base[None, None, :] * (shade + grain)[..., None]
     elif kind == "wood":
-        base = np.array((40, 80, 140), np.float32) * rng.uniform(0.5, 1.3)
+        tone = np.array((40, 80, 140), np.float32) * rng.uniform(0.5, 1.3)
+        base = 0.6 * tone + 0.4 * tone.mean()
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         if rng.random() < 0.5:
             xs, ys = ys, xs
         warp = _noise(rng, h, w, 300) * 40
-        rings = 0.5 + 0.5 * np.sin((ys + warp + 8 * _noise(rng, h, w, 40)) * rng.uniform(0.05, 0.15))
+        rings = 0.5 + 0.5 * np.sin((ys + warp + 30 * _noise(rng, h, w, 60)) * rng.uniform(0.02, 0.08))
         plank = rng.uniform(250, 600)
         seam = (np.abs(((ys + warp * 0.1) % plank) - plank / 2) > plank / 2 - 3).astype(np.float32)
         img = base[None, None, :] * (0.75 + 0.25 * rings - 0.35 * seam)[..., None]
@@ -404,7 +405,7 @@ def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: 
         card.polygon = [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
         shown.append(card)
     distractors = []
-    for _ in range(int(rng.integers(0, 6))):
+    for _ in range(int(rng.poisson(2.5 * w * h / (1280 * 960)))):
         centre = rng.uniform((0, 0), (w, h))
         if rng.random() < 0.35:
             pixels = _chip(rng, ppm)
