@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import g, has_request_context, request
 
 from kiosk.cards.texts import EN as CARDS_EN
+from kiosk.house_options import EN as HOUSE_EN
 from kiosk.teach_texts import EN as TEACH_EN
 
 LANGS = ("es", "en")
@@ -271,7 +272,7 @@ EN: dict[str, str] = {
         "The kiosk already serves {n} live pages: this one tries again in {s} s"
     ),
 }
-for _key, _text in {**CARDS_EN, **TEACH_EN}.items():  # the card games' and the teaching page's texts
+for _key, _text in {**CARDS_EN, **TEACH_EN, **HOUSE_EN}.items():  # the card games', teaching's, house options'
     EN.setdefault(_key, _text)
 
 

@@ -33,6 +33,7 @@ from kiosk.bolivia import desk as desks
 from kiosk.bolivia import reading as readings
 from kiosk.camera import shrink
 from kiosk.game_views import GameViews
+from kiosk.house_options import BOLIVIA as BOLIVIA_OPTIONS
 from kiosk.i18n import t
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, rule_refusal, store
@@ -113,6 +114,7 @@ def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
         "bolivia/new.html",
         defaults=BoliviaConfig().to_dict(),
         choices=OPTION_CHOICES,
+        house=BOLIVIA_OPTIONS,
         error=error,
         form=form,
     )

@@ -30,6 +30,7 @@ from kiosk.dice import CorrectionError, confirmed_meta
 from kiosk.dudo import desk as desks
 from kiosk.dudo import reading as readings
 from kiosk.game_views import GameViews
+from kiosk.house_options import DUDO as DUDO_OPTIONS
 from kiosk.web import camera, json_body, json_seq, publish, refuse, store
 
 bp = Blueprint("dudo", __name__, url_prefix="/dudo")
@@ -59,7 +60,9 @@ def timer_of(table_id: int) -> dict[str, Any]:
 def new() -> Any:
     """Seat a table: players clockwise, who opens (named, or by the one-die roll-off of art. 3), house options."""
     if request.method == "GET":
-        return render_template("dudo/new.html", defaults=DudoConfig().to_dict(), choices=OPTION_CHOICES, error=None)
+        return render_template(
+            "dudo/new.html", defaults=DudoConfig().to_dict(), choices=OPTION_CHOICES, house=DUDO_OPTIONS, error=None
+        )
     form = request.form
     players = tuple(line.strip() for line in form.get("players", "").splitlines() if line.strip())
     name = form.get("name", "").strip() or f"Mesa {len(store().tables()) + 1}"
@@ -79,7 +82,12 @@ def new() -> Any:
     except (RuleError, LogError, json.JSONDecodeError) as error:
         message = str(error) if not isinstance(error, RuleError) else f"art. {error.article}: {error.message}"
         page = render_template(
-            "dudo/new.html", defaults=DudoConfig().to_dict(), choices=OPTION_CHOICES, error=message, form=form
+            "dudo/new.html",
+            defaults=DudoConfig().to_dict(),
+            choices=OPTION_CHOICES,
+            house=DUDO_OPTIONS,
+            error=message,
+            form=form,
         )
         return page, 400
     return redirect(url_for("dudo.table", table_id=table_id))
