@@ -123,6 +123,13 @@ def test_two_decks_make_twins() -> None:
     assert twins > 0
 
 
+def test_command_line_describes_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    synth.main(["--out", str(tmp_path), "--count", "2", "--seed", "3", "--game", "truco", "--size", "640x480"])
+    facts = synth.describe(tmp_path)
+    assert facts["images"] == 2 and facts["indices"] > 0 and 30 < facts["index_px_median"] < 100
+    assert "2 imágenes en" in capsys.readouterr().out
+
+
 def test_empty_tables_and_bad_sizes(tmp_path: Path) -> None:
     rendered = synth.render(5, "truco", SMALL, negative=1.0)
     assert rendered.labels == [] and rendered.meta["cards"] == [] and rendered.meta["negative"]

@@ -2,7 +2,7 @@
 
     python -m vision.cards.synth --out DIR --count N --seed S --game truco|cacho|pifpaf|cacheta [--split val]
 
-Image i uses seed S + i and nothing else, so a seed always makes the same image, labels and meta.
+Image i uses seed S + i and the game and nothing else, so they always make the same image, labels and meta.
 """
 
 from __future__ import annotations
@@ -368,7 +368,7 @@ class Rendered:
 
 def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: float = 0.06) -> Rendered:
     """The image of `seed`: a window of the table at the Pi camera's scale (4608x2592: the whole still)."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, GAMES.index(game)])  # Pif Paf and Cacheta tables differ for one seed
     faces, backs = card_art()
     w, h = size
     kind = SURFACES[int(rng.integers(len(SURFACES)))]
@@ -515,6 +515,34 @@ def generate(
     return written
 
 
+def describe(out: Path, split: str | None = None) -> dict[str, float]:
+    """What a rendered folder holds: images, cards in view, face down, labelled indices, twins, index heights."""
+    metas = sorted((out / "meta" / split if split else out / "meta").glob("*.json"))
+    cards = down = indices = twins = empty = 0
+    heights: list[float] = []
+    for path in metas:
+        meta = json.loads(path.read_text())
+        codes = Counter(c["card"] for c in meta["cards"] if c["card"] and c["indices"])
+        twins += sum(n == 2 for n in codes.values())
+        cards += sum(bool(c["indices"]) or c["face_down"] for c in meta["cards"])
+        down += sum(c["face_down"] for c in meta["cards"])
+        empty += not meta["cards"]
+        labels = (out / "labels" / (split or "") / f"{path.stem}.txt").read_text().split("\n")
+        for line in filter(None, labels):
+            _, _, _, w, h = (float(v) for v in line.split())
+            heights.append(max(w * meta["size"][0], h * meta["size"][1]))
+            indices += 1
+    return {
+        "images": len(metas),
+        "cards": cards,
+        "face_down": down,
+        "indices": indices,
+        "twins": twins,
+        "empty": empty,
+        "index_px_median": float(np.median(heights)) if heights else 0.0,
+    }
+
+
 def _size(text: str) -> tuple[int, int]:
     w, _, h = text.lower().partition("x")
     try:
@@ -542,7 +570,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.count < 1:
         parser.error("--count debe ser al menos 1")
     paths = generate(args.out, args.count, args.seed, args.game, args.split, args.size, args.negatives)
-    print(f"{len(paths)} imágenes en {args.out}")
+    facts = describe(args.out, args.split)
+    print(
+        f"{len(paths)} imágenes en {args.out}: {facts['cards']} cartas a la vista ({facts['face_down']} boca abajo), "
+        f"{facts['indices']} índices etiquetados (lado mayor mediano {facts['index_px_median']:.0f} px), "
+        f"{facts['twins']} pares de cartas gemelas, {facts['empty']} mesas sin cartas"
+    )
 
 
 if __name__ == "__main__":
