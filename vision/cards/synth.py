@@ -269,6 +269,7 @@ def _paste(
     ident: int,
     rng: np.random.Generator,
     shadow: float,
+    tint: F32 | None = None,
 ) -> None:
     """Draw a BGRA sprite through `transform` with a soft shadow; `owner` marks the pixels it now covers."""
     h, w = img.shape[:2]
@@ -287,7 +288,8 @@ def _paste(
         moved = cv2.warpAffine(np.ascontiguousarray(alpha[..., 0]), move, (x1 - x0, y1 - y0))
         cast = np.asarray(cv2.GaussianBlur(moved, (0, 0), 6), np.float32)[..., None]
         img[y0:y1, x0:x1] *= 1 - shadow * cast
-    img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - alpha) + layer[..., :3] * alpha
+    colour = layer[..., :3] if tint is None else layer[..., :3] * tint[None, None, :]
+    img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - alpha) + colour * alpha
     covered = alpha[..., 0] > 0.5
     owner[y0:y1, x0:x1][covered] = ident
 
@@ -401,7 +403,8 @@ def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: 
         if _bounds(corners, w, h, 0) is None:
             continue
         art = backs[card.back] if card.face_down or card.code is None else faces[card.code]
-        _paste(img, owner, art.pixels, card.transform, len(shown), rng, shadow=float(rng.uniform(0.15, 0.4)))
+        paper = (rng.uniform(0.82, 1.0) * rng.uniform(0.95, 1.0, 3)).astype(np.float32)  # worn or cream card stock
+        _paste(img, owner, art.pixels, card.transform, len(shown), rng, float(rng.uniform(0.15, 0.4)), paper)
         card.polygon = [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
         shown.append(card)
     distractors = []
