@@ -36,6 +36,16 @@ def rasterise(svg: Path, height: int) -> np.ndarray:
     return image
 
 
+def soften_border(image: np.ndarray) -> np.ndarray:
+    """The design's black outline made a light grey edge, as a real card's edge looks from above."""
+    alpha = (image[..., 3] > 0).astype(np.uint8)
+    inner = cv2.erode(alpha, np.ones((7, 7), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    ring = (alpha > 0) & (inner == 0)
+    out = image.copy()
+    out[ring, :3] = 215
+    return out
+
+
 def index_box(image: np.ndarray) -> list[int]:
     """The top-left corner index (rank over suit) as [x1, y1, x2, y2]: the first inked columns inside the border."""
     alpha = (image[..., 3] > 250).astype(np.uint8)
@@ -64,12 +74,12 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     faces = {}
     for code in CLASS_NAMES:
-        image = rasterise(args.svg_dir / f"{kennard_name(code)}.svg", args.height)
+        image = soften_border(rasterise(args.svg_dir / f"{kennard_name(code)}.svg", args.height))
         cv2.imwrite(str(args.out / f"{code}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         faces[code] = {"file": f"{code}.png", "index": index_box(image)}
     backs = []
     for number in (1, 2):
-        image = rasterise(args.svg_dir / f"B{number}.svg", args.height)
+        image = soften_border(rasterise(args.svg_dir / f"B{number}.svg", args.height))
         cv2.imwrite(str(args.out / f"back_{number}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         backs.append(f"back_{number}.png")
     height, width = image.shape[:2]
