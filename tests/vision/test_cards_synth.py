@@ -134,5 +134,9 @@ def test_empty_tables_and_bad_sizes(tmp_path: Path) -> None:
     rendered = synth.render(5, "truco", SMALL, negative=1.0)
     assert rendered.labels == [] and rendered.meta["cards"] == [] and rendered.meta["negative"]
     assert rendered.image.shape == (480, 640, 3)
+    base = ["--out", str(tmp_path), "--seed", "1", "--game", "truco"]
+    for bad in (["--size", "9x9"], ["--size", "big"], ["--negatives", "2"]):
+        with pytest.raises(SystemExit):
+            synth.main([*base, "--count", "1", *bad])
     with pytest.raises(SystemExit):
-        synth.main(["--out", str(tmp_path), "--count", "1", "--seed", "1", "--game", "truco", "--size", "9x9"])
+        synth.main([*base, "--count", "0"])

@@ -116,26 +116,25 @@ def _melds(rng: np.random.Generator, pool: Counter[str], size: int) -> list[list
     """Runs of one suit and sets of one rank, from the cards left in the pool, about `size` cards in all."""
     melds: list[list[str]] = []
     total = 0
-    while total < size:
+    for _ in range(500):  # the pool always has the cards for some meld; the cap only guards a bad draw
+        if total >= size:
+            break
         want = min(size - total, int(rng.integers(3, 5)))
-        meld: list[str] = []
         if rng.random() < 0.5:
             suit = SUITS[int(rng.integers(4))]
             start = int(rng.integers(0, len(RANKS) - want + 1))
             meld = [f"{RANKS[start + k]}{suit}" for k in range(want)]
         else:
             rank = RANKS[int(rng.integers(len(RANKS)))]
-            suits = list(rng.permutation(SUITS))[:want]
+            suits = [str(x) for x in rng.permutation(SUITS)][:want]
             if want < 4 and rng.random() < 0.25:
                 suits[-1] = suits[0]  # a twin inside a set, legal with two decks where two suits suffice
-            meld = [f"{rank}{s}" for s in suits]
-        if all(pool[c] >= meld.count(c) for c in meld) and want > 0:
+            meld = [f"{rank}{x}" for x in suits]
+        if all(pool[c] >= meld.count(c) for c in meld):
             for c in meld:
                 pool[c] -= 1
             melds.append(meld)
             total += len(meld)
-        elif want == 0:
-            break
     return melds
 
 
@@ -572,6 +571,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count debe ser al menos 1")
+    if not 0 <= args.negatives <= 1:
+        parser.error("--negatives debe estar entre 0 y 1")
     paths = generate(args.out, args.count, args.seed, args.game, args.split, args.size, args.negatives)
     facts = describe(args.out, args.split)
     print(
