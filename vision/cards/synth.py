@@ -157,10 +157,9 @@ def layout(rng: np.random.Generator, game: str) -> list[Card]:
     used: Counter[str] = Counter()
     cards: list[Card] = []
 
-    def take(code: str | None = None) -> str:
-        if code is None:
-            left = sorted(c for c, n in pool.items() if n > 0)
-            code = left[int(rng.integers(len(left)))]
+    def take() -> str:
+        left = sorted(c for c, n in pool.items() if n > 0)
+        code = left[int(rng.integers(len(left)))]
         pool[code] -= 1
         return code
 
@@ -391,7 +390,7 @@ def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: 
     ppm = (
         float(cards[0].transform[0, :2] @ cards[0].transform[0, :2]) ** 0.5 * sprite_h / (CARD_MM / 1000)
         if cards
-        else 3840.0
+        else 3100.0  # a card of 88 mm drawn 270 px long, as on the tables with cards
     )
     shown: list[Card] = []
     for card in cards:
