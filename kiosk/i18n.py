@@ -115,6 +115,9 @@ EN: dict[str, str] = {
     "Descartar lectura": "Discard the reading",
     "Declarar": "Declare",
     "Cambiar de categoría": "Change the category",
+    "Al cambiar de categoría se vuelven a tirar los cinco dados": (
+        "Changing the category means rolling all five dice again"
+    ),
     "Apartar": "Set aside",
     "Anotar": "Score",
     "¿A qué voy?": "What should I go for?",

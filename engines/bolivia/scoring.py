@@ -46,7 +46,11 @@ class Category(StrEnum):
 _FACES = {c: i for i, c in enumerate(Category, start=1) if i <= 6}
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 NUMBER_CATEGORIES: tuple[Category, ...] = CATEGORIES[:6]
-_ALIASES = {str(face): category for category, face in _FACES.items()} | {"póker": Category.POKER}
+# «Dormida» is what the tables call a grande (five of a kind).
+_ALIASES = {str(face): category for category, face in _FACES.items()} | {
+    "póker": Category.POKER,
+    "dormida": Category.GRANDE,
+}
 
 
 def category_from(text: str) -> Category | None:

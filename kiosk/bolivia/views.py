@@ -61,6 +61,7 @@ JS_LABELS = (
     "Descartar lectura",
     "Declarar",
     "Cambiar de categoría",
+    "Al cambiar de categoría se vuelven a tirar los cinco dados",
     "Apartar",
     "Anotar",
     "¿A qué voy?",

@@ -237,7 +237,9 @@
           class: "cat", dataset: { cat: c }, onclick: () => send("/action", { event: "declare", player: legal.player, category: c }),
         }, labelOf(c)));
         if (a && a.declared) {
-          items.push(h("details", { class: "change" }, h("summary", {}, L("Cambiar de categoría")), h("div", { class: "row cats", id: "declare" }, ...buttons)));
+          items.push(h("details", { class: "change" }, h("summary", {}, L("Cambiar de categoría")),
+            h("small", { class: "hint", id: "change-note" }, L("Al cambiar de categoría se vuelven a tirar los cinco dados")),
+            h("div", { class: "row cats", id: "declare" }, ...buttons)));
         } else {
           items.push(h("h2", {}, L("Declarar")), h("div", { class: "row cats", id: "declare" }, ...buttons));
         }
@@ -302,9 +304,11 @@
     const three = g.variant.includes("three_hatches");
     const onTurn = g.turn ? g.turn.side : null;
     const declared = state.attempt ? state.attempt.declared : null;
+    // Nobody leads (and no game points show) before a point is written: at 0-0 every side would tie for first.
+    const started = g.result.finished || g.sides.some((s) => s.total > 0);
     const cols = g.sides.map((side) => {
       const standing = ranking.find((r) => r.side === side.name);
-      const leader = standing && standing.place === 1 && (g.result.finished || side.total > 0 || three);
+      const leader = standing && standing.place === 1 && started;
       const crown = leader ? "★ " : "";
       const hatches = side.hatches.map((hatch, index) => {
         const mine = side.name === onTurn;
@@ -326,7 +330,7 @@
         h("div", { class: "side-head" },
           h("span", { class: "name" }, crown + side.name),
           h("span", { class: "total", dataset: { total: side.total } }, String(side.total)),
-          three && standing ? h("small", { class: "gp" }, standing.game_points + " pts") : null),
+          three && standing && started ? h("small", { class: "gp" }, standing.game_points + " pts") : null),
         ...hatches);
     });
     $("pizarras").replaceChildren(...cols);
@@ -340,7 +344,7 @@
     const items = [h("h2", {}, L("Fin de la partida"))];
     if (r.winners.length) items.push(h("p", { class: "winner", id: "winner" }, "★ " + (r.winners.length > 1 ? L("Ganadores") : L("Ganador")) + ": " + r.winners.join(", ")));
     if (r.playoff.length) items.push(h("p", { class: "winner" }, L("Empate: hay que desempatar") + ": " + r.playoff.join(", ")));
-    items.push(h("ol", {}, ...r.ranking.map((s) => h("li", {}, s.side + ": " + s.total + " " + L("puntos") + (state.game.variant.includes("three_hatches") ? " · " + s.game_points + " pts" : "")))));
+    items.push(h("ol", { id: "ranking" }, ...r.ranking.map((s) => h("li", { value: s.place }, s.side + ": " + s.total + " " + L("puntos") + (state.game.variant.includes("three_hatches") ? " · " + s.game_points + " pts" : "")))));
     for (const s of r.settlement) items.push(h("p", {}, s.loser + " · " + L("Paga") + " " + s.owes));
     box.replaceChildren(...items);
   }
@@ -349,9 +353,10 @@
     const box = $("celebration");
     const win = state.game.result.instant_win;
     if (!win) { box.hidden = true; box.replaceChildren(); return; }
-    if (!box.hidden && box.dataset.side === win.side) return;
+    if (box.dataset.side === win.side) return;  // once per game: a redraw never brings it back
     box.hidden = false;
     box.dataset.side = win.side;
+    if (tv) setTimeout(() => { box.hidden = true; }, 10000);  // nobody taps a TV: it goes by itself
     const bits = [];
     for (let i = 0; i < 24; i++) {
       bits.push(h("span", { class: "confetti", style: "left:" + ((i * 37) % 100) + "%;animation-delay:" + ((i % 8) * 0.25) + "s" }, ["⚅", "★", "$", "✦"][i % 4]));
@@ -361,7 +366,7 @@
         h("p", { class: "celebration-title" }, L("¡Grande de mano!")),
         h("p", { class: "celebration-dice" }, win.dice.map((f) => PIPS[f]).join(" ")),
         h("p", { class: "celebration-who" }, (win.player === win.side ? "" : win.player + " · ") + L("Gana") + " " + win.side),
-        h("button", { class: "big", onclick: () => { box.hidden = true; } }, "OK")));
+        tv ? null : h("button", { class: "big", onclick: () => { box.hidden = true; } }, "OK")));
   }
 
   function drawTools() {

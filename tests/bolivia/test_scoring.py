@@ -167,6 +167,7 @@ def test_five_alike_scored_elsewhere_is_not_a_grande() -> None:
         ("poker", Category.POKER),
         ("póker", Category.POKER),
         ("grande", Category.GRANDE),
+        ("Dormida", Category.GRANDE),
     ],
 )
 def test_categories_by_number_or_bolivian_name(text: str, category: Category) -> None:

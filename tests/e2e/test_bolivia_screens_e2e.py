@@ -1,0 +1,112 @@
+"""Bolivian Cacho's screens (issue 34, point 15), in Debian's chromium on `cacho kiosk --camera none`: tied winners
+share their place, the teams box only with partners, no leader nor game points at 0-0 with three pizarras, a note
+that changing the category rolls all five again, and the TV's grande de mano that fits and goes by itself."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Server, serving, set_pin
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+PIN = "2468"
+FIRST_ROLLS = {
+    "balas": [1, 1, 2, 3, 5],
+    "tontos": [2, 2, 1, 3, 5],
+    "trenes": [3, 3, 1, 2, 5],
+    "cuadras": [4, 4, 1, 2, 6],
+    "quinas": [5, 5, 1, 2, 6],
+    "senas": [6, 6, 1, 2, 4],
+    "escalera": [1, 2, 3, 4, 5],
+    "full": [2, 2, 3, 3, 3],
+    "poker": [4, 4, 4, 4, 1],
+    "grande": [1, 2, 3, 5, 6],
+}
+
+
+@pytest.fixture
+def kiosk(tmp_path: Path) -> Iterator[Server]:
+    """The kiosk with no camera."""
+    with serving(tmp_path, "none") as server:
+        yield server
+
+
+def log(*events: dict[str, Any]) -> str:
+    """A Bolivian log: Ana and Beto, classic, then `events`."""
+    start = {"event": "start", "players": ["Ana", "Beto"], "variant": "classic"}
+    return "\n".join(json.dumps(e) for e in (start, *events)) + "\n"
+
+
+def turn(player: str, category: str) -> list[dict[str, Any]]:
+    """One roll, its category declared and written."""
+    return [
+        {"event": "roll", "player": player, "dice": FIRST_ROLLS[category]},
+        {"event": "declare", "player": player, "category": category},
+        {"event": "score", "player": player},
+    ]
+
+
+def imported(page: Any, url: str, text: str) -> str:
+    """A game imported from `text` by the home page's form; its page's address."""
+    page.goto(url + "/")
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    response = page.request.post(url + "/bolivia/import", form={"text": text, "name": "Prueba", "csrf_token": token})
+    assert response.ok, response.text()
+    return str(response.url)
+
+
+def test_tied_winners_share_their_place_and_a_change_of_category_says_all_five_are_rolled(
+    kiosk: Server, page: Any
+) -> None:
+    set_pin(page, kiosk.url, PIN)
+    game = [event for category in FIRST_ROLLS for player in ("Ana", "Beto") for event in turn(player, category)]
+    page.goto(imported(page, kiosk.url, log(*game)))
+    expect(page.locator("#ranking li")).to_have_count(2)
+    assert page.locator("#ranking li").evaluate_all("items => items.map((li) => li.value)") == [1, 1]
+    expect(page.locator("#winner")).to_contain_text("Ana, Beto")
+
+    page.goto(imported(page, kiosk.url, log(turn("Ana", "balas")[0], turn("Ana", "balas")[1])))
+    page.locator("details.change summary").click()
+    expect(page.locator("#change-note")).to_be_visible()
+    expect(page.locator("#change-note")).to_have_text("Al cambiar de categoría se vuelven a tirar los cinco dados")
+
+
+def test_the_setup_form_and_three_pizarras_at_0_0(kiosk: Server, page: Any) -> None:
+    set_pin(page, kiosk.url, PIN)
+    page.goto(kiosk.url + "/bolivia/new")
+    expect(page.locator("#teams-box")).to_be_hidden()
+    page.locator("#v-partners").check()
+    expect(page.locator("#teams-box")).to_be_visible()
+    page.locator("#v-partners").uncheck()
+    page.fill("#players", "Ana\nBeto\nCaro")
+    page.locator("#v-three").check()
+    page.click("#create")
+    expect(page.locator("#pizarras .side")).to_have_count(3)
+    expect(page.locator("#pizarras .side.leader")).to_have_count(0)
+    expect(page.locator("#pizarras .gp")).to_have_count(0)
+    assert "★" not in page.locator("#pizarras").inner_text()
+
+
+def test_the_tvs_grande_de_mano_fits_and_goes_by_itself(kiosk: Server, page: Any, browser: Any) -> None:
+    set_pin(page, kiosk.url, PIN)
+    five = [{"event": "roll", "player": "Ana", "dice": [6, 6, 6, 6, 6]}]
+    five += [{"event": "declare", "player": "Ana", "category": "grande"}, {"event": "score", "player": "Ana"}]
+    address = imported(page, kiosk.url, log(*five))
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    try:
+        tv.goto(address + "/tv")
+        card = tv.locator("#grande-de-mano")
+        expect(card).to_be_visible()
+        expect(card.locator("button")).to_have_count(0)  # nobody taps a TV
+        box = tv.locator(".celebration-title").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280
+        expect(card).to_be_hidden(timeout=20000)
+    finally:
+        tv.context.close()
