@@ -10,24 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint
 
 from engines.cards.cacheta.game import CUT, HAND_SIZE, KNOCK, Action, CachetaGame, CachetaOptions, GoodOne
 from engines.cards.cacheta.game import GAME as ROUND_SECTION
-from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
+from engines.cards.deck import DOUBLE_DECK, parse_card
 from engines.cards.legal import legality
 from engines.cards.table import Draw
 from engines.errors import LogError, RuleError
-from kiosk.auth import coordinator_required
 from kiosk.cards import common
-from kiosk.cards.common import card_data
-from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
+from kiosk.cards.common import card_data, card_field
+from kiosk.cards.desk import CardTables, Desk
 from kiosk.cards.pifpaf import RANKS, melds_of
-from kiosk.game_views import GameViews
-from kiosk.web import store
 
 GAME = "cacheta"
 TABLES = CardTables(GAME)
+IMPORTED = "Cacheta importada"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/cacheta")
 
 ACTIONS = ("deal", "draw", "discard", "knock", "good_one", "cut")
@@ -71,77 +69,36 @@ JS_LABELS = (
 )
 
 
-def labels() -> dict[str, str]:
-    """The page's labels in its language."""
-    return common.labels(JS_LABELS)
-
-
-def load(store_: Any, table_id: int) -> Desk:
-    """A Cacheta table from its stored log."""
-    return TABLES.load(store_, table_id)
-
-
 # ------------------------------------------------------------------ setup
 
-
-def _defaults() -> dict[str, object]:
-    options = CachetaOptions()
-    return {
-        "trump_natural_free": options.trump_natural_free,
-        "king_makes_aces": options.king_makes_aces,
-        "first_player_rotates": options.first_player_rotates,
-    }
+DEFAULTS: dict[str, object] = {
+    "trump_natural_free": CachetaOptions().trump_natural_free,
+    "king_makes_aces": CachetaOptions().king_makes_aces,
+    "first_player_rotates": CachetaOptions().first_player_rotates,
+}
 
 
-def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
-    page = render_template("cacheta/new.html", defaults=_defaults(), choices={}, error=error, form=form)
-    return page, status
-
-
-@bp.route("/new", methods=["GET", "POST"])
-@coordinator_required
-def new() -> Any:
-    """Start a table: 2 to 8 players in playing order, the points each starts with, the set rule, house options."""
-    if request.method == "GET":
-        return _new_page(None)
-    form = request.form
-    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
-    name = form.get("name", "").strip() or f"Cacheta {len(store().tables()) + 1}"
+def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+    """The `start` event of the setup form: 2 to 8 players in playing order, the points each starts with, the set
+    rule and the house options."""
+    players = common.players_of(form)
     options: dict[str, object] = {}
-    for flag in _defaults():
+    for flag in DEFAULTS:
         if "options_form" in form or f"opt_{flag}" in form:
-            options[flag] = form.get(f"opt_{flag}") in ("on", "true", "1")
+            options[flag] = common.checked(form, f"opt_{flag}")
     for number in ("start_points", "set_min_suits"):
         raw = form.get(number, "").strip()
         if raw:
             if not raw.isdigit():
-                return _new_page(f"Cacheta: «{number}» es un número", form, 400)
+                raise RuleError("Cacheta", f"«{number}» es un número")
             options[number] = int(raw)
-    try:
-        table_id = TABLES.create(store(), name, {"players": players, "options": options})
-    except RuleError as error:
-        return _new_page(f"{error.article}: {error.message}", form, 400)
-    except LogError as error:
-        return _new_page(error.message, form, 400)
-    return redirect(url_for("cacheta.table", table_id=table_id))
+    return {"players": players, "options": options}
+
+
+common.add_new_route(bp, TABLES, "Cacheta", DEFAULTS, {}, start_of, IMPORTED)
 
 
 # ------------------------------------------------------------------ pages
-
-
-@bp.route("/<int:table_id>")
-@coordinator_required
-def table(table_id: int) -> Any:
-    """The coordinator's screen."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("table", table_id, labels=labels())
-
-
-@bp.route("/<int:table_id>/tv")
-def tv(table_id: int) -> Any:
-    """The spectators' screen (read-only): the points table, the flip and its trumps, the last knock."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("tv", table_id, labels=labels())
 
 
 def rounds_of(desk: Desk) -> list[dict[str, Any]]:
@@ -174,12 +131,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         }
         for seat, name in enumerate(game.players)
     ]
-    out: dict[str, Any] = {
-        "id": desk.table_id,
-        "name": store().table(desk.table_id).name,
-        "seq": desk.seq,
-        "view": view,
-        "game": GAME,
+    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
         "summary": common.summary_for(summary, view),
         "players": players,
         "phase": game.phase,
@@ -207,7 +159,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
     if view != "tv":
         out["legal"] = legal_of(game)
         out["can_undo"] = len(desk.standing) > 1
-        out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in RANKS]
+        out["deck"] = common.full_deck(RANKS)
         out["copies"] = DOUBLE_DECK.copies
     return out
 
@@ -219,10 +171,7 @@ def legal_of(game: CachetaGame) -> dict[str, Any]:
         ("draw_stock", Draw(seat, "stock")),
         ("draw_discard", Draw(seat, "discard")),
     ]
-    may = {
-        x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
-        for x in legality(game.check, candidates)
-    }
+    may = common.legal_map(legality(game.check, candidates))
     good: list[int] = []
     if game.phase == "play":
         good = [s for s in game.alive if legality(game.check, [("good", GoodOne(s))])[0].allowed]
@@ -251,59 +200,37 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     return str(kind)
 
 
-VIEWS = GameViews(GAME, load, TABLES.act, state_of, common.current_reading)
-VIEWS.add_routes(
-    bp,
-    undo=UNDO_TAP,
-    import_log=TABLES.import_log,
-    imported_name="Cacheta importada",
-    export_name=lambda table_id: f"cacheta-{table_id}.jsonl",
-)
-
-
 # ------------------------------------------------------------------ playing
-
-
-def _card(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise LogError(f"falta '{key}': una carta, p. ej. QH")
-    return str(parse_card(value))
 
 
 def tap_events(game: CachetaGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
-    name = data.get("action")
-    if name not in ACTIONS:
-        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    name = common.action_name(data, ACTIONS)
     if name == "deal":
-        return [{"event": "deal", "flip": _card(data, "flip")}]
+        return [{"event": "deal", "flip": card_field(data, "flip")}]
     player = data.get("player", game.turn)
     if isinstance(player, bool) or not isinstance(player, int):
         raise LogError("falta 'player' (un número de asiento)")
     event: dict[str, Any] = {"event": name, "player": player}
     if name == "draw":
-        source = data.get("source")
-        if source not in ("stock", "discard"):
-            raise LogError("'source' es stock (el mazo) o discard (el descarte)")
-        event["source"] = source
+        event["source"] = common.draw_source(data)
     elif name == "discard":
-        event["card"] = _card(data, "card")
+        event["card"] = card_field(data, "card")
     elif name in ("knock", "cut"):
-        event["discard"] = None if data.get("discard") is None else _card(data, "discard")
-        shown = data.get("cards")
-        if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
-            raise LogError("falta 'cards': las cartas que muestra")
-        event["cards"] = [str(parse_card(x)) for x in shown]
+        event["discard"] = None if data.get("discard") is None else card_field(data, "discard")
+        event["cards"] = common.shown_cards(data, "falta 'cards': las cartas que muestra")
     return [event]
 
 
-@bp.route("/<int:table_id>/action", methods=["POST"])
-@coordinator_required
-def action(table_id: int) -> Any:
-    """One tap: deal with the flip, draw, discard, knock out, ask for the good one or cut the line; refused (with
-    the seed's section) when illegal, and then nothing is stored."""
-    return common.tap(TABLES, VIEWS, table_id, tap_events)
+VIEWS = common.card_views(
+    bp,
+    TABLES,
+    state_of,
+    tap_events,
+    js_labels=JS_LABELS,
+    imported_name=IMPORTED,
+    export_name=lambda table_id: f"cacheta-{table_id}.jsonl",
+)
 
 
 # ------------------------------------------------------------------ knocking out, read by the card reader

@@ -10,21 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint
 
 from engines.cards.cacho.evening import CachoEvening, apply_event
 from engines.cards.cacho.game import ROUND_BETS, Action, Bet, CachoOptions, Call, Pass, Raise
 from engines.cards.cacho.showdown import CATEGORY_IDS, CATEGORY_NAMES, HIGH_CARD_TIEBREAKS
-from engines.cards.deck import CACHO_DECK, SUITS, Card, parse_card
+from engines.cards.deck import CACHO_DECK, parse_card
 from engines.cards.legal import legality
 from engines.errors import LogError, RuleError
-from kiosk import web
-from kiosk.auth import coordinator_required
 from kiosk.cards import common
-from kiosk.cards.common import card_data, card_reader
-from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
-from kiosk.game_views import GameViews
-from kiosk.web import store
+from kiosk.cards.common import card_data, card_reader, current_reading
+from kiosk.cards.desk import CardTables, Desk
 
 GAME = "cacho"
 NOT_AN_EVENING = (
@@ -32,6 +28,7 @@ NOT_AN_EVENING = (
     "(una mano sola se repite con cacho cards replay)"
 )
 TABLES = CardTables(GAME, lambda state: None if isinstance(state, CachoEvening) else NOT_AN_EVENING)
+IMPORTED = "Cacho importado"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/cacho")
 
 OPTION_CHOICES: dict[str, list[str]] = {"high_card_tiebreak": list(HIGH_CARD_TIEBREAKS)}
@@ -83,75 +80,34 @@ JS_LABELS = (
 )
 
 
-def labels() -> dict[str, str]:
-    """The page's labels in its language."""
-    return common.labels(JS_LABELS)
-
-
-def load(store_: Any, table_id: int) -> Desk:
-    """A Spanish Cacho evening from its stored log."""
-    return TABLES.load(store_, table_id)
-
-
 # ------------------------------------------------------------------ setup
 
 
-def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
-    options = CachoOptions()
-    defaults = {
-        "high_card_tiebreak": options.high_card_tiebreak,
-        "call_without_bet": options.call_without_bet,
-        "deal_rotates": True,
-    }
-    page = render_template("cacho/new.html", defaults=defaults, choices=OPTION_CHOICES, error=error, form=form)
-    return page, status
-
-
-@bp.route("/new", methods=["GET", "POST"])
-@coordinator_required
-def new() -> Any:
-    """Start an evening: 2 to 4 players clockwise, the chips each starts with, and the house options."""
-    if request.method == "GET":
-        return _new_page(None)
-    form = request.form
-    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
-    name = form.get("name", "").strip() or f"Cacho {len(store().tables()) + 1}"
+def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+    """The `start` event of the setup form: 2 to 4 players clockwise, the chips each starts with, house options."""
+    players = common.players_of(form)
     raw_chips = form.get("chips", "").strip()
     if not raw_chips.isdigit() or not 1 <= int(raw_chips) <= MAX_CHIPS:
-        return _new_page(f"Background: las fichas de cada jugador son un número de 1 a {MAX_CHIPS}", form, 400)
+        raise RuleError("Background", f"las fichas de cada jugador son un número de 1 a {MAX_CHIPS}")
     shown = "options_form" in form
     options: dict[str, object] = {}
     for flag in ("call_without_bet", "deal_rotates"):
         if shown or f"opt_{flag}" in form:
-            options[flag] = form.get(f"opt_{flag}") in ("on", "true", "1")
+            options[flag] = common.checked(form, f"opt_{flag}")
     if form.get("opt_high_card_tiebreak"):
         options["high_card_tiebreak"] = form["opt_high_card_tiebreak"]
-    start = {"players": players, "chips": [int(raw_chips)] * len(players), "evening": True, "options": options}
-    try:
-        table_id = TABLES.create(store(), name, start)
-    except RuleError as error:
-        return _new_page(f"{error.article}: {error.message}", form, 400)
-    except LogError as error:
-        return _new_page(error.message, form, 400)
-    return redirect(url_for("cacho.table", table_id=table_id))
+    return {"players": players, "chips": [int(raw_chips)] * len(players), "evening": True, "options": options}
+
+
+DEFAULTS = {
+    "high_card_tiebreak": CachoOptions().high_card_tiebreak,
+    "call_without_bet": CachoOptions().call_without_bet,
+    "deal_rotates": True,
+}
+common.add_new_route(bp, TABLES, "Cacho", DEFAULTS, OPTION_CHOICES, start_of, IMPORTED)
 
 
 # ------------------------------------------------------------------ pages
-
-
-@bp.route("/<int:table_id>")
-@coordinator_required
-def table(table_id: int) -> Any:
-    """The coordinator's screen."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("table", table_id, labels=labels())
-
-
-@bp.route("/<int:table_id>/tv")
-def tv(table_id: int) -> Any:
-    """The spectators' screen (read-only): chips, pot, the round and the last showdown."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("tv", table_id, labels=labels())
 
 
 def state_of(desk: Desk, view: str) -> dict[str, Any]:
@@ -172,12 +128,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         }
         for seat, name in enumerate(night.players)
     ]
-    out: dict[str, Any] = {
-        "id": desk.table_id,
-        "name": store().table(desk.table_id).name,
-        "seq": desk.seq,
-        "view": view,
-        "game": GAME,
+    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
         "summary": summary,
         "players": players,
         "phase": night.phase,
@@ -198,7 +149,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
     if view != "tv":
         out["legal"] = legal_of(night)
         out["can_undo"] = len(desk.standing) > 1
-        out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in sorted(CACHO_DECK.ranks)]
+        out["deck"] = common.full_deck(sorted(CACHO_DECK.ranks))
     return out
 
 
@@ -235,7 +186,7 @@ def legal_of(night: CachoEvening) -> dict[str, Any]:
     raises = [n for n in range(1, max(0, hand.resto - hand.level) + 1)] if hand.round == 3 else []
     return {
         "player": seat,
-        "may": {x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason} for x in checks},
+        "may": common.legal_map(checks),
         "raises": raises,
         "owed": hand.level - hand.put_in[hand.next_player] if hand.round == 3 else None,
     }
@@ -265,30 +216,13 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     return str(kind)
 
 
-def current_reading(desk: Desk) -> dict[str, Any] | None:
-    """The hands read awaiting confirmation, if they were read for the evening as it stands."""
-    return web.pending_reading(desk.table_id, desk.seq)
-
-
-VIEWS = GameViews(GAME, load, TABLES.act, state_of, current_reading)
-VIEWS.add_routes(
-    bp,
-    undo=UNDO_TAP,
-    import_log=TABLES.import_log,
-    imported_name="Cacho importado",
-    export_name=lambda table_id: f"cacho-espanol-{table_id}.jsonl",
-)
-
-
 # ------------------------------------------------------------------ playing
 
 
 def tap_events(night: CachoEvening, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The log events one tap writes (the next card dealt face down when a betting round ends); LogError when the
     request is malformed. The engine checks them all before any is stored."""
-    name = data.get("action")
-    if name not in ACTIONS:
-        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    name = common.action_name(data, ACTIONS)
     events: list[dict[str, Any]]
     if name == "hand":
         eldest = data.get("eldest", night.next_eldest())
@@ -325,12 +259,15 @@ def tap_events(night: CachoEvening, data: Mapping[str, Any]) -> list[dict[str, A
     return events
 
 
-@bp.route("/<int:table_id>/action", methods=["POST"])
-@coordinator_required
-def action(table_id: int) -> Any:
-    """One tap: a new hand, pass, bet, call, raise, or the hands shown; refused (with the seed's section) when
-    illegal, and then nothing is stored."""
-    return common.tap(TABLES, VIEWS, table_id, tap_events)
+VIEWS = common.card_views(
+    bp,
+    TABLES,
+    state_of,
+    tap_events,
+    js_labels=JS_LABELS,
+    imported_name=IMPORTED,
+    export_name=lambda table_id: f"cacho-espanol-{table_id}.jsonl",
+)
 
 
 # ------------------------------------------------------------------ the hands shown, read by the card reader

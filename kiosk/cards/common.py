@@ -1,18 +1,21 @@
-"""What the card games' pages share: a card as the pages draw it, and the labels their scripts draw."""
+"""What the card games' blueprints share: their routes written once, a card as the pages draw it, the labels their
+scripts draw, and the reading of cards laid face up."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from engines.cards.deck import SUIT_SYMBOLS, Card
+from engines.cards.deck import SUIT_SYMBOLS, SUITS, Card, parse_card
 from engines.errors import LogError, RuleError
 from hardware.camera import CameraError
 from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import reader as readers
+from kiosk.cards.desk import UNDO_TAP
+from kiosk.game_views import GameViews
 from kiosk.i18n import t
 from kiosk.store import StaleError
 from kiosk.tables import table_lock
@@ -20,8 +23,9 @@ from kiosk.tables import table_lock
 if TYPE_CHECKING:
     from kiosk.cards.desk import CardTables, Desk
     from kiosk.cards.reader import CardReader
-    from kiosk.game_views import GameViews
 
+StateOf = Callable[["Desk", str], dict[str, Any]]  # the desk, the view: the page's JSON
+StartOf = Callable[[Mapping[str, str]], dict[str, Any]]  # the setup form: the `start` event (RuleError/LogError)
 TapEvents = Callable[[Any, Mapping[str, Any]], list[dict[str, Any]]]  # the engine's state, the request: the events
 # What a reading of cards laid face up is for: the seats read, the cards each shows, and what the reading carries.
 ReadStart = Callable[["Desk", Mapping[str, Any]], tuple[list[int], int, dict[str, Any]]]
@@ -38,6 +42,159 @@ def card_data(card: Card, down: bool = False) -> dict[str, Any]:
 def labels(keys: Iterable[str]) -> dict[str, str]:
     """A page's labels in its language (the Spanish is the key)."""
     return {key: t(key) for key in keys}
+
+
+def card_views(
+    bp: Blueprint,
+    tables: CardTables,
+    state_of: StateOf,
+    tap_events: TapEvents,
+    *,
+    js_labels: Iterable[str],
+    imported_name: str,
+    export_name: Callable[[int], str],
+) -> GameViews[Desk]:
+    """The game's views with the routes every card game has: the coordinator's page and the TV's, state.json, the
+    photos, the export, the import, the undo of the last tap, and the tap itself (`tap_events`)."""
+    views: GameViews[Desk] = GameViews(tables.game, tables.load, tables.act, state_of, current_reading)
+    views.add_routes(
+        bp, undo=UNDO_TAP, import_log=tables.import_log, imported_name=imported_name, export_name=export_name
+    )
+    keys = tuple(js_labels)
+
+    def table(table_id: int) -> Any:
+        """The coordinator's screen."""
+        views.load_or_404(table_id)
+        return views.page("table", table_id, labels=labels(keys))
+
+    def tv(table_id: int) -> Any:
+        """The spectators' screen (read-only)."""
+        views.load_or_404(table_id)
+        return views.page("tv", table_id, labels=labels(keys))
+
+    def action(table_id: int) -> Any:
+        """One tap, refused (with the seed's section) when illegal, and then nothing is stored."""
+        return tap(tables, views, table_id, tap_events)
+
+    bp.add_url_rule("/<int:table_id>", "table", coordinator_required(table))
+    bp.add_url_rule("/<int:table_id>/tv", "tv", tv)
+    bp.add_url_rule("/<int:table_id>/action", "action", coordinator_required(action), methods=["POST"])
+    return views
+
+
+def add_new_route(
+    bp: Blueprint,
+    tables: CardTables,
+    title: str,
+    defaults: Mapping[str, object],
+    choices: Mapping[str, list[str]],
+    start_of: StartOf,
+    imported_name: str,
+) -> None:
+    """Add `/new`: the setup form (`GAME/new.html`) and a new table from its `start` event (`start_of`); the form
+    again with the refusal (400) when the form or the engine refuses it; `title` names an unnamed table and
+    `imported_name` an unnamed import."""
+
+    def page(error: str | None, form: Any = None, status: int = 200) -> Any:
+        html = render_template(
+            f"{bp.name}/new.html",
+            game=bp.name,
+            unnamed=f"{title} 1",
+            imported_name=imported_name,
+            defaults=defaults,
+            choices=choices,
+            error=error,
+            form=form,
+        )
+        return html, status
+
+    def new() -> Any:
+        """Start a game from the setup form."""
+        if request.method == "GET":
+            return page(None)
+        form = request.form
+        name = form.get("name", "").strip() or f"{title} {len(web.store().tables()) + 1}"
+        try:
+            table_id = tables.create(web.store(), name, start_of(form))
+        except RuleError as error:
+            return page(f"{error.article}: {error.message}", form, 400)
+        except LogError as error:
+            return page(error.message, form, 400)
+        return redirect(url_for(f"{bp.name}.table", table_id=table_id))
+
+    bp.add_url_rule("/new", "new", coordinator_required(new), methods=["GET", "POST"])
+
+
+def players_of(form: Mapping[str, str]) -> list[str]:
+    """The players of a setup form, one a line."""
+    return [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
+
+
+def checked(form: Mapping[str, str], key: str) -> bool:
+    """Whether a setup form's checkbox is on."""
+    return form.get(key) in ("on", "true", "1")
+
+
+def action_name(data: Mapping[str, Any], actions: tuple[str, ...]) -> str:
+    """The tap's action, one of the game's `actions`; LogError otherwise."""
+    name = data.get("action")
+    if name not in actions:
+        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(actions)}")
+    return str(name)
+
+
+def int_field(data: Mapping[str, Any], key: str, default: int | None) -> int:
+    """A number of the tap (`default` when absent); LogError when it is not one."""
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LogError(f"falta '{key}' (un número)")
+    return value
+
+
+def card_field(data: Mapping[str, Any], key: str) -> str:
+    """A card of the tap in its notation; LogError when missing."""
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise LogError(f"falta '{key}': una carta, p. ej. QH")
+    return str(parse_card(value))
+
+
+def draw_source(data: Mapping[str, Any]) -> str:
+    """Where a draw takes its card from: stock or discard; LogError otherwise."""
+    source = data.get("source")
+    if source not in ("stock", "discard"):
+        raise LogError("'source' es stock (el mazo) o discard (el descarte)")
+    return str(source)
+
+
+def shown_cards(data: Mapping[str, Any], missing: str) -> list[str]:
+    """The cards a player shows (`cards`), in their notation; LogError (`missing`) when not a list of cards."""
+    shown = data.get("cards")
+    if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
+        raise LogError(missing)
+    return [str(parse_card(x)) for x in shown]
+
+
+def page_head(desk: Desk, view: str, game: str) -> dict[str, Any]:
+    """What every card page's JSON starts with: the table's id, name and seq, the view and the game."""
+    return {
+        "id": desk.table_id,
+        "name": web.store().table(desk.table_id).name,
+        "seq": desk.seq,
+        "view": view,
+        "game": game,
+    }
+
+
+def legal_map(checks: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """The engine's legality checks by action: allowed, and the section and reason when not."""
+    return {x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason} for x in checks}
+
+
+def full_deck(ranks: Iterable[int]) -> list[dict[str, Any]]:
+    """The card picker's cards: each suit, the `ranks` in order."""
+    order = tuple(ranks)
+    return [card_data(Card(rank, suit)) for suit in SUITS for rank in order]
 
 
 def card_reader() -> CardReader | None:
@@ -124,13 +281,18 @@ def add_shown_routes(
 
     def cancel(table_id: int) -> Any:
         """Drop the reading awaiting confirmation (nothing is logged)."""
-        views.load_or_404(table_id)
-        with table_lock(table_id):
-            web.discard_pending(table_id)
-        return views.redrawn(table_id)
+        return cancel_reading(views, table_id)
 
     for name, view in (("read", read), ("card", card), ("confirm", confirm), ("cancel", cancel)):
         bp.add_url_rule(f"/<int:table_id>/{name}", name, coordinator_required(view), methods=["POST"])
+
+
+def cancel_reading(views: GameViews[Desk], table_id: int) -> Any:
+    """Drop the table's reading awaiting confirmation (nothing is logged); the coordinator's state."""
+    views.load_or_404(table_id)
+    with table_lock(table_id):
+        web.discard_pending(table_id)
+    return views.redrawn(table_id)
 
 
 def current_reading(desk: Desk) -> dict[str, Any] | None:

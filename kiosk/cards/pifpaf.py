@@ -10,21 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint
 
-from engines.cards.deck import DOUBLE_DECK, SUITS, Card, parse_card
+from engines.cards.deck import DOUBLE_DECK
 from engines.cards.legal import legality
 from engines.cards.melds import Meld
 from engines.cards.pifpaf.evening import PifPafEvening
 from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafOptions, Raise
 from engines.cards.table import Draw
 from engines.errors import LogError, RuleError
-from kiosk.auth import coordinator_required
 from kiosk.cards import common
-from kiosk.cards.common import card_data
-from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
-from kiosk.game_views import GameViews
-from kiosk.web import store
+from kiosk.cards.common import card_data, card_field, int_field
+from kiosk.cards.desk import CardTables, Desk
 
 GAME = "pifpaf"
 NOT_AN_EVENING = (
@@ -32,6 +29,7 @@ NOT_AN_EVENING = (
     "(una mano sola se repite con cacho cards replay)"
 )
 TABLES = CardTables(GAME, lambda state: None if isinstance(state, PifPafEvening) else NOT_AN_EVENING)
+IMPORTED = "Pif Paf importado"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/pifpaf")
 
 OPTION_CHOICES: dict[str, list[str]] = {"bet_cap": list(BET_CAPS)}
@@ -81,24 +79,7 @@ JS_LABELS = (
 )
 
 
-def labels() -> dict[str, str]:
-    """The page's labels in its language."""
-    return common.labels(JS_LABELS)
-
-
-def load(store_: Any, table_id: int) -> Desk:
-    """A Pif Paf hand from its stored log."""
-    return TABLES.load(store_, table_id)
-
-
 # ------------------------------------------------------------------ setup
-
-
-def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
-    options = PifPafOptions()
-    defaults = {"bet_cap": options.bet_cap, "claim_priority": options.claim_priority}
-    page = render_template("pifpaf/new.html", defaults=defaults, choices=OPTION_CHOICES, error=error, form=form)
-    return page, status
 
 
 def _number(form: Mapping[str, str], key: str, what: str) -> int:
@@ -108,48 +89,25 @@ def _number(form: Mapping[str, str], key: str, what: str) -> int:
     return int(raw)
 
 
-@bp.route("/new", methods=["GET", "POST"])
-@coordinator_required
-def new() -> Any:
-    """Start an evening: 3 to 8 players clockwise, the chips each starts with, the ante, and the house options."""
-    if request.method == "GET":
-        return _new_page(None)
-    form = request.form
-    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
-    name = form.get("name", "").strip() or f"Pif Paf {len(store().tables()) + 1}"
+def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+    """The `start` event of the setup form: 3 to 8 players clockwise, the chips each starts with, the ante, and the
+    house options."""
+    players = common.players_of(form)
     options: dict[str, object] = {}
     if "options_form" in form or "opt_claim_priority" in form:
-        options["claim_priority"] = form.get("opt_claim_priority") in ("on", "true", "1")
+        options["claim_priority"] = common.checked(form, "opt_claim_priority")
     if form.get("opt_bet_cap"):
         options["bet_cap"] = form["opt_bet_cap"]
-    try:
-        chips = _number(form, "chips", "las fichas de cada jugador")
-        ante = _number(form, "ante", "la apuesta inicial (ante)")
-        start = {"players": players, "chips": [chips] * len(players), "ante": ante, "options": options, "evening": True}
-        table_id = TABLES.create(store(), name, start)
-    except RuleError as error:
-        return _new_page(f"{error.article}: {error.message}", form, 400)
-    except LogError as error:
-        return _new_page(error.message, form, 400)
-    return redirect(url_for("pifpaf.table", table_id=table_id))
+    chips = _number(form, "chips", "las fichas de cada jugador")
+    ante = _number(form, "ante", "la apuesta inicial (ante)")
+    return {"players": players, "chips": [chips] * len(players), "ante": ante, "options": options, "evening": True}
+
+
+DEFAULTS = {"bet_cap": PifPafOptions().bet_cap, "claim_priority": PifPafOptions().claim_priority}
+common.add_new_route(bp, TABLES, "Pif Paf", DEFAULTS, OPTION_CHOICES, start_of, IMPORTED)
 
 
 # ------------------------------------------------------------------ pages
-
-
-@bp.route("/<int:table_id>")
-@coordinator_required
-def table(table_id: int) -> Any:
-    """The coordinator's screen."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("table", table_id, labels=labels())
-
-
-@bp.route("/<int:table_id>/tv")
-def tv(table_id: int) -> Any:
-    """The spectators' screen (read-only)."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("tv", table_id, labels=labels())
 
 
 def melds_of(melds: tuple[Meld, ...]) -> list[dict[str, Any]]:
@@ -180,12 +138,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
                 "cards": None if k is None or table is None else table.held(k),
             }
         )
-    out: dict[str, Any] = {
-        "id": desk.table_id,
-        "name": store().table(desk.table_id).name,
-        "seq": desk.seq,
-        "view": view,
-        "game": GAME,
+    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
         "summary": common.summary_for(night.summary(), view),
         "players": players,
         "phase": night.phase,
@@ -210,7 +163,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
     if view != "tv":
         out["legal"] = legal_of(night)
         out["can_undo"] = len(desk.standing) > 1
-        out["deck"] = [card_data(Card(rank, suit)) for suit in SUITS for rank in RANKS]
+        out["deck"] = common.full_deck(RANKS)
         out["copies"] = DOUBLE_DECK.copies
     return out
 
@@ -239,10 +192,7 @@ def legal_of(night: PifPafEvening) -> dict[str, Any]:
         ("draw_stock", Draw(seat, "stock")),
         ("draw_discard", Draw(seat, "discard")),
     ]
-    may = {
-        x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
-        for x in legality(night.check, candidates)
-    }
+    may = common.legal_map(legality(night.check, candidates))
     raises: list[int] = []
     if hand.phase == "bet":
         owed = hand.level - hand.put_in[k]
@@ -283,71 +233,42 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     return str(kind)
 
 
-VIEWS = GameViews(GAME, load, TABLES.act, state_of, common.current_reading)
-VIEWS.add_routes(
-    bp,
-    undo=UNDO_TAP,
-    import_log=TABLES.import_log,
-    imported_name="Pif Paf importado",
-    export_name=lambda table_id: f"pifpaf-{table_id}.jsonl",
-)
-
-
 # ------------------------------------------------------------------ playing
-
-
-def _int(data: Mapping[str, Any], key: str, default: int | None) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LogError(f"falta '{key}' (un número)")
-    return value
-
-
-def _card(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise LogError(f"falta '{key}': una carta, p. ej. QH")
-    return str(parse_card(value))
 
 
 def tap_events(night: PifPafEvening, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
-    name = data.get("action")
-    if name not in ACTIONS:
-        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    name = common.action_name(data, ACTIONS)
     if name == "hand":
-        return [{"event": "hand", "dealer": _int(data, "dealer", night.next_dealer())}, {"event": "deal"}]
+        return [{"event": "hand", "dealer": int_field(data, "dealer", night.next_dealer())}, {"event": "deal"}]
     if name == "deal":
         return [{"event": "deal"}]
     hand = night.hand
     default = None
     if hand is not None and night.phase in ("bet", "play"):
         default = night.seat(hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn)
-    event: dict[str, Any] = {"event": name, "player": _int(data, "player", default)}
+    event: dict[str, Any] = {"event": name, "player": int_field(data, "player", default)}
     if name == "raise":
-        event["amount"] = _int(data, "amount", None)
+        event["amount"] = int_field(data, "amount", None)
     elif name == "draw":
-        source = data.get("source")
-        if source not in ("stock", "discard"):
-            raise LogError("'source' es stock (el mazo) o discard (el descarte)")
-        event["source"] = source
+        event["source"] = common.draw_source(data)
     elif name == "discard":
-        event["card"] = _card(data, "card")
+        event["card"] = card_field(data, "card")
     elif name in ("out", "claim"):
-        event["discard"] = _card(data, "discard")
-        shown = data.get("cards")
-        if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
-            raise LogError(f"falta 'cards': las {HAND_SIZE} cartas que muestra")
-        event["cards"] = [str(parse_card(x)) for x in shown]
+        event["discard"] = card_field(data, "discard")
+        event["cards"] = common.shown_cards(data, f"falta 'cards': las {HAND_SIZE} cartas que muestra")
     return [event]
 
 
-@bp.route("/<int:table_id>/action", methods=["POST"])
-@coordinator_required
-def action(table_id: int) -> Any:
-    """One tap: deal, fold, call, raise, draw, discard, go out or claim; refused (with the seed's section) when
-    illegal, and then nothing is stored."""
-    return common.tap(TABLES, VIEWS, table_id, tap_events)
+VIEWS = common.card_views(
+    bp,
+    TABLES,
+    state_of,
+    tap_events,
+    js_labels=JS_LABELS,
+    imported_name=IMPORTED,
+    export_name=lambda table_id: f"pifpaf-{table_id}.jsonl",
+)
 
 
 # ------------------------------------------------------------------ going out, read by the card reader

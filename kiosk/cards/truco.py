@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify
 
 from engines.cards.deck import Card, parse_card
 from engines.cards.legal import legality
@@ -26,19 +26,18 @@ from engines.cards.truco.game import (
 )
 from engines.cards.truco.trick import PLAY, TRIPLE_TIES, team_of
 from engines.errors import LogError, RuleError
-from hardware.camera import CameraError
 from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import common
 from kiosk.cards import reader as readers
-from kiosk.cards.common import card_data, card_reader
-from kiosk.cards.desk import UNDO_TAP, CardTables, Desk
-from kiosk.game_views import GameViews
+from kiosk.cards.common import card_data, card_reader, current_reading, int_field
+from kiosk.cards.desk import CardTables, Desk
 from kiosk.tables import table_lock
-from kiosk.web import camera, json_body, json_seq, refuse, store
+from kiosk.web import camera, json_body, json_seq, refuse
 
 GAME = "truco"
 TABLES = CardTables(GAME)
+IMPORTED = "Truco importado"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/truco")
 
 OPTION_CHOICES: dict[str, list[str]] = {"triple_tie": list(TRIPLE_TIES)}
@@ -112,64 +111,25 @@ JS_LABELS = (
 )
 
 
-def labels() -> dict[str, str]:
-    """The page's labels in its language."""
-    return common.labels(JS_LABELS)
-
-
-def load(store_: Any, table_id: int) -> Desk:
-    """A Truco game from its stored log."""
-    return TABLES.load(store_, table_id)
-
-
 # ------------------------------------------------------------------ setup
 
 
-def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
-    defaults = {"triple_tie": TrucoOptions().triple_tie, "truco_in_turn": TrucoOptions().truco_in_turn}
-    page = render_template("truco/new.html", defaults=defaults, choices=OPTION_CHOICES, error=error, form=form)
-    return page, status
-
-
-@bp.route("/new", methods=["GET", "POST"])
-@coordinator_required
-def new() -> Any:
-    """Start a game: four players in playing order (partners across: 1 and 3, 2 and 4) and the house options."""
-    if request.method == "GET":
-        return _new_page(None)
-    form = request.form
+def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+    """The `start` event of the setup form: four players in playing order (partners across) and the house options."""
     players = [form.get(f"p{k}", "").strip() for k in range(4)]
-    name = form.get("name", "").strip() or f"Truco {len(store().tables()) + 1}"
-    options: dict[str, object] = {"truco_in_turn": form.get("opt_truco_in_turn") in ("on", "true", "1")}
+    options: dict[str, object] = {"truco_in_turn": common.checked(form, "opt_truco_in_turn")}
     if form.get("opt_triple_tie"):
         options["triple_tie"] = form["opt_triple_tie"]
     if not all(players):
-        return _new_page("Truco: faltan jugadores: se juega de a cuatro, en dos parejas", form, 400)
-    try:
-        table_id = TABLES.create(store(), name, {"players": players, "options": options})
-    except RuleError as error:
-        return _new_page(f"{error.article}: {error.message}", form, 400)
-    except LogError as error:
-        return _new_page(error.message, form, 400)
-    return redirect(url_for("truco.table", table_id=table_id))
+        raise RuleError("Truco", "faltan jugadores: se juega de a cuatro, en dos parejas")
+    return {"players": players, "options": options}
+
+
+DEFAULTS = {"triple_tie": TrucoOptions().triple_tie, "truco_in_turn": TrucoOptions().truco_in_turn}
+common.add_new_route(bp, TABLES, "Truco", DEFAULTS, OPTION_CHOICES, start_of, IMPORTED)
 
 
 # ------------------------------------------------------------------ pages
-
-
-@bp.route("/<int:table_id>")
-@coordinator_required
-def table(table_id: int) -> Any:
-    """The coordinator's screen."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("table", table_id, labels=labels())
-
-
-@bp.route("/<int:table_id>/tv")
-def tv(table_id: int) -> Any:
-    """The spectators' screen (read-only): the score in tentos, the stake and the tricks."""
-    VIEWS.load_or_404(table_id)
-    return VIEWS.page("tv", table_id, labels=labels())
 
 
 def raise_name(stake: int) -> str:
@@ -210,12 +170,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         for trick in game.tricks
     ]
     following = next_raise(game)
-    out: dict[str, Any] = {
-        "id": desk.table_id,
-        "name": store().table(desk.table_id).name,
-        "seq": desk.seq,
-        "view": view,
-        "game": GAME,
+    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
         "summary": common.summary_for(game.summary(), view),
         "points": GAME_POINTS,
         "players": players,
@@ -273,11 +228,9 @@ def legal_of(game: TrucoGame) -> dict[str, Any]:
             seats.append(
                 {
                     "seat": seat,
-                    "may": {
-                        x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason}
-                        for x in game.legal_actions(seat)
-                        if x.action in ("truco", "accept", "run")
-                    },
+                    "may": common.legal_map(
+                        x for x in game.legal_actions(seat) if x.action in ("truco", "accept", "run")
+                    ),
                 }
             )
     cards: list[dict[str, Any]] = []
@@ -351,21 +304,6 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGam
     return str(kind)
 
 
-def current_reading(desk: Desk) -> dict[str, Any] | None:
-    """The card reading awaiting confirmation, if it was taken for the game as it stands."""
-    return web.pending_reading(desk.table_id, desk.seq)
-
-
-VIEWS = GameViews(GAME, load, TABLES.act, state_of, current_reading)
-VIEWS.add_routes(
-    bp,
-    undo=UNDO_TAP,  # the last tap, with every event it wrote
-    import_log=TABLES.import_log,
-    imported_name="Truco importado",
-    export_name=lambda table_id: f"truco-{table_id}.jsonl",
-)
-
-
 # ------------------------------------------------------------------ playing
 
 
@@ -379,9 +317,7 @@ def tap_events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]
 
 
 def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    name = data.get("action")
-    if name not in ACTIONS:
-        raise LogError(f"acción desconocida {name!r}; las acciones son: {', '.join(ACTIONS)}")
+    name = common.action_name(data, ACTIONS)
     if name == "hand":
         dealer = data.get("dealer", None if game.dealer is None else (game.dealer + 1) % 4)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
@@ -392,7 +328,7 @@ def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
             # The player to the dealer's left cuts before the deal (seed 001, Dealing procedure).
             if not isinstance(cut, dict) or cut.get("from") not in ("top", "bottom"):
                 raise LogError("'cut' es {cuts: 1 a 3, from: top o bottom}")
-            cuts = _int(cut, "cuts", None)
+            cuts = int_field(cut, "cuts", None)
             events.append({"event": "cut", "player": (dealer + 3) % 4, "cuts": cuts, "from": cut["from"]})
         after = game
         for event in events:
@@ -401,20 +337,20 @@ def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     if name == "offer":
         return [{"event": "offer"}]
     if name in ("keep", "pass", "reject"):
-        event = {"event": name, "player": _int(data, "player", game.mao)}
+        event = {"event": name, "player": int_field(data, "player", game.mao)}
         after = game.apply(_parsed(event))
         return [event, *_deal_rest(after)]
     if name == "deal":
-        return _deal_rest(game) or [{"event": "deal", "seat": _int(data, "seat", None)}]
+        return _deal_rest(game) or [{"event": "deal", "seat": int_field(data, "seat", None)}]
     if name == "eleven":
         play = data.get("play")
         if not isinstance(play, bool):
             raise LogError("falta 'play': true (juegan por tres) o false (corren)")
-        return [{"event": "eleven", "team": _int(data, "team", None), "play": play}]
+        return [{"event": "eleven", "team": int_field(data, "team", None), "play": play}]
     if name in ("truco", "accept", "run"):
-        return [{"event": name, "player": _int(data, "player", game.turn)}]
+        return [{"event": name, "player": int_field(data, "player", game.turn)}]
     if name == "foul":
-        return [{"event": "foul", "team": _int(data, "team", None), "kind": str(data.get("kind", ""))}]
+        return [{"event": "foul", "team": int_field(data, "team", None), "kind": str(data.get("kind", ""))}]
     card = data.get("card")
     if not isinstance(card, str):
         raise LogError("falta 'card': la carta jugada, p. ej. 4C")
@@ -422,7 +358,7 @@ def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(down, bool):
         raise LogError("'down' es true (tapada) o false")
     parsed = parse_card(card)
-    event = {"event": "play", "player": _int(data, "player", game.turn), "card": str(parsed)}
+    event = {"event": "play", "player": int_field(data, "player", game.turn), "card": str(parsed)}
     if down:
         event["down"] = True
     return [event]
@@ -443,19 +379,15 @@ def _parsed(event: Mapping[str, Any]) -> Any:
     return parse_action(event)
 
 
-def _int(data: Mapping[str, Any], key: str, default: int | None) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LogError(f"falta '{key}' (un número)")
-    return value
-
-
-@bp.route("/<int:table_id>/action", methods=["POST"])
-@coordinator_required
-def action(table_id: int) -> Any:
-    """One tap: deal, the mão's choice, the hand of eleven, raise, answer, play a card or a foul; refused (with the
-    seed's section) when illegal, and then nothing is stored."""
-    return common.tap(TABLES, VIEWS, table_id, tap_events)
+VIEWS = common.card_views(
+    bp,
+    TABLES,
+    state_of,
+    tap_events,
+    js_labels=JS_LABELS,
+    imported_name=IMPORTED,
+    export_name=lambda table_id: f"truco-{table_id}.jsonl",
+)
 
 
 @bp.route("/<int:table_id>/legal.json")
@@ -481,17 +413,13 @@ def read(table_id: int) -> Any:
     game: TrucoGame = desk.state
     reader = card_reader()
     if reader is None:
-        return refuse("todavía no hay lector de cartas: toque las cartas en el selector", 409)
+        return refuse(common.NO_READER, 409)
     if game.phase != "play":
         return web.rule_refusal(RuleError(PLAY, "no hay baza en juego que leer"))
     if game.pending is not None:
         return web.rule_refusal(RuleError(STAKES, "hay que responder el truco antes de jugar"))
     seats = seats_to_read(game)
-    try:
-        frame = camera().full_frame() if camera().can_read else None
-    except CameraError:
-        frame = None
-    data = readers.reading(reader.read_cards(frame, seats), seats)
+    data = readers.reading(reader.read_cards(common.camera_frame(), seats), seats)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
     return VIEWS.redrawn(table_id)
@@ -536,7 +464,4 @@ def confirm(table_id: int) -> Any:
 @coordinator_required
 def cancel(table_id: int) -> Any:
     """Drop the reading awaiting confirmation (nothing is logged)."""
-    VIEWS.load_or_404(table_id)
-    with table_lock(table_id):
-        web.discard_pending(table_id)
-    return VIEWS.redrawn(table_id)
+    return common.cancel_reading(VIEWS, table_id)
