@@ -37,12 +37,32 @@ def dump_lines(objects: Iterable[Mapping[str, object]]) -> str:
     return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for obj in objects)
 
 
+# The decoder's words (json.JSONDecodeError.msg), in Spanish; another one is given as the decoder wrote it.
+JSON_PROBLEMS = {
+    "Expecting ',' delimiter": "falta una coma",
+    "Expecting ':' delimiter": "faltan los dos puntos",
+    "Expecting value": "falta un valor",
+    "Expecting property name enclosed in double quotes": "falta un nombre de campo entre comillas dobles",
+    "Unterminated string starting at": "una cadena sin cerrar",
+    "Extra data": "sobra texto después del objeto",
+    "Invalid control character at": "un carácter de control dentro de una cadena",
+    "Invalid \\escape": "un escape \\ no válido",
+    "Illegal trailing comma before end of object": "una coma de más antes del fin del objeto",
+    "Illegal trailing comma before end of array": "una coma de más antes del fin de la lista",
+}
+
+
+def json_problem(error: json.JSONDecodeError) -> str:
+    """What is wrong with the JSON, in Spanish."""
+    return JSON_PROBLEMS.get(error.msg, error.msg)
+
+
 def decode_json_line(raw: str, invalid: str = INVALID_JSON) -> object:
     """Decode one JSON Lines line; LogError says where the JSON is broken (`invalid` with the decoder's words)."""
     try:
         return json.loads(raw)
     except json.JSONDecodeError as error:
-        raise LogError(invalid.format(msg=error.msg, colno=error.colno)) from None
+        raise LogError(invalid.format(msg=json_problem(error), colno=error.colno)) from None
 
 
 def checked_event(obj: object, fields: EventFields, meta_keys: frozenset[str]) -> tuple[str, dict[str, object]]:

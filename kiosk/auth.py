@@ -156,7 +156,7 @@ def setup() -> Any:
         pin = request.form.get("pin", "")
         again = request.form.get("pin2", "")
         if not PIN_RE.match(pin):
-            flash(t("El PIN son de 4 a 8 cifras"), "error")
+            flash(t("El PIN tiene de 4 a 8 cifras"), "error")
         elif pin != again:
             flash(t("Los dos PIN no coinciden"), "error")
         else:

@@ -22,6 +22,45 @@ COMMAND_MODULES = (
 )
 
 
+# argparse's own words (usage, errors, help), in Spanish: argparse looks each one up through its module's gettext.
+ARGPARSE_ES = {
+    "usage: ": "uso: ",
+    "%(prog)s: error: %(message)s\n": "%(prog)s: error: %(message)s\n",
+    "options": "opciones",
+    "positional arguments": "argumentos",
+    "show this help message and exit": "muestra esta ayuda y termina",
+    "the following arguments are required: %s": "faltan estos argumentos: %s",
+    "unrecognized arguments: %s": "argumentos desconocidos: %s",
+    "argument %(argument_name)s: %(message)s": "argumento %(argument_name)s: %(message)s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "opción no válida: %(value)r (se elige entre %(choices)s)",
+    "invalid %(type)s value: %(value)r": "valor no válido (%(type)s): %(value)r",
+    "expected one argument": "se esperaba un valor",
+    "expected at least one argument": "se esperaba al menos un valor",
+    "expected at most one argument": "se esperaba a lo más un valor",
+    "ambiguous option: %(option)s could match %(matches)s": "opción ambigua: %(option)s puede ser %(matches)s",
+    "not allowed with argument %s": "no se admite junto con el argumento %s",
+    "one of the arguments %s is required": "falta uno de los argumentos %s",
+    "ignored explicit argument %r": "se ignoró el valor %r",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": (
+        "comando desconocido %(parser_name)r (comandos: %(choices)s)"
+    ),
+}
+
+
+def _spanish(message: str) -> str:
+    return ARGPARSE_ES.get(message, message)
+
+
+def _spanish_plural(singular: str, plural: str, n: int) -> str:
+    if singular == "expected %s argument":
+        return "se esperaba %s valor" if n == 1 else "se esperaban %s valores"
+    return singular if n == 1 else plural
+
+
+argparse._ = _spanish  # type: ignore[attr-defined]
+argparse.ngettext = _spanish_plural  # type: ignore[attr-defined]
+
+
 class CliError(Exception):
     """A user-facing error: printed on stderr without a traceback, exit status `status`."""
 

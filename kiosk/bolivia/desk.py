@@ -24,6 +24,7 @@ from engines.bolivia import (
     step,
 )
 from engines.bolivia.errors import ART_PLAYERS
+from engines.jsonl import json_problem
 from kiosk import tables
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
@@ -76,7 +77,8 @@ def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
             event = parse_event(obj)
             played = step(played, event)
         except json.JSONDecodeError as error:
-            raise CorruptLog(f"línea {number}: no es JSON válido: {error.msg} (columna {error.colno})") from None
+            problem = f"no es JSON válido: {json_problem(error)} (columna {error.colno})"
+            raise CorruptLog(f"línea {number}: {problem}") from None
         except LogError as error:
             raise CorruptLog(f"línea {number}: {error.message}") from None
         except RuleError as error:

@@ -24,6 +24,7 @@ from engines.dudo import (
     sorteo,
 )
 from engines.dudo.config import AbreTrasCalzo, AbreTrasEliminacion
+from engines.jsonl import json_problem
 from kiosk import tables, web
 from kiosk.auth import coordinator_required
 from kiosk.dice import CorrectionError, confirmed_meta
@@ -80,7 +81,12 @@ def new() -> Any:
                 raise RuleError("3", "falta quién parte: nómbrelo o haga el sorteo con un dado")
         table_id = desks.create(store(), name, Start(players, opener, config=config), rolls)
     except (RuleError, LogError, json.JSONDecodeError) as error:
-        message = str(error) if not isinstance(error, RuleError) else f"art. {error.article}: {error.message}"
+        if isinstance(error, RuleError):
+            message = f"art. {error.article}: {error.message}"
+        elif isinstance(error, json.JSONDecodeError):
+            message = f"el sorteo no es JSON válido: {json_problem(error)}"
+        else:
+            message = str(error)
         page = render_template(
             "dudo/new.html",
             defaults=DudoConfig().to_dict(),

@@ -2,7 +2,7 @@
 // and the setup form's partners switch. The DOM is built with Cacho.h: data is never parsed as HTML.
 "use strict";
 (function () {
-  const { get, h, badge, tablePage } = window.Cacho;
+  const { get, h, badge, num, tablePage } = window.Cacho;
 
   // ------------------------------------------------------------------ the setup form
   const form = document.getElementById("new-bolivia");
@@ -280,7 +280,7 @@
       else if (item.action === "score") what = L("anote ya") + " (" + item.score_now + ")";
       else what = L("aparte") + " " + (item.keep.length ? item.keep.join(" ") : L("ninguno")) + " " + L("y tire") + " " + (5 - item.keep.length);
       return h("li", { class: item.category === adv.best ? "best" : "", dataset: { cat: item.category } },
-        h("strong", {}, item.label), " · ", item.expected === null ? "" : L("esperado") + " " + item.expected.toFixed(1) + " · ", what);
+        h("strong", {}, item.label), " · ", item.expected === null ? "" : L("esperado") + " " + num(item.expected, 1) + " · ", what);
     });
     box.replaceChildren(h("h2", {}, L("¿A qué voy?") + " · " + adv.player + " (" + L("Tirada") + " " + adv.roll + ")"),
       h("ol", { class: "advice-list", id: "advice-list" }, ...rows));

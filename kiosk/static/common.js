@@ -66,10 +66,10 @@ window.Cacho = (function () {
     const el = document.getElementById("camera-badge");
     if (!el || !health) return;
     el.dataset.state = health.state;
-    const age = health.age_s === null ? "—" : health.age_s.toFixed(1) + " s";
-    const label = { ok: "Cámara", error: "Cámara: error", none: "Sin cámara", starting: "Cámara…" }[health.state] || health.state;
-    el.textContent = label + (health.state === "ok" ? " · " + health.fps.toFixed(1) + " fps · " + age : "");
-    el.title = health.message + (health.reader ? " · lector: " + health.reader : "");
+    const age = health.age_s === null ? "—" : num(health.age_s, 1) + " s";
+    const label = { ok: t("Cámara"), error: t("Cámara: error"), none: t("Sin cámara"), starting: t("Cámara…") }[health.state] || health.state;
+    el.textContent = label + (health.state === "ok" ? " · " + num(health.fps, 1) + " fps · " + age : "");
+    el.title = health.message + (health.reader ? " · " + t("lector") + ": " + health.reader : "");
     // Which models folder reads the dice (the stock one, or one adapted to the table's dice): a tap teaches more.
     const models = document.getElementById("models-badge");
     if (models && health.models !== undefined && health.reader !== "none") {
@@ -160,5 +160,10 @@ window.Cacho = (function () {
     return (window.CACHO_LANG === "en" && window.CACHO_EN && window.CACHO_EN[text]) || text;
   }
 
-  return { api, get, h, listen, badge, t, tablePage };
+  // A number with `digits` decimals as the page's language writes it (13,3 in Spanish, 13.3 in English).
+  function num(value, digits) {
+    return value.toLocaleString(window.CACHO_LANG === "en" ? "en-US" : "es-CL", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  }
+
+  return { api, get, h, listen, badge, t, num, tablePage };
 })();

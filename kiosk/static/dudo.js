@@ -255,7 +255,7 @@
     box.replaceChildren(
       h("h2", {}, t("Probabilidad de que la apuesta sea cierta")),
       h("p", { class: "odds-value", id: "odds-true" }, Math.round(o.true * 100) + " %"),
-      h("p", {}, "exacta (calzo): " + Math.round(o.exact * 100) + " % · " + o.dice + " dados · " + (o.aces_wild ? "ases comodín" : "ases no comodín")));
+      h("p", {}, t("exacta (calzo)") + ": " + Math.round(o.exact * 100) + " % · " + o.dice + " " + t("dados") + " · " + (o.aces_wild ? t("ases comodín") : t("ases no comodín"))));
   }
 
   function drawTools() {

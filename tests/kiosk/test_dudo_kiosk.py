@@ -139,7 +139,7 @@ def test_new_table_with_the_roll_off(coordinator: Coordinator) -> None:
         ({"players": "Ana\nBeto", "opener": "Zoe"}, "no está sentado"),
         ({"players": "Ana\nBeto", "opener": ""}, "falta quién parte"),
         ({"players": "Ana\nBeto", "sorteo": '[{"Ana": 4, "Beto": 4}]'}, "sigue empatado"),
-        ({"players": "Ana\nBeto", "sorteo": "[1"}, "Expecting"),
+        ({"players": "Ana\nBeto", "sorteo": "[1"}, "el sorteo no es JSON válido: falta una coma"),
         ({"players": "Ana\nBeto", "opener": "Ana", "options_form": "1", "opt_subir": "siempre"}, "subir"),
     ],
 )
