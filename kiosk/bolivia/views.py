@@ -211,8 +211,8 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
 def last_score(desk: desks.Desk) -> dict[str, Any] | None:
     """The score the last action wrote (or chose), with who made it."""
     result = desk.game.last
-    if result is None:
-        return None
+    if result is None or desk.game.pending is not None:
+        return None  # with three pizarras a score is written once its pizarra is chosen, not before
     # Whose roll it was: the player who scored, or the partner whose roll the team picked (a hatch comes after).
     line: dict[str, Any] = next((x for x in reversed(desk.standing) if x.get("event") in ("score", "pick")), {})
     return result.to_dict() | {"label": result.category.label, "player": line.get("player")}

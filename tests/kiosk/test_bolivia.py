@@ -377,12 +377,14 @@ def test_three_hatches_the_score_waits_for_its_hatch(coordinator: Coordinator) -
     gid = new_game(coordinator, three_hatches="on")
     current = turn(coordinator, gid, "poker", [2, 2, 2, 2, 5])
     assert current["phase"] == "hatch"
+    assert current["last_score"] is None  # nothing is written before its pizarra is chosen
     legal = current["legal"]
     assert legal["pending"]["mark"] == "5" and legal["pending"]["points"] == 45
     assert [o["detail"] for o in legal["hatch"] if o["allowed"]] == ["1", "2", "3"]
     assert act(coordinator, gid, {"event": "hatch", "hatch": 4}, 409)["article"] == "Variations: three cross hatches"
     current = act(coordinator, gid, {"event": "hatch", "hatch": 3})
     assert cell(current, 0, "poker", hatch=2) == {"points": 45, "mark": "5"}
+    assert current["last_score"]["points"] == 45 and current["last_score"]["player"] == "Ana"
     assert current["attempt"]["player"] == "Beto"
 
 
