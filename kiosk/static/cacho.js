@@ -3,15 +3,11 @@
 "use strict";
 (function () {
   const { h, tablePage } = window.Cacho;
-  const root = document.getElementById("cacho");
-  if (!root) return;
-  const id = root.dataset.table;
-  const tv = root.dataset.view === "tv";
-  const base = "/cacho/" + id;
-  const labelsEl = document.getElementById("cacho-labels");
-  const LABELS = labelsEl ? JSON.parse(labelsEl.textContent) : {};
-  const L = (key) => LABELS[key] || key;
-  const $ = (sel) => document.getElementById(sel);
+  const Cards = window.Cards;
+  const game = Cards.page("cacho");
+  if (!game) return;
+  const { tv, base, L } = game;
+  const { $ } = Cards;
   let state = null;
   let shown = {}; // seat -> cards picked for the showdown
   let picking = null; // the seat whose hand is being picked
@@ -29,14 +25,11 @@
   const act = (body) => page.send("/action", body);
   const nameOf = (seat) => state.players[seat].name;
 
-  function cardEl(c) {
-    return h("span", { class: "pcard" + (c.red ? " red" : "") }, c.rank + c.suit);
-  }
+  const { cardEl } = Cards;
 
   function button(label, body, opts) {
     const o = opts || {};
-    const onclick = o.onclick || (body ? () => act(body) : () => page.send("/read", {}));
-    return h("button", { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: onclick }, label);
+    return Cards.button(label, o.onclick || (body ? () => act(body) : () => page.send("/read", {})), o);
   }
 
   // The hands read by the card reader: doubtful cards highlighted; a tap on a card (or on +) picks it for correction.
@@ -80,8 +73,7 @@
     if (!tv) {
       drawControls();
       drawPicker();
-      $("undo").disabled = !state.can_undo;
-      $("history").replaceChildren(...state.history.map((line) => h("li", {}, line)));
+      Cards.tools(state);
     }
   }
 
@@ -156,16 +148,8 @@
     box.replaceChildren(...parts);
   }
 
-  function option(what, label, body, primary) {
-    const may = state.legal.may[what];
-    const reason = may && !may.allowed ? may.article + ": " + may.reason : null;
-    return h(
-      "span",
-      { class: "option" },
-      button(label, body, { id: what, disabled: !!reason, reason: reason, primary: primary }),
-      reason ? h("span", { class: "reason" }, reason) : null,
-    );
-  }
+  const option = (what, label, body, primary) =>
+    Cards.option(state.legal.may[what], (reason) => button(label, body, { id: what, disabled: !!reason, reason: reason, primary: primary }));
 
   function drawControls() {
     const parts = [];
@@ -291,6 +275,5 @@
     box.replaceChildren(h("p", { class: "turn" }, nameOf(picking)), grid);
   }
 
-  if (!tv) $("undo").addEventListener("click", () => page.send("/undo", {}));
-  page.follow(id);
+  Cards.follow(game, page);
 })();

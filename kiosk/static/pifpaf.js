@@ -3,15 +3,11 @@
 "use strict";
 (function () {
   const { h, tablePage } = window.Cacho;
-  const root = document.getElementById("pifpaf");
-  if (!root) return;
-  const id = root.dataset.table;
-  const tv = root.dataset.view === "tv";
-  const base = "/pifpaf/" + id;
-  const labelsEl = document.getElementById("pifpaf-labels");
-  const LABELS = labelsEl ? JSON.parse(labelsEl.textContent) : {};
-  const L = (key) => LABELS[key] || key;
-  const $ = (sel) => document.getElementById(sel);
+  const Cards = window.Cards;
+  const game = Cards.page("pifpaf");
+  if (!game) return;
+  const { tv, base, L } = game;
+  const { $ } = Cards;
   let state = null;
   let fix = null; // the card of a reading picked for correction: {discard: true} or {seat, index}
   let mode = null; // null, {kind: "discard"} or {kind: "out"|"claim", player, discard, cards: []}
@@ -26,24 +22,10 @@
   const page = tablePage(base, tv, show, () => (state ? state.seq : null));
   const act = (body) => page.send("/action", body);
   const nameOf = (seat) => state.players[seat].name;
-  const cardEl = (c) => h("span", { class: "pcard" + (c.red ? " red" : "") }, c.rank + c.suit);
+  const { cardEl, button } = Cards;
   const cardOf = (text) => state.deck.find((d) => d.card === text);
-
-  function button(label, onclick, opts) {
-    const o = opts || {};
-    return h("button", { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: onclick }, label);
-  }
-
-  function option(what, label, body, primary) {
-    const may = state.legal.may[what];
-    const reason = may && !may.allowed ? may.article + ": " + may.reason : null;
-    return h(
-      "span",
-      { class: "option" },
-      button(label, () => act(body), { id: what.replace("_", "-"), disabled: !!reason, reason: reason, primary: primary }),
-      reason ? h("span", { class: "reason" }, reason) : null,
-    );
-  }
+  const option = (what, label, body, primary) =>
+    Cards.option(state.legal.may[what], (reason) => button(label, () => act(body), { id: what.replace("_", "-"), disabled: !!reason, reason: reason, primary: primary }));
 
   function draw() {
     drawPlayers();
@@ -52,8 +34,7 @@
     if (!tv) {
       drawControls();
       drawPicker();
-      $("undo").disabled = !state.can_undo;
-      $("history").replaceChildren(...state.history.map((line) => h("li", {}, line)));
+      Cards.tools(state);
     }
   }
 
@@ -251,6 +232,5 @@
     box.replaceChildren(grid);
   }
 
-  if (!tv) $("undo").addEventListener("click", () => page.send("/undo", {}));
-  page.follow(id);
+  Cards.follow(game, page);
 })();

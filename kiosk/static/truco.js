@@ -3,15 +3,11 @@
 "use strict";
 (function () {
   const { h, tablePage } = window.Cacho;
-  const root = document.getElementById("truco");
-  if (!root) return;
-  const id = root.dataset.table;
-  const tv = root.dataset.view === "tv";
-  const base = "/truco/" + id;
-  const labelsEl = document.getElementById("truco-labels");
-  const LABELS = labelsEl ? JSON.parse(labelsEl.textContent) : {};
-  const L = (key) => LABELS[key] || key;
-  const $ = (sel) => document.getElementById(sel);
+  const Cards = window.Cards;
+  const game = Cards.page("truco");
+  if (!game) return;
+  const { tv, base, L } = game;
+  const { $ } = Cards;
   const SVG = "http://www.w3.org/2000/svg";
   let state = null;
   let chosen = null; // the card picked, before «Jugar»
@@ -165,11 +161,7 @@
     const o = opts || {};
     // A new hand carries the cut when the coordinator noted one (seed 001, Dealing procedure).
     const send = () => act(body.action === "hand" && cut.cuts ? Object.assign({ cut: { cuts: cut.cuts, from: cut.from } }, body) : body);
-    return h(
-      "button",
-      { class: "big" + (o.primary ? " primary" : ""), id: o.id, disabled: o.disabled, title: o.reason, onclick: send },
-      label,
-    );
+    return Cards.button(label, send, o);
   }
 
   // The cut before the deal, noted or not: how many cuts (1 to 3) and whether the deal is from the top or the bottom.
@@ -350,6 +342,5 @@
     $("history").replaceChildren(...state.history.map((line) => h("li", {}, line)));
   }
 
-  if (!tv) $("undo").addEventListener("click", () => page.send("/undo", {}));
-  page.follow(id);
+  Cards.follow(game, page);
 })();
