@@ -124,6 +124,7 @@ EN: dict[str, str] = {
     "Descartar lectura": "Discard the reading",
     "Declarar": "Declare",
     "Cambiar de categoría": "Change the category",
+    "Tocar cada dado": "Tap each die",
     "Al cambiar de categoría se vuelven a tirar los cinco dados": (
         "Changing the category means rolling all five dice again"
     ),

@@ -62,6 +62,7 @@ JS_LABELS = (
     "Declarar",
     "Cambiar de categoría",
     "Al cambiar de categoría se vuelven a tirar los cinco dados",
+    "Tocar cada dado",
     "Apartar",
     "Anotar",
     "¿A qué voy?",

@@ -176,6 +176,12 @@
       for (const dieId of plan.extra || []) chips.push(dieChip(byId[dieId], null, false));
       if (r.dice.length < 5) chips.push(h("button", { class: "add-die", id: "add-die", onclick: () => { picker = { die: null }; draw(); } }, L("+ dado")));
       items.push(h("div", { class: "row rdice", id: "reading-dice" }, ...chips));
+      const blank = r.source === "manual" ? plan.order.map((dieId) => byId[dieId]).find((d) => d && d.face === null) : null;
+      if (blank && !picker) {
+        // By hand, one tap a die: the face goes to the next die still blank (a wrong one is tapped in the row and fixed).
+        items.push(h("div", { class: "row add-faces", id: "add-faces" }, h("span", {}, L("Tocar cada dado") + ":"),
+          ...[1, 2, 3, 4, 5, 6].map((f) => h("button", { class: "face", dataset: { face: f }, onclick: () => send("/die", { die: blank.id, face: f }) }, PIPS[f] + " " + f))));
+      }
       if (picker) {
         const p = picker;
         items.push(h("div", { class: "picker", id: "picker", role: "dialog" },

@@ -110,3 +110,17 @@ def test_the_tvs_grande_de_mano_fits_and_goes_by_itself(kiosk: Server, page: Any
         expect(card).to_be_hidden(timeout=20000)
     finally:
         tv.context.close()
+
+
+def test_a_roll_by_hand_is_a_tap_a_die(kiosk: Server, page: Any) -> None:
+    set_pin(page, kiosk.url, PIN)
+    page.goto(kiosk.url + "/bolivia/new")
+    page.fill("#players", "Ana\nBeto")
+    page.click("#create")
+    page.click("#manual-btn")
+    for count, face in enumerate([1, 1, 1, 3, 2], start=1):
+        page.click(f'#add-faces .face[data-face="{face}"]')
+        expect(page.locator("#reading-dice .rdie.unset")).to_have_count(5 - count)
+    expect(page.locator("#add-faces")).to_have_count(0)  # five dice: the row goes
+    page.click("#confirm-btn")  # seven taps in all, from «Entrar a mano» to the roll logged
+    expect(page.locator("#roll-dice")).to_be_visible()
