@@ -129,15 +129,7 @@
         ),
       );
       parts.push(h("p", {}, mode.ten ? L("Toque las diez cartas que muestra") : L("Toque la carta que descarta y luego las nueve que muestra")));
-      if (!mode.ten) parts.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Descarte")), mode.discard ? h("button", { class: "pick-chip", onclick: () => { mode.discard = null; draw(); } }, cardEl(cardOf(mode.discard))) : "—"));
-      parts.push(
-        h(
-          "div",
-          { class: "shown" },
-          h("span", { class: "who" }, L("Muestra") + " " + mode.cards.length + "/" + size),
-          mode.cards.map((c, k) => h("button", { class: "pick-chip", onclick: () => { mode.cards.splice(k, 1); draw(); } }, cardEl(cardOf(c)))),
-        ),
-      );
+      parts.push(...Cards.shownParts(L, mode, size, cardOf, draw, !mode.ten));
       const ready = (mode.ten || mode.discard) && mode.cards.length === size;
       parts.push(
         h(
@@ -150,14 +142,7 @@
     } else if (state.phase === "play") {
       const p = state.turn;
       if (state.must_draw) {
-        parts.push(
-          h(
-            "div",
-            { class: "row" },
-            option("draw_stock", L("Roba del mazo"), { action: "draw", player: p, source: "stock" }, true),
-            option("draw_discard", L("Roba del descarte") + (state.top ? " " + state.top.rank + state.top.suit : ""), { action: "draw", player: p, source: "discard" }),
-          ),
-        );
+        parts.push(Cards.drawRow(L, state, p, option));
       } else {
         parts.push(h("p", {}, L("Elija la carta que descarta")));
         parts.push(
@@ -204,25 +189,15 @@
     const count = (card) => (mode ? mode.cards.filter((c) => c === card).length + (mode.discard === card ? 1 : 0) : 0);
     const size = mode && mode.ten ? state.hand_size + 1 : state.hand_size;
     box.replaceChildren(
-      h(
-        "div",
-        { class: "card-grid thirteen" },
-        state.deck.map((c) =>
-          h(
-            "button",
-            {
-              class: "pick" + (c.red ? " red" : "") + ((single && chosen === c.card) || count(c.card) ? " chosen" : ""),
-              dataset: { card: c.card },
-              onclick: () => {
-                if (!mode) chosen = c.card;
-                else if (!mode.ten && !mode.discard) mode.discard = c.card;
-                else if (mode.cards.length < size && count(c.card) < state.copies) mode.cards.push(c.card);
-                draw();
-              },
-            },
-            c.rank + c.suit,
-          ),
-        ),
+      Cards.pickGrid(
+        state.deck,
+        (card) => (single && chosen === card) || count(card),
+        (card) => {
+          if (!mode) chosen = card;
+          else if (!mode.ten && !mode.discard) mode.discard = card;
+          else if (mode.cards.length < size && count(card) < state.copies) mode.cards.push(card);
+          draw();
+        },
       ),
     );
   }

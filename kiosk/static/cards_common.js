@@ -29,6 +29,43 @@ window.Cards = (function () {
     return h("span", { class: "option" }, make(reason), reason ? h("span", { class: "reason" }, reason) : null);
   }
 
+  // The cards a player laying down his hand has picked (`mode`: discard and cards, `size` of them, no discard when
+  // `withDiscard` is false): a tap on one takes it back, then `redraw`.
+  function shownParts(L, mode, size, cardOf, redraw, withDiscard) {
+    const chip = (c, drop) => h("button", { class: "pick-chip", onclick: () => { drop(); redraw(); } }, cardEl(cardOf(c)));
+    const parts = [];
+    if (withDiscard) parts.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Descarte")), mode.discard ? chip(mode.discard, () => { mode.discard = null; }) : "—"));
+    parts.push(
+      h(
+        "div",
+        { class: "shown" },
+        h("span", { class: "who" }, L("Muestra") + " " + mode.cards.length + "/" + size),
+        mode.cards.map((c, k) => chip(c, () => mode.cards.splice(k, 1))),
+      ),
+    );
+    return parts;
+  }
+
+  // The draw of player `p`: from the stock, or from the discard pile (its top card named); `option` as the game's.
+  function drawRow(L, state, p, option) {
+    return h(
+      "div",
+      { class: "row" },
+      option("draw_stock", L("Roba del mazo"), { action: "draw", player: p, source: "stock" }, true),
+      option("draw_discard", L("Roba del descarte") + (state.top ? " " + state.top.rank + state.top.suit : ""), { action: "draw", player: p, source: "discard" }),
+    );
+  }
+
+  // The picker's grid of `deck`, thirteen ranks across and the suits down: `chosen(card)` is highlighted, a tap calls
+  // `pick(card)`.
+  function pickGrid(deck, chosen, pick) {
+    return h(
+      "div",
+      { class: "card-grid thirteen" },
+      deck.map((c) => h("button", { class: "pick" + (c.red ? " red" : "") + (chosen(c.card) ? " chosen" : ""), dataset: { card: c.card }, onclick: () => pick(c.card) }, c.rank + c.suit)),
+    );
+  }
+
   // The coordinator's tools: the undo, and the history.
   function tools(state) {
     $("undo").disabled = !state.can_undo;
@@ -41,5 +78,5 @@ window.Cards = (function () {
     tablePage.follow(game.id);
   }
 
-  return { $, page, cardEl, button, option, tools, follow };
+  return { $, page, cardEl, button, option, shownParts, drawRow, pickGrid, tools, follow };
 })();

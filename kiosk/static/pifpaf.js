@@ -135,15 +135,7 @@
       if (state.card_reader) parts.push(button(L("Leer con la cámara"), () => page.send("/read", { kind: mode.kind, player: mode.player }), { id: "read-shown" }));
       parts.push(h("p", {}, (mode.kind === "claim" ? L("Reclama el descarte") : L("Sale")) + ": " + nameOf(mode.player)));
       parts.push(h("p", {}, L("Toque la carta que descarta y luego las nueve que muestra")));
-      parts.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Descarte")), mode.discard ? h("button", { class: "pick-chip", onclick: () => { mode.discard = null; draw(); } }, cardEl(cardOf(mode.discard))) : "—"));
-      parts.push(
-        h(
-          "div",
-          { class: "shown" },
-          h("span", { class: "who" }, L("Muestra") + " " + mode.cards.length + "/" + state.hand_size),
-          mode.cards.map((c, k) => h("button", { class: "pick-chip", onclick: () => { mode.cards.splice(k, 1); draw(); } }, cardEl(cardOf(c)))),
-        ),
-      );
+      parts.push(...Cards.shownParts(L, mode, state.hand_size, cardOf, draw, true));
       const ready = mode.discard && mode.cards.length === state.hand_size;
       parts.push(
         h(
@@ -156,14 +148,7 @@
     } else if (state.phase === "play") {
       const p = state.turn;
       if (state.must_draw) {
-        parts.push(
-          h(
-            "div",
-            { class: "row" },
-            option("draw_stock", L("Roba del mazo"), { action: "draw", player: p, source: "stock" }, true),
-            option("draw_discard", L("Roba del descarte") + (state.top ? " " + state.top.rank + state.top.suit : ""), { action: "draw", player: p, source: "discard" }),
-          ),
-        );
+        parts.push(Cards.drawRow(L, state, p, option));
       } else {
         parts.push(h("p", {}, L("Elija la carta que descarta")));
         parts.push(
@@ -209,25 +194,15 @@
     }
     box.hidden = false;
     const count = (card) => (showing ? mode.cards.filter((c) => c === card).length + (mode.discard === card ? 1 : 0) : 0);
-    const grid = h(
-      "div",
-      { class: "card-grid thirteen" },
-      state.deck.map((c) =>
-        h(
-          "button",
-          {
-            class: "pick" + (c.red ? " red" : "") + ((discarding && chosen === c.card) || count(c.card) ? " chosen" : ""),
-            dataset: { card: c.card },
-            onclick: () => {
-              if (discarding) chosen = c.card;
-              else if (!mode.discard) mode.discard = c.card;
-              else if (mode.cards.length < state.hand_size && count(c.card) < state.copies) mode.cards.push(c.card);
-              draw();
-            },
-          },
-          c.rank + c.suit,
-        ),
-      ),
+    const grid = Cards.pickGrid(
+      state.deck,
+      (card) => (discarding && chosen === card) || count(card),
+      (card) => {
+        if (discarding) chosen = card;
+        else if (!mode.discard) mode.discard = card;
+        else if (mode.cards.length < state.hand_size && count(card) < state.copies) mode.cards.push(card);
+        draw();
+      },
     );
     box.replaceChildren(grid);
   }
