@@ -182,7 +182,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     seat = event.get("player")
-    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    who = common.seat_name(players, seat)
     if kind == "start":
         return f"Empieza la mesa de Cacheta: {', '.join(players)}"
     if kind == "deal":
@@ -222,15 +222,7 @@ def tap_events(game: CachetaGame, data: Mapping[str, Any]) -> list[dict[str, Any
     return [event]
 
 
-VIEWS = common.card_views(
-    bp,
-    TABLES,
-    state_of,
-    tap_events,
-    js_labels=JS_LABELS,
-    imported_name=IMPORTED,
-    export_name=lambda table_id: f"cacheta-{table_id}.jsonl",
-)
+VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED, "cacheta")
 
 
 # ------------------------------------------------------------------ knocking out, read by the card reader

@@ -196,7 +196,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     seat = event.get("player", event.get("eldest"))
-    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    who = common.seat_name(players, seat)
     if kind == "start":
         return f"Empieza la noche de Cacho: {', '.join(players)}"
     if kind == "hand":
@@ -259,15 +259,7 @@ def tap_events(night: CachoEvening, data: Mapping[str, Any]) -> list[dict[str, A
     return events
 
 
-VIEWS = common.card_views(
-    bp,
-    TABLES,
-    state_of,
-    tap_events,
-    js_labels=JS_LABELS,
-    imported_name=IMPORTED,
-    export_name=lambda table_id: f"cacho-espanol-{table_id}.jsonl",
-)
+VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED, "cacho-espanol")
 
 
 # ------------------------------------------------------------------ the hands shown, read by the card reader

@@ -49,16 +49,19 @@ def card_views(
     tables: CardTables,
     state_of: StateOf,
     tap_events: TapEvents,
-    *,
     js_labels: Iterable[str],
     imported_name: str,
-    export_name: Callable[[int], str],
+    export_prefix: str,
 ) -> GameViews[Desk]:
     """The game's views with the routes every card game has: the coordinator's page and the TV's, state.json, the
-    photos, the export, the import, the undo of the last tap, and the tap itself (`tap_events`)."""
+    photos, the export (`PREFIX-ID.jsonl`), the import, the undo of the last tap, and the tap itself (`tap_events`)."""
     views: GameViews[Desk] = GameViews(tables.game, tables.load, tables.act, state_of, current_reading)
     views.add_routes(
-        bp, undo=UNDO_TAP, import_log=tables.import_log, imported_name=imported_name, export_name=export_name
+        bp,
+        undo=UNDO_TAP,
+        import_log=tables.import_log,
+        imported_name=imported_name,
+        export_name=lambda table_id: f"{export_prefix}-{table_id}.jsonl",
     )
     keys = tuple(js_labels)
 
@@ -173,6 +176,11 @@ def shown_cards(data: Mapping[str, Any], missing: str) -> list[str]:
     if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
         raise LogError(missing)
     return [str(parse_card(x)) for x in shown]
+
+
+def seat_name(players: tuple[str, ...], seat: object) -> str:
+    """The name at a seat for the history list, or "?" when the event names none."""
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
 
 
 def page_head(desk: Desk, view: str, game: str) -> dict[str, Any]:

@@ -207,12 +207,12 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     seat = event.get("player")
-    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    who = common.seat_name(players, seat)
     if kind == "start":
         return f"Empieza la noche de Pif Paf: {', '.join(players)}"
     if kind == "hand":
         dealer = event.get("dealer")
-        name = players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(players) else "?"
+        name = common.seat_name(players, dealer)
         return f"Nueva mano: reparte {name}"
     if kind == "deal":
         return "Nueve cartas a cada uno"
@@ -260,15 +260,7 @@ def tap_events(night: PifPafEvening, data: Mapping[str, Any]) -> list[dict[str, 
     return [event]
 
 
-VIEWS = common.card_views(
-    bp,
-    TABLES,
-    state_of,
-    tap_events,
-    js_labels=JS_LABELS,
-    imported_name=IMPORTED,
-    export_name=lambda table_id: f"pifpaf-{table_id}.jsonl",
-)
+VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED, "pifpaf")
 
 
 # ------------------------------------------------------------------ going out, read by the card reader

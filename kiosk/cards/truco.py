@@ -264,7 +264,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGam
 
     def who(key: str = "player") -> str:
         seat = event.get(key)
-        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        return common.seat_name(players, seat)
 
     if kind == "start":
         return f"Empieza el Truco: {players[0]} y {players[2]} contra {players[1]} y {players[3]}"
@@ -379,15 +379,7 @@ def _parsed(event: Mapping[str, Any]) -> Any:
     return parse_action(event)
 
 
-VIEWS = common.card_views(
-    bp,
-    TABLES,
-    state_of,
-    tap_events,
-    js_labels=JS_LABELS,
-    imported_name=IMPORTED,
-    export_name=lambda table_id: f"truco-{table_id}.jsonl",
-)
+VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED, "truco")
 
 
 @bp.route("/<int:table_id>/legal.json")
