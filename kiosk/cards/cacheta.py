@@ -79,8 +79,7 @@ DEFAULTS: dict[str, object] = {
 
 
 def start_of(form: Mapping[str, str]) -> dict[str, Any]:
-    """The `start` event of the setup form: 2 to 8 players in playing order, the points each starts with, the set
-    rule and the house options."""
+    """The setup form's `start` event: 2 to 8 players in playing order, starting points, set rule, house options."""
     players = common.players_of(form)
     options: dict[str, object] = {}
     for flag in DEFAULTS:

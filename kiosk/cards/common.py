@@ -1,5 +1,4 @@
-"""What the card games' blueprints share: their routes written once, a card as the pages draw it, the labels their
-scripts draw, and the reading of cards laid face up."""
+"""What the card games' blueprints share: their routes, a card as the pages draw it, labels, face-up readings."""
 
 from __future__ import annotations
 
@@ -53,8 +52,7 @@ def card_views(
     imported_name: str,
     export_prefix: str,
 ) -> GameViews[Desk]:
-    """The game's views with the routes every card game has: the coordinator's page and the TV's, state.json, the
-    photos, the export (`PREFIX-ID.jsonl`), the import, the undo of the last tap, and the tap itself (`tap_events`)."""
+    """The game's views and its routes: both pages, state.json, photos, export, import, undo and the tap."""
     views: GameViews[Desk] = GameViews(tables.game, tables.load, tables.act, state_of, current_reading)
     views.add_routes(
         bp,
@@ -94,9 +92,7 @@ def add_new_route(
     start_of: StartOf,
     imported_name: str,
 ) -> None:
-    """Add `/new`: the setup form (`GAME/new.html`) and a new table from its `start` event (`start_of`); the form
-    again with the refusal (400) when the form or the engine refuses it; `title` names an unnamed table and
-    `imported_name` an unnamed import."""
+    """Add `/new`: the setup form (`GAME/new.html`), and a table from `start_of(form)` or the form again with why."""
 
     def page(error: str | None, form: Any = None, status: int = 200) -> Any:
         html = render_template(

@@ -90,8 +90,7 @@ def _number(form: Mapping[str, str], key: str, what: str) -> int:
 
 
 def start_of(form: Mapping[str, str]) -> dict[str, Any]:
-    """The `start` event of the setup form: 3 to 8 players clockwise, the chips each starts with, the ante, and the
-    house options."""
+    """The setup form's `start` event: 3 to 8 players clockwise, the chips each starts with, ante, house options."""
     players = common.players_of(form)
     options: dict[str, object] = {}
     if "options_form" in form or "opt_claim_priority" in form:
