@@ -98,7 +98,9 @@ def test_pack_never_holds_a_val_photo(data_root: Path, coco: Path, tmp_path: Pat
 def test_train_refuses_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:
     """A val photo slipped into a pack stops the run before anything is trained."""
     out = tmp_path / "pack"
-    gpu_pack.main([str(out), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels"])
+    gpu_pack.main(
+        [str(out), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels", "--budget-mib", "4"]
+    )
     shutil.copy(
         data_root / "dice-real" / "images" / "val" / "epanemu_0.jpg", out / "real" / "dice-real" / "images" / "train"
     )
@@ -135,7 +137,9 @@ def test_train_rehearsal_writes_out_and_resumes(
     for missing in ("polars", "thop", "ultralytics_platform"):  # not carried to the GPU machine
         monkeypatch.setitem(sys.modules, missing, None)
     pack = tmp_path / "pack"
-    gpu_pack.main([str(pack), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels"])
+    gpu_pack.main(
+        [str(pack), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels", "--budget-mib", "4"]
+    )
     candidates = tmp_path / "candidates"
     common = [str(pack), "--device", "cpu", "--imgsz", "64", "--batch", "4", "--workers", "0", "--tables", "2"]
     common += ["--val-tables", "1", "--table-size", "640x360", "--compose-workers", "1", "--faces-epochs", "1"]
@@ -170,3 +174,10 @@ def test_train_rehearsal_writes_out_and_resumes(
     assert gpu_train.main([*common, "--minutes", str(minutes), "--out", str(out2), "--no-faces"]) == 0
     log = (out2 / "log.txt").read_text()
     assert "desde finder.q8.pt" in log and json.loads((out2 / "run.json").read_text())["resumed"]
+
+
+def test_the_checkout_leaves_the_pack_room_for_real_photos() -> None:
+    """Everything tracked travels to the GPU machine with the pack: 8 MiB must stay free for it (wheel, weights,
+    about 150 real photos); a large file committed takes them from the run."""
+    room = gpu_pack.default_budget() / 2**20
+    assert room >= 8, f"the checkout leaves the GPU pack {room:.1f} MiB of 64: commit less (docs/gpu.md)"
