@@ -28,6 +28,26 @@ SHOTS = (
     if os.environ.get("CACHO_SCREENSHOTS")
     else Path(tempfile.gettempdir()) / "cacho-screenshots"
 )
+SESSION_START = time.time()
+
+
+def compact_png(path: Path) -> None:
+    """Rewrite a screenshot with 256 colours: about half the bytes, and the checkout travels to the GPU machine."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, "PNG", optimize=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With CACHO_SCREENSHOTS=1, the screenshots taken in this run are compacted before they are committed."""
+    if os.environ.get("CACHO_SCREENSHOTS"):
+        for path in SHOTS.glob("*.png"):
+            if path.stat().st_mtime >= SESSION_START:
+                compact_png(path)
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
