@@ -26,6 +26,7 @@ from engines.bolivia import (
 from engines.bolivia.errors import ART_PLAYERS
 from engines.jsonl import json_problem
 from kiosk import tables
+from kiosk.sections import section
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
 
@@ -82,7 +83,7 @@ def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
         except LogError as error:
             raise CorruptLog(f"línea {number}: {error.message}") from None
         except RuleError as error:
-            raise CorruptLog(f"línea {number} ({error.article}): {error.message}") from None
+            raise CorruptLog(f"línea {number} ({section(error.article)}): {error.message}") from None
         decoded.append(obj)
     if played is None:
         raise CorruptLog("el registro está vacío: falta el inicio")

@@ -35,6 +35,7 @@ from kiosk.camera import shrink
 from kiosk.game_views import GameViews
 from kiosk.house_options import BOLIVIA as BOLIVIA_OPTIONS
 from kiosk.i18n import t
+from kiosk.sections import section, spanish
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, rule_refusal, store
 
@@ -136,7 +137,7 @@ def new() -> Any:
         config = desks.config_from_form(form)
         table_id = desks.create(store(), name, Start(players, variant, config))
     except RuleError as error:
-        return _new_page(f"{error.article}: {error.message}", form, 400)
+        return _new_page(f"{section(error.article)}: {error.message}", form, 400)
     except LogError as error:
         return _new_page(error.message, form, 400)
     return redirect(url_for("bolivia.table", table_id=table_id))
@@ -245,13 +246,13 @@ def legal_of(game: BoliviaGame) -> dict[str, Any] | None:
     return {
         "player": legal.player,
         "side": legal.side,
-        "roll": roll.to_dict(),
-        "set_aside": set_aside.to_dict(),
+        "roll": spanish(roll.to_dict()),
+        "set_aside": spanish(set_aside.to_dict()),
         "declare": [o.detail for o in by_action.get("declare", []) if o.allowed],
         "score": scores,
-        "pick": [o.to_dict() for o in by_action.get("pick", [])],
+        "pick": [spanish(o.to_dict()) for o in by_action.get("pick", [])],
         "candidates": candidates,
-        "hatch": [o.to_dict() for o in by_action.get("hatch", [])],
+        "hatch": [spanish(o.to_dict()) for o in by_action.get("hatch", [])],
         "pending": None if pending is None else pending.to_dict() | {"label": pending.category.label},
     }
 

@@ -16,6 +16,7 @@ from kiosk.cards import reader as readers
 from kiosk.cards.desk import UNDO_TAP
 from kiosk.game_views import GameViews
 from kiosk.i18n import t
+from kiosk.sections import section
 from kiosk.store import StaleError
 from kiosk.tables import table_lock
 
@@ -116,7 +117,7 @@ def add_new_route(
         try:
             table_id = tables.create(web.store(), name, start_of(form))
         except RuleError as error:
-            return page(f"{error.article}: {error.message}", form, 400)
+            return page(f"{section(error.article)}: {error.message}", form, 400)
         except LogError as error:
             return page(error.message, form, 400)
         return redirect(url_for(f"{bp.name}.table", table_id=table_id))
@@ -192,7 +193,7 @@ def page_head(desk: Desk, view: str, game: str) -> dict[str, Any]:
 
 def legal_map(checks: Iterable[Any]) -> dict[str, dict[str, Any]]:
     """The engine's legality checks by action: allowed, and the section and reason when not."""
-    return {x.action: {"allowed": x.allowed, "article": x.article, "reason": x.reason} for x in checks}
+    return {x.action: {"allowed": x.allowed, "article": section(x.article), "reason": x.reason} for x in checks}
 
 
 def full_deck(ranks: Iterable[int]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from engines.cards.log import event_of
 from engines.cards.replay import Played, step
 from engines.errors import LogError, RuleError
 from kiosk import tables
+from kiosk.sections import section
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
 
@@ -65,7 +66,7 @@ def replay(lines: Sequence[str]) -> tuple[Played, tuple[dict[str, Any], ...]]:
         except LogError as error:
             raise CorruptLog(f"línea {number}: {error.message}") from None
         except RuleError as error:
-            raise CorruptLog(f"línea {number} ({error.article}): {error.message}") from None
+            raise CorruptLog(f"línea {number} ({section(error.article)}): {error.message}") from None
         decoded.append(obj)
     if played is None:
         raise CorruptLog("el registro está vacío: falta el inicio")

@@ -32,6 +32,7 @@ from kiosk.cards import common
 from kiosk.cards import reader as readers
 from kiosk.cards.common import card_data, card_reader, current_reading, int_field
 from kiosk.cards.desk import CardTables, Desk
+from kiosk.sections import section
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse
 
@@ -255,7 +256,7 @@ def legal_of(game: TrucoGame) -> dict[str, Any]:
 
 
 def _why(x: Any) -> str | None:
-    return None if x.allowed else f"{x.article}: {x.reason}"
+    return None if x.allowed else f"{section(x.article)}: {x.reason}"
 
 
 def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGame | None = None) -> str:

@@ -72,7 +72,7 @@ def test_a_table_of_cacheta_in_two_rounds(kiosk: Server, page: Any, tmp_path: Pa
     with page.expect_response(lambda r: r.url.endswith("/action")) as answer:
         page.click("#go")
     assert answer.value.status == 409
-    expect(page.locator("#error")).to_contain_text("Knock out: las nueve cartas no forman todas juegos")
+    expect(page.locator("#error")).to_contain_text("Batir (knock out): las nueve cartas no forman todas juegos")
     page.click("#cancel-knock")
     page.click("#knock")
     pick(page, ["QH", *NINE])

@@ -77,7 +77,7 @@ def test_a_hand_of_pif_paf_by_taps(kiosk: Server, page: Any, tmp_path: Path) -> 
         page.click("#go")
     assert answer.value.status == 409
     expect(page.locator("#error")).to_contain_text(
-        "Play of the hand: las nueve cartas que quedan no forman todas juegos"
+        "Juego de la mano: las nueve cartas que quedan no forman todas juegos"
     )
     page.click("#cancel-out")  # the picks stay after a refusal, to be put right; here he starts again
     page.click("#go-out")

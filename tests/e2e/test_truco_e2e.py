@@ -96,11 +96,11 @@ def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_pat
     play_card(page, "4C")
     seq = state_of(page, base)["seq"]
     page.click('.pick[data-card="4C"]')
-    expect(page.locator("#pick-reason")).to_contain_text("Play of the hand")
+    expect(page.locator("#pick-reason")).to_contain_text("Juego de la mano")
     with page.expect_response(lambda r: r.url.endswith("/action")) as answer:
         page.click("#play")
     assert answer.value.status == 409
-    expect(page.locator("#error")).to_contain_text("Play of the hand: la carta 4C ya se vio")
+    expect(page.locator("#error")).to_contain_text("Juego de la mano: la carta 4C ya se vio")
     assert state_of(page, base)["seq"] == seq
 
     # A card tapped by mistake is taken back.

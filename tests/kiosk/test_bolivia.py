@@ -13,8 +13,8 @@ from engines.bolivia import replay_lines
 from tests.bolivia.kiosk_play import act, cell, new_game, roll_by_hand, set_faces, state, turn
 from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
 
-HOW = "How to play"
-CROSS = "How to play: cross hatch"
+HOW = "Cómo se juega"
+CROSS = "Cómo se juega: la cruz"
 
 
 # ------------------------------------------------------------------ setup and security
@@ -53,10 +53,10 @@ def test_posts_without_the_csrf_token_are_refused(coordinator: Coordinator) -> N
 
 def test_setup_refusals_name_the_section(coordinator: Coordinator) -> None:
     cases = [
-        ({"players": "Ana"}, "Players: juegan de 2 a 6"),
-        ({"players": "\n".join("ABCDEFG")}, "Players: juegan de 2 a 6"),
+        ({"players": "Ana"}, "Jugadores: juegan de 2 a 6"),
+        ({"players": "\n".join("ABCDEFG")}, "Jugadores: juegan de 2 a 6"),
         ({"players": "Ana\nAna"}, "nombre repetido"),
-        ({"partners": "on", "teams": "Ana, Beto\nCaro"}, "Variations: partners"),
+        ({"partners": "on", "teams": "Ana, Beto\nCaro"}, "Variantes: en parejas"),
         ({"partners": "on", "teams": "Ana, Beto"}, "al menos dos equipos"),
         ({"players": "Ana\nBeto", "opt_empate": "a ver"}, "vale compartido o desempate"),
     ]
@@ -203,9 +203,9 @@ def test_rule_refusals_carry_the_section(coordinator: Coordinator) -> None:
     refused = act(coordinator, gid, {"event": "declare", "player": "Beto", "category": "full"}, 409)
     assert "no es el turno de Beto" in refused["error"]
     refused = act(coordinator, gid, {"event": "pick", "player": "Ana"}, 409)
-    assert refused["article"] == "Variations: partners"
+    assert refused["article"] == "Variantes: en parejas"
     refused = act(coordinator, gid, {"event": "hatch", "hatch": 2}, 409)
-    assert refused["article"] == "Variations: three cross hatches"
+    assert refused["article"] == "Variantes: tres cruces"
     roll_by_hand(coordinator, gid, [5, 5, 5, 2, 3])
     refused = act(coordinator, gid, {"event": "set_aside", "positions": [1, 2, 3]}, 409)
     assert "debe declarar la categoría antes de apartar" in refused["error"]
@@ -215,7 +215,7 @@ def test_rule_refusals_carry_the_section(coordinator: Coordinator) -> None:
     refused = act(coordinator, gid, {"event": "set_aside", "positions": [1, 2, 3, 4, 5]}, 409)
     assert "no queda nada que tirar" in refused["error"]
     refused = act(coordinator, gid, {"event": "set_aside", "positions": [7]}, 409)
-    assert refused["article"] == "Equipment"
+    assert refused["article"] == "Material"
 
 
 def test_malformed_requests_are_400(coordinator: Coordinator) -> None:
@@ -367,7 +367,7 @@ def test_generala_scores_a_chosen_category(coordinator: Coordinator) -> None:
     offered = {s["category"]: (s["points"], s["mark"]) for s in legal["score"]}
     assert offered["full"] == (35, "5") and offered["trenes"] == (9, "9") and offered["escalera"] == (0, "X")
     refused = act(coordinator, gid, {"event": "declare", "category": "full"}, 409)
-    assert refused["article"] == "Variations: Generala"
+    assert refused["article"] == "Variantes: Generala"
     assert "falta cuál" in act(coordinator, gid, {"event": "score"}, 409)["error"]
     current = act(coordinator, gid, {"event": "score", "category": "full"})
     assert cell(current, 0, "full") == {"points": 35, "mark": "5"}
@@ -381,7 +381,7 @@ def test_three_hatches_the_score_waits_for_its_hatch(coordinator: Coordinator) -
     legal = current["legal"]
     assert legal["pending"]["mark"] == "5" and legal["pending"]["points"] == 45
     assert [o["detail"] for o in legal["hatch"] if o["allowed"]] == ["1", "2", "3"]
-    assert act(coordinator, gid, {"event": "hatch", "hatch": 4}, 409)["article"] == "Variations: three cross hatches"
+    assert act(coordinator, gid, {"event": "hatch", "hatch": 4}, 409)["article"] == "Variantes: tres cruces"
     current = act(coordinator, gid, {"event": "hatch", "hatch": 3})
     assert cell(current, 0, "poker", hatch=2) == {"points": 45, "mark": "5"}
     assert current["last_score"]["points"] == 45 and current["last_score"]["player"] == "Ana"
@@ -397,7 +397,7 @@ def test_partners_pick_whose_roll_is_scored(coordinator: Coordinator) -> None:
     assert current["phase"] == "pick"
     candidates = {c["member"]: (c["category"], c["points"]) for c in current["legal"]["candidates"]}
     assert candidates == {"Ana": ("cuadras", 8), "Beto": ("escalera", 25)}
-    assert act(coordinator, gid, {"event": "pick", "player": "Caro"}, 409)["article"] == "Variations: partners"
+    assert act(coordinator, gid, {"event": "pick", "player": "Caro"}, 409)["article"] == "Variantes: en parejas"
     current = act(coordinator, gid, {"event": "pick", "player": "Beto"})
     assert cell(current, 0, "escalera") == {"points": 25, "mark": "5"} and cell(current, 0, "cuadras") is None
     assert current["attempt"]["player"] == "Caro"
@@ -473,7 +473,7 @@ def test_export_and_import_round_trip(coordinator: Coordinator) -> None:
 def test_import_refuses_a_log_that_does_not_replay(coordinator: Coordinator) -> None:
     bad = '{"event": "start", "players": ["Ana", "Beto"]}\n{"event": "score", "player": "Ana"}\n'
     response = coordinator.form("/bolivia/import", {"text": bad})
-    assert response.status_code == 400 and "línea 2 (How to play): aún no tiró" in response.text
+    assert response.status_code == 400 and "línea 2 (Cómo se juega): aún no tiró" in response.text
     assert coordinator.form("/bolivia/import", {"text": ""}).status_code == 400
     assert coordinator.form("/bolivia/import", {"text": "{nope"}).status_code == 400
     dudo_log = '{"event": "start", "players": ["Ana", "Beto"], "opener": "Ana"}'

@@ -94,7 +94,7 @@ def test_a_card_the_engine_refuses_keeps_the_reading(co: Coordinator, reader: Fa
     co.post(f"/truco/{gid}/read", {})
     seq = state(co, gid)["seq"]
     response = co.post(f"/truco/{gid}/confirm", {"seq": seq})
-    assert response.status_code == 409 and response.get_json()["article"] == "Play of the hand"
+    assert response.status_code == 409 and response.get_json()["article"] == "Juego de la mano"
     assert state(co, gid)["seq"] == seq and state(co, gid)["reading"] is not None
     assert co.post(f"/truco/{gid}/cancel", {}).status_code == 200
     assert state(co, gid)["reading"] is None
@@ -103,11 +103,11 @@ def test_a_card_the_engine_refuses_keeps_the_reading(co: Coordinator, reader: Fa
 
 def test_no_reading_while_a_truco_waits(co: Coordinator, reader: FakeCardReader) -> None:
     gid = new_game(co)
-    assert co.post(f"/truco/{gid}/read", {}).get_json()["article"] == "Play of the hand"
+    assert co.post(f"/truco/{gid}/read", {}).get_json()["article"] == "Juego de la mano"
     deal(co, gid, dealer=3)
     ok(co, gid, action="truco", player=0)
     response = co.post(f"/truco/{gid}/read", {})
-    assert response.status_code == 409 and response.get_json()["article"] == "Raising the stakes"
+    assert response.status_code == 409 and response.get_json()["article"] == "Subir la apuesta"
     assert co.post(f"/truco/{gid}/card", {"seat": 0, "card": "4C", "down": False}).status_code == 409
 
 
@@ -116,7 +116,7 @@ def test_the_cacho_showdown_read_corrected_and_confirmed(co: Coordinator, reader
     from tests.kiosk.test_cacho_espanol import to_showdown
 
     gid = new_cacho(co)
-    assert co.post(f"/cacho/{gid}/read", {}).get_json()["article"] == "Winning"
+    assert co.post(f"/cacho/{gid}/read", {}).get_json()["article"] == "Quién gana"
     to_showdown(co, gid)
     reader.cards = [
         SeenCard(0, "4S"),
@@ -151,7 +151,7 @@ def test_a_pif_paf_going_out_read(co: Coordinator, reader: FakeCardReader) -> No
     gid = playing(co)
     base = f"/pifpaf/{gid}"
     response = co.post(base + "/read", {"kind": "out", "player": 0})
-    assert response.status_code == 409 and response.get_json()["article"] == "Play of the hand"  # not drawn yet
+    assert response.status_code == 409 and response.get_json()["article"] == "Juego de la mano"  # not drawn yet
     assert co.post(base + "/read", {"kind": "sale", "player": 0}).status_code == 400
     co.post(base + "/action", {"action": "draw", "source": "stock", "seq": state_seq(co, base)})
     reader.cards = [SeenCard(0, card, confidence=0.5 if card == "9C" else 0.99) for card in NINE]
@@ -174,12 +174,14 @@ def test_a_cacheta_knock_with_ten_read_and_one_that_does_not_meld(co: Coordinato
     base = f"/cacheta/{gid}"
     co.post(base + "/action", {"action": "deal", "flip": "2H", "seq": state_seq(co, base)})
     co.post(base + "/action", {"action": "draw", "source": "stock", "seq": state_seq(co, base)})
-    assert co.post(base + "/read", {"kind": "cut", "player": 1}).get_json()["article"] == "Cut the Line"
+    assert (
+        co.post(base + "/read", {"kind": "cut", "player": 1}).get_json()["article"] == "Cortar la fila (cut the line)"
+    )
     reader.cards = [SeenCard(0, card) for card in [*NINE[:-1], "10H", "10C"]]
     assert co.post(base + "/read", {"kind": "knock", "player": 0, "ten": True}).status_code == 200
     seq = state_seq(co, base)
     refused = co.post(base + "/confirm", {"seq": seq}).get_json()
-    assert refused["article"] == "Knock out" and state_seq(co, base) == seq
+    assert refused["article"] == "Batir (knock out)" and state_seq(co, base) == seq
     assert co.post(base + "/card", {"seat": 0, "index": 8, "card": "9C"}).status_code == 200
     now = co.post(base + "/confirm", {"seq": seq}).get_json()
     assert [p["points"] for p in now["players"]] == [2, 0] and now["winner"] == 0

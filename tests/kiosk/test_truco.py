@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from engines.cards.replay import replay
 from kiosk import cli
+from kiosk.sections import section
 from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
 
 PLAYERS = ("Ana", "Beto", "Caro", "Davi")
@@ -52,8 +53,8 @@ def refused(co: Coordinator, gid: int, article: str, text: str, **body: Any) -> 
     response = post(co, gid, **body)
     assert response.status_code == 409, response.get_json()
     data = response.get_json()
-    assert data["article"] == article and text in data["error"], data
-    assert data["error"].startswith(article + ": ")
+    assert data["article"] == section(article) and text in data["error"], data
+    assert data["error"].startswith(str(section(article)) + ": ")
     assert state(co, gid)["seq"] == before["seq"]
 
 
@@ -176,7 +177,7 @@ def test_truco_raise_accept_and_run(coordinator: Coordinator) -> None:
     assert now["may_raise"] == [1, 3] and now["next_raise_name"] == "¡Seis!"
     legal = now["legal"]["seats"]
     assert legal[1]["may"]["accept"]["allowed"] and not legal[2]["may"]["accept"]["allowed"]
-    assert legal[2]["may"]["accept"]["article"] == "Raising the stakes"
+    assert legal[2]["may"]["accept"]["article"] == "Subir la apuesta"
     now = ok(coordinator, gid, action="truco", player=3)  # six: the truco accepted by raising over it
     assert now["stake"] == 3 and now["pending"] == 6 and now["pending_name"] == "¡Seis!"
     now = ok(coordinator, gid, action="run", player=2)
@@ -360,7 +361,7 @@ def test_export_and_import_round_trip(coordinator: Coordinator) -> None:
 def test_import_refuses_a_log_that_does_not_replay(coordinator: Coordinator) -> None:
     start = '{"event": "start", "game": "truco", "players": ["Ana", "Beto", "Caro", "Davi"]}'
     response = coordinator.form("/truco/import", {"text": start + '\n{"event": "keep", "player": 0}'})
-    assert response.status_code == 400 and "línea 2 (Dealing procedure)" in response.text
+    assert response.status_code == 400 and "línea 2 (El reparto)" in response.text
     cacho = Path("kiosk/demo/cards_cacho.jsonl").read_text(encoding="utf-8")
     response = coordinator.form("/truco/import", {"text": cacho})
     assert response.status_code == 400 and "otro juego" in response.text
