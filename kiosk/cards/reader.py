@@ -1,6 +1,6 @@
-"""The card reader behind a protocol: the cards the camera sees in front of each seat. None is shipped yet (the card
-reader is its own work); the app's `CARD_READER` config names one, the tests a fake, and without one every screen
-works by tapping the cards."""
+"""The card reader behind a protocol: the cards the camera sees in front of each seat. The app's `CARD_READER`
+config names one, the tests a fake, and without one every screen works by tapping the cards; the camera's reader
+(`vision.cards.reader`) is not plugged in until it is safe on real photos (models/cards/README.md)."""
 
 from __future__ import annotations
 

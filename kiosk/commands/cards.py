@@ -1,9 +1,10 @@
-"""`cacho cards ...`: Spanish Cacho showdowns, Pif Paf/Cacheta melds, Truco tricks and card-game log replays."""
+"""`cacho cards ...`: Spanish Cacho showdowns, Pif Paf/Cacheta melds, Truco tricks, log replays, reading cards."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ GAME_NAMES = {"cacho": "Cacho español", "pifpaf": "Pif Paf", "cacheta": "Cachet
 
 
 def register(subparsers: Any) -> None:
-    """Add `cacho cards showdown|melds|trick|replay`."""
+    """Add `cacho cards showdown|melds|trick|replay|read|eval`."""
     cards = subparsers.add_parser("cards", help="juegos de cartas: Cacho español, Pif Paf, Cacheta y Truco")
     commands = cards.add_subparsers(dest="cards_command", metavar="ACCIÓN", required=True)
 
@@ -74,6 +75,39 @@ def register(subparsers: Any) -> None:
     rep.add_argument("file", metavar="FILE", type=Path, help="registro, un evento JSON por línea")
     rep.add_argument("--json", action="store_true", help="salida JSON")
     rep.set_defaults(func=run_replay)
+
+    read = commands.add_parser(
+        "read",
+        help="lee las cartas a la vista en una o más fotos (el modelo se carga una vez)",
+        description="Cada carta se lee por sus índices de esquina: se acepta cuando sus dos esquinas dicen lo "
+        "mismo; una carta con una sola esquina a la vista, o poco segura, queda marcada para el coordinador.",
+    )
+    read.add_argument("images", metavar="IMAGE", type=Path, nargs="+")
+    read.add_argument("--json", action="store_true", help="una línea JSON por imagen")
+    read.add_argument("--annotate", metavar="DIR", type=Path, help="escribe cada foto con cajas y cartas")
+    _reader_options(read)
+    read.set_defaults(func=run_read)
+
+    evaluate = commands.add_parser(
+        "eval",
+        help="mide el lector de cartas en una carpeta YOLO (images/, labels/, data.yaml; meta/ si es renderizada)",
+    )
+    evaluate.add_argument("folder", metavar="DIR", type=Path)
+    evaluate.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
+    evaluate.add_argument("--json", action="store_true")
+    _reader_options(evaluate)
+    evaluate.set_defaults(func=run_eval)
+
+
+def _reader_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--models", type=Path, help="carpeta de modelos (por defecto, models/ del proyecto)")
+    parser.add_argument("--pair", type=float, help="confianza mínima de cada una de dos esquinas que coinciden")
+    parser.add_argument(
+        "--alone",
+        type=float,
+        help="aceptar una carta vista por una sola esquina desde esta confianza (por omisión nunca)",
+    )
+    parser.add_argument("--back", type=float, help="confianza mínima de un dorso (carta boca abajo)")
 
 
 def _game(args: argparse.Namespace, allowed: tuple[str, ...]) -> str:
@@ -250,3 +284,96 @@ def describe(state: dict[str, Any]) -> str:
         phase = PHASES.get(state["phase"], state["phase"])
         lines.append(f"En juego: {phase}.")
     return "\n".join(lines)
+
+
+def _card_reader(args: argparse.Namespace) -> Any:
+    from dataclasses import replace
+
+    from vision.cards.reader import MODELS, CardReader, CardSettings
+
+    models = args.models / "cards" if args.models else MODELS
+    settings = CardSettings()
+    for name in ("pair", "alone", "back"):
+        value = getattr(args, name)
+        if value is not None:
+            if not 0 <= value <= 1:
+                raise CliError(f"--{name} debe estar entre 0 y 1, no {value}")
+            settings = replace(settings, **{name: value})
+    try:
+        return CardReader(models, settings)
+    except FileNotFoundError as error:
+        raise CliError(str(error)) from None
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """`cacho cards read IMAGE... [--json] [--annotate DIR] [--models DIR]`."""
+    import cv2
+
+    from vision.cards.reader import annotate
+    from vision.frames import FrameError, load_image
+
+    reader = _card_reader(args)
+    if args.annotate is not None:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for path in args.images:
+        try:
+            frame = load_image(path)
+        except FrameError as error:
+            failed += 1
+            if args.json:
+                _emit({"image": str(path), "error": str(error)})
+            else:
+                print(f"{path}: {error}", file=sys.stderr)
+            continue
+        reading = reader.read(frame)
+        if args.json:
+            _emit({"image": str(path), "cards": [c.to_dict() for c in reading.cards]})
+        else:
+            print(describe_cards(str(path), reading))
+        if args.annotate is not None:
+            cv2.imwrite(str(args.annotate / (path.stem + ".annotated.jpg")), annotate(frame, reading))
+    return 1 if failed else 0
+
+
+def describe_cards(name: str, reading: Any) -> str:
+    """A readable Spanish account of one photo's cards."""
+    codes = " ".join(("dorso" if c.face_down else c.card) + ("?" if c.uncertain else "") for c in reading.cards)
+    lines = [f"{name}: {len(reading.cards)} cartas: {codes or 'ninguna'}"]
+    for card in reading.uncertain:
+        box = ", ".join(f"{v:.0f}" for v in card.box.to_list())
+        lines.append(f"  dudosa en [{box}]: {'; '.join(card.reasons)}")
+    return "\n".join(lines)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """`cacho cards eval DIR [--split S] [--json] [--models DIR]`."""
+    from vision.cards.evaluate import evaluate_folder, images_of
+    from vision.frames import FrameError, load_image
+
+    folder = args.folder
+    if not (folder / "images").is_dir():
+        raise CliError(f"{folder} no es una carpeta YOLO: falta images/")
+    images = images_of(folder, args.split)
+    if not images:
+        raise CliError(f"no hay imágenes en {folder / 'images' / (args.split or '')}")
+    reader = _card_reader(args)
+    readings = {}
+    for image in images:
+        try:
+            readings[image.name] = [c.to_dict() for c in reader.read(load_image(image)).cards]
+        except FrameError as error:
+            raise CliError(f"{image}: {error}") from None
+    try:
+        scores = evaluate_folder(folder, readings, args.split, with_meta=(folder / "meta").is_dir())
+    except (FileNotFoundError, ValueError) as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        _emit(scores.to_dict())
+        return 0
+    print(f"{scores.images} imágenes, {scores.shown} cartas a la vista ({scores.face_down} boca abajo)")
+    print(f"encontradas: {scores.recall:.1%}; leídas bien: {scores.card_accuracy:.1%} de las encontradas")
+    print(f"carga del coordinador: {scores.load:.1%}; errores silenciosos: {scores.silent_errors}")
+    print(f"lecturas de más: {scores.extra} ({scores.silent_extra} sin marcar)")
+    print(f"imágenes enteras bien: {scores.images_all_right_share:.1%}")
+    return 0

@@ -175,3 +175,15 @@ def test_cards_from_hand_labels_without_meta(tmp_path: Path) -> None:
     scores = evaluate_folder(tmp_path, readings, with_meta=False)
     assert scores.shown == 4 and scores.face_down == 1 and scores.matched == 3
     assert scores.right_sure == 2 and scores.flagged == 1 and scores.load == 0.5 and scores.silent_errors == 0
+
+
+def test_a_roboflow_name_with_dots_finds_its_labels(tmp_path: Path) -> None:
+    """`IMG_1_jpg.rf.3f2a.jpg` is labelled by `IMG_1_jpg.rf.3f2a.txt`, not by `IMG_1_jpg.rf.txt`."""
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "IMG_1_jpg.rf.3f2a.jpg"), np.zeros((100, 100, 3), np.uint8))
+    (tmp_path / "labels" / "IMG_1_jpg.rf.3f2a.txt").write_text(f"{CLASS_OF['AS']} 0.2 0.2 0.1 0.1\n")
+    (tmp_path / "data.yaml").write_text("names: [" + ", ".join(CLASS_NAMES) + "]\n")
+    reading = {"card": "AS", "face_down": False, "box": [15, 15, 25, 25], "uncertain": False}
+    scores = evaluate_folder(tmp_path, {"IMG_1_jpg.rf.3f2a.jpg": [reading]}, with_meta=False)
+    assert scores.shown == 1 and scores.right_sure == 1

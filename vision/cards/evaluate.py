@@ -281,8 +281,9 @@ def evaluate_folder(
     scores = CardScores()
     for image in images:
         rel = Path(split, image.stem) if split else Path(image.stem)
-        meta_path = folder / "meta" / rel.with_suffix(".json")
-        label_path = folder / "labels" / rel.with_suffix(".txt")
+        # the stem as it is: Roboflow's names hold dots ("IMG_1_jpg.rf.3f2a"), which with_suffix would cut
+        meta_path = folder / "meta" / f"{rel}.json"
+        label_path = folder / "labels" / f"{rel}.txt"
         labels = [line for line in label_path.read_text().split("\n") if line.strip()] if label_path.exists() else []
         if meta_path.exists():
             truths = truth_cards(json.loads(meta_path.read_text()), labels, names)

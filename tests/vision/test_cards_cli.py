@@ -1,0 +1,109 @@
+"""The public contracts `cacho cards read | eval`, with the committed card model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.cli import main
+from vision.cards.reader import DEFAULT_WEIGHTS
+from vision.cards.synth import generate
+
+pytestmark = pytest.mark.skipif(not DEFAULT_WEIGHTS.exists(), reason="no card model committed")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
+KEYS = {"card", "face_down", "confidence", "box", "uncertain", "reasons", "corners"}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A few rendered tables of each game, at the camera's scale, with their meta."""
+    out = tmp_path_factory.mktemp("rendered")
+    for i, game in enumerate(("truco", "cacho", "pifpaf", "cacheta")):
+        generate(out, 2, 9100 + 10 * i, game, split="val", size=(1280, 960), negative=0.0)
+    return out
+
+
+def read_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]]]:
+    status = main(["cards", "read", *argv, "--json"])
+    return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_read_gives_one_line_per_image_in_the_contract(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    images = sorted(str(p) for p in (rendered / "images" / "val").iterdir())
+    status, lines = read_json(capsys, *images)
+    assert status == 0 and [line["image"] for line in lines] == images
+    cards = [card for line in lines for card in line["cards"]]  # type: ignore[attr-defined]
+    assert cards, "nothing read on eight rendered tables"
+    for card in cards:
+        assert set(card) == KEYS
+        assert (card["card"] is None) == card["face_down"]
+        x1, y1, x2, y2 = card["box"]
+        assert 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 960
+        assert card["uncertain"] == bool(card["reasons"])
+
+
+def test_bad_images_get_a_clear_error_and_the_others_are_read(
+    rendered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = str(sorted((rendered / "images" / "val").iterdir())[0])
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    (tmp_path / "text.jpg").write_text("no soy una foto")
+    cv2.imwrite(str(tmp_path / "tiny.png"), np.zeros((8, 8, 3), np.uint8))
+    bad = [str(tmp_path / n) for n in ("missing.jpg", "empty.jpg", "text.jpg", "tiny.png")]
+    status, lines = read_json(capsys, bad[0], good, *bad[1:])
+    assert status == 1
+    assert [("error" in line) for line in lines] == [True, False, True, True, True]
+    assert "no existe" in str(lines[0]["error"]) and "vacía" in str(lines[2]["error"])
+    assert "no es una imagen" in str(lines[3]["error"]) and "muy chica" in str(lines[4]["error"])
+
+
+def test_read_in_words_and_annotated(rendered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = sorted((rendered / "images" / "val").iterdir())[0]
+    assert main(["cards", "read", str(image), "--annotate", str(tmp_path / "ann")]) == 0
+    assert capsys.readouterr().out.startswith(f"{image}: ")
+    drawn = cv2.imread(str(tmp_path / "ann" / f"{image.stem}.annotated.jpg"))
+    assert drawn is not None and drawn.shape == (960, 1280, 3)
+
+
+def test_options_out_of_range_and_a_missing_model_are_refused(
+    rendered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = str(sorted((rendered / "images" / "val").iterdir())[0])
+    assert main(["cards", "read", image, "--pair", "1.5"]) == 2
+    assert "--pair debe estar entre 0 y 1" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
+    assert "no están los pesos del lector de cartas" in capsys.readouterr().err
+
+
+def test_eval_scores_a_rendered_folder_and_refuses_a_bad_one(
+    rendered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cards", "eval", str(rendered), "--split", "val", "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["images"] == 8 and scores["shown"] > 0
+    assert 0 <= scores["load"] <= 1 and scores["silent_errors"] == len(scores["errors"])
+    assert main(["cards", "eval", str(tmp_path)]) == 2
+    assert "falta images/" in capsys.readouterr().err
+
+
+def test_rendered_tables_are_read_with_no_silent_error(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On eight rendered tables, every card the reader is sure of is right, and most cards are found and named right
+    (the model card's figures on 200 tables: recall 0.956, 99.6 % named right, no silent error)."""
+    assert main(["cards", "eval", str(rendered), "--split", "val", "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["silent_errors"] == 0, scores["errors"]
+    assert scores["recall"] >= 0.85 and scores["card_accuracy"] >= 0.95
+
+
+def test_a_real_photo_is_read_card_by_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """A real photo of four cards (tests/fixtures/cards/SOURCES.md): each read right and sure, from both corners."""
+    image = FIXTURES / "real-phone-194251.jpg"
+    status, lines = read_json(capsys, str(image))
+    assert status == 0
+    cards = lines[0]["cards"]
+    assert sorted(c["card"] for c in cards) == ["2C", "8D", "AH", "JS"]  # type: ignore[index]
+    assert not any(c["uncertain"] for c in cards) and all(c["corners"] == 2 for c in cards)  # type: ignore[index]

@@ -1,0 +1,135 @@
+"""The card reader's rules without its model: tiles, merging, pairing corners, when a card is sure; the data folder."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from vision.cards import dataset
+from vision.cards.reader import (
+    OVERLAP,
+    TILE,
+    CardSettings,
+    IndexHit,
+    join_backs,
+    judge,
+    merge,
+    pair_corners,
+    tiles,
+)
+from vision.types import Box
+
+
+def hit(name: str, confidence: float, x: float, y: float, side: float = 50) -> IndexHit:
+    return IndexHit(name, confidence, Box(x, y, x + side * 0.6, y + side))
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 960), (4608, 2592), (641, 641)])
+def test_tiles_cover_the_frame_and_overlap_by_more_than_an_index(size: tuple[int, int]) -> None:
+    width, height = size
+    corners = tiles(width, height)
+    xs = sorted({x for x, _ in corners})
+    ys = sorted({y for _, y in corners})
+    assert xs[0] == 0 and ys[0] == 0
+    assert xs[-1] + TILE >= width and ys[-1] + TILE >= height
+    for a, b in itertools.pairwise(xs):
+        assert a + TILE - b >= OVERLAP
+    for a, b in itertools.pairwise(ys):
+        assert a + TILE - b >= OVERLAP
+
+
+def test_merge_keeps_the_surest_and_remembers_a_close_rival() -> None:
+    kept = merge([hit("7H", 0.9, 100, 100), hit("2H", 0.5, 101, 101), hit("7H", 0.8, 400, 100)])
+    assert [(h.name, h.rival) for h in kept] == [("7H", "2H"), ("7H", None)]
+    faint = merge([hit("7H", 0.9, 100, 100), hit("2H", 0.2, 101, 101)])
+    assert [(h.name, h.rival) for h in faint] == [("7H", None)]
+
+
+def test_two_corners_of_one_code_make_one_card_and_twins_apart_stay_two() -> None:
+    near = [hit("QS", 0.9, 100, 100), hit("QS", 0.8, 250, 300)]
+    assert [len(g) for g in pair_corners(near)] == [2]
+    far = [hit("QS", 0.9, 100, 100), hit("QS", 0.8, 1500, 100)]
+    assert [len(g) for g in pair_corners(far)] == [1, 1]
+    # corners of one code near each other are one card (a card shows up to four); one far off is a twin
+    three = [hit("5D", 0.9, 100, 100), hit("5D", 0.9, 130, 110), hit("5D", 0.9, 300, 100), hit("5D", 0.9, 1000, 100)]
+    groups = pair_corners(three)
+    assert sorted(len(g) for g in groups) == [1, 3]
+    assert any(g[0].box.x1 == 1000 for g in groups if len(g) == 1)
+
+
+def test_a_card_is_sure_only_when_two_corners_agree() -> None:
+    settings = CardSettings(pair=0.5)
+    pair = judge([hit("10H", 0.9, 0, 0), hit("10H", 0.7, 200, 300)], settings)
+    assert pair.card == "10H" and not pair.uncertain and pair.corners == 2
+    assert pair.box.to_list() == [0, 0, 30, 50]  # the surer corner
+    alone = judge([hit("10H", 0.99, 0, 0)], settings)
+    assert alone.uncertain and "una sola esquina" in alone.reasons[0]
+    assert not judge([hit("10H", 0.99, 0, 0)], CardSettings(alone=0.95)).uncertain
+    weak = judge([hit("10H", 0.9, 0, 0), hit("10H", 0.3, 200, 300)], settings)
+    assert weak.uncertain and "poco seguras" in weak.reasons[0]
+    rival = judge([IndexHit("10H", 0.9, Box(0, 0, 30, 50), "10D"), hit("10H", 0.9, 200, 300)], settings)
+    assert rival.uncertain and "10D" in rival.reasons[0]
+
+
+def test_a_back_is_a_card_face_down_never_a_code() -> None:
+    back = judge([hit("BACK", 0.9, 0, 0, 300)], CardSettings())
+    assert back.card is None and back.face_down and not back.uncertain
+    assert back.to_dict()["card"] is None and back.to_dict()["face_down"] is True
+    assert judge([hit("BACK", 0.3, 0, 0, 300)], CardSettings()).uncertain
+
+
+def test_parts_of_a_back_cut_by_tiles_are_joined() -> None:
+    parts = [hit("BACK", 0.9, 0, 0, 300), hit("BACK", 0.7, 150, 0, 300), hit("BACK", 0.8, 1000, 0, 300)]
+    joined = join_backs([*parts, hit("AS", 0.9, 500, 500)])
+    backs = [h for h in joined if h.name == "BACK"]
+    assert len(backs) == 2 and len(joined) == 3
+    assert max(b.box.x2 for b in backs if b.box.x1 == 0) == 150 + 180
+
+
+def test_real_photos_split_by_runs_of_neighbours() -> None:
+    names = [f"IMG_{i:04d}.jpg" for i in range(80)]
+    split = dataset.real_split(reversed(names))
+    val = [n for n in names if split[n] == "val"]
+    assert len(val) == 16  # one run of eight in five
+    assert val[:8] == names[32:40]  # a run stays together
+
+
+def test_the_folder_maps_real_classes_and_adds_backs_to_rendered_tables(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    (real / "images" / "phone").mkdir(parents=True)
+    (real / "labels" / "phone").mkdir(parents=True)
+    (real / "class_map.txt").write_text(
+        "# id\tsource\tcanonical\n0\t10C\t10C\n1\tBACK\tNONCARD\n2\tRED JOKER\tNONCARD\n"
+    )
+    for i in range(40):
+        (real / "images" / "phone" / f"p{i:02d}.jpg").write_bytes(b"x")
+        (real / "labels" / "phone" / f"p{i:02d}.txt").write_text(
+            "0 0.5 0.5 0.1 0.1\n1 0.2 0.2 0.3 0.3\n2 0.8 0.8 0.1 0.1\n"
+        )
+    synth = tmp_path / "synth"
+    for part in ("images", "labels", "meta"):
+        (synth / part).mkdir(parents=True)
+    (synth / "images" / "truco-1.jpg").write_bytes(b"x")
+    (synth / "labels" / "truco-1.txt").write_text("0 0.5 0.5 0.05 0.05\n")
+    meta = {
+        "size": [640, 480],
+        "cards": [
+            {"card": "7S", "face_down": True, "visible_share": 0.9, "visible_box": [64, 48, 192, 240]},
+            {"card": "AS", "face_down": False, "visible_share": 1.0, "visible_box": [300, 300, 400, 450]},
+        ],
+    }
+    (synth / "meta" / "truco-1.json").write_text(json.dumps(meta))
+    out = tmp_path / "out"
+    assert dataset.add_real(real, out) == {"train": 32, "val": 8}
+    assert dataset.add_synth(synth, out) == 1
+    dataset.write_yaml(out)
+    lines = (out / "labels" / "train" / "real-phone-p00.txt").read_text().splitlines()
+    assert [line.split()[0] for line in lines] == [str(dataset.NAMES.index("10C")), str(dataset.BACK_CLASS)]
+    rendered = (out / "labels" / "train" / "synth-synth-truco-1.txt").read_text().splitlines()
+    assert rendered[0] == "0 0.5 0.5 0.05 0.05"
+    assert rendered[1].split() == [str(dataset.BACK_CLASS), "0.200000", "0.300000", "0.200000", "0.400000"]
+    assert (out / "images" / "val" / "real-phone-p39.jpg").is_symlink()
+    assert "52: BACK" in (out / "data.yaml").read_text()

@@ -1,0 +1,52 @@
+"""Timing the card reader: a full 4608x2592 still read against one plain 640 inference of its finder.
+
+    python -m vision.cards.bench [--repeat 3] [--models models/cards]
+
+The still is a rendered Pif Paf table (`vision.cards.synth`, seed 424242), made on the fly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards.reader import MODELS, CardReader, tiles
+from vision.cards.synth import render
+
+
+def median_ms(run: object, repeat: int) -> float:
+    """The median of `repeat` timed calls, after one warm-up call."""
+    assert callable(run)
+    run()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return 1000 * float(np.median(times))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the times and their ratio as one JSON line."""
+    parser = argparse.ArgumentParser(prog="python -m vision.cards.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--models", type=Path, default=MODELS)
+    args = parser.parse_args(argv)
+    still = render(424242, "pifpaf", size=(4608, 2592), negative=0.0).image
+    reader = CardReader(args.models)
+    plain = np.zeros((640, 640, 3), np.uint8)
+    read_ms = median_ms(lambda: reader.read(still), args.repeat)
+    plain_ms = median_ms(lambda: reader.model.predict(plain, imgsz=640, verbose=False), args.repeat)
+    cards = len(reader.read(still).cards)
+    row = {"size": [4608, 2592], "tiles": len(tiles(4608, 2592)), "cards": cards}
+    row |= {"read_ms": round(read_ms), "plain640_ms": round(plain_ms), "ratio": round(read_ms / plain_ms, 2)}
+    print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

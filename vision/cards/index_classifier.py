@@ -1,0 +1,198 @@
+"""The second reading of a card: a classifier of one corner index crop (rank and suit), 52 classes.
+
+    python -m vision.cards.index_classifier --data data/cards/index --out models/cards --minutes 20
+
+YOLOv5n's backbone from the COCO-pretrained weights, global pooling and a linear head (as the dice faces' classifier),
+trained on the index boxes of the training folder, turned at every angle (a card lies any way round on the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards.notation import CLASS_NAMES
+from vision.faces.classifier import build_backbone_model, load_pretrained_backbone, preprocess, softmax
+from vision.types import Box, Frame
+
+SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
+MARGIN = 0.15  # of the box's longer side, on every side
+WEIGHTS_NAME = "index_cls.pt"
+PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
+
+
+def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
+    """A square crop round the box (its longer side plus a margin), padded with the edge where the frame ends."""
+    side = max(box.width, box.height) * (1 + 2 * margin)
+    cx, cy = (box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2
+    x1, y1 = round(cx - side / 2), round(cy - side / 2)
+    x2, y2 = x1 + max(2, round(side)), y1 + max(2, round(side))
+    h, w = frame.shape[:2]
+    pad = max(0, -x1, -y1, x2 - w, y2 - h)
+    if pad:
+        frame = np.asarray(cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE), np.uint8)
+        x1, y1, x2, y2 = x1 + pad, y1 + pad, x2 + pad, y2 + pad
+    return np.ascontiguousarray(frame[y1:y2, x1:x2])
+
+
+def crops_of(folder: Path, split: str) -> tuple[list[Frame], list[int]]:
+    """Every card index box of a YOLO folder's split (classes 0-51), cropped from its image, and its class."""
+    crops, labels = [], []
+    for label in sorted((folder / "labels" / split).glob("*.txt")):
+        rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
+        rows = [r for r in rows if int(r[0]) < len(CLASS_NAMES)]
+        if not rows:
+            continue
+        images = list((folder / "images" / split).glob(label.stem + ".*"))
+        read = cv2.imread(str(images[0])) if images else None
+        if read is None:
+            continue
+        frame = np.asarray(read, np.uint8)
+        h, w = frame.shape[:2]
+        for r in rows:
+            cx, cy, bw, bh = (float(v) for v in r[1:5])
+            box = Box((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+            if min(box.width, box.height) >= 6:
+                small = cv2.resize(crop(frame, box), (SIZE * 2, SIZE * 2), interpolation=cv2.INTER_AREA)
+                crops.append(np.asarray(small, np.uint8))
+                labels.append(int(r[0]))
+    return crops, labels
+
+
+def augment(image: Frame, rng: np.random.Generator) -> Frame:
+    """Turned any way, a little shifted and scaled, light and colour changed, sometimes blurred."""
+    size = image.shape[0]
+    angle = float(rng.uniform(0, 360))
+    scale = float(rng.uniform(0.85, 1.15))
+    matrix = np.asarray(cv2.getRotationMatrix2D((size / 2, size / 2), angle, scale), np.float64)
+    matrix[:, 2] += rng.normal(0, size * 0.04, 2)
+    out = cv2.warpAffine(image, matrix, (size, size), borderMode=cv2.BORDER_REFLECT)
+    out = np.asarray(out, np.float32) * np.float32(rng.uniform(0.6, 1.3)) + np.float32(rng.uniform(-30, 30))
+    out *= rng.uniform(0.85, 1.15, 3)
+    if rng.random() < 0.3:
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.5))), np.float32)
+    out += rng.normal(0, rng.uniform(0, 8), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+class IndexClassifier:
+    """Names the card of an index crop, with its probability."""
+
+    def __init__(self, weights: Path) -> None:
+        import torch
+
+        if not weights.exists():
+            raise FileNotFoundError(f"no están los pesos del clasificador de índices: {weights}")
+        saved = torch.load(weights, map_location="cpu", weights_only=True)
+        self.model = build_backbone_model(len(CLASS_NAMES))
+        self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
+        self.model.eval()
+        self.temperature = float(saved.get("temperature", 1.0))
+
+    def classify(self, crops: Sequence[Frame]) -> list[tuple[str, float]]:
+        """The likeliest card of each crop and its probability."""
+        import torch
+
+        if not crops:
+            return []
+        with torch.inference_mode():
+            logits = self.model(torch.from_numpy(preprocess(crops, SIZE))).numpy()
+        probs = softmax(logits / self.temperature)
+        best = probs.argmax(1)
+        return [(CLASS_NAMES[int(i)], float(probs[n, i])) for n, i in enumerate(best)]
+
+
+def _batches(crops: list[Frame], labels: npt.NDArray[np.intp], batch: int, rng: np.random.Generator) -> Any:
+    order = rng.permutation(len(crops))
+    for start in range(0, len(order) - batch + 1, batch):
+        chosen = order[start : start + batch]
+        yield preprocess([augment(crops[i], rng) for i in chosen], SIZE), labels[chosen]
+
+
+def evaluate(model: Any, crops: list[Frame], labels: npt.NDArray[np.intp]) -> tuple[float, npt.NDArray[np.float32]]:
+    """Top-1 accuracy on upright crops, and the logits."""
+    import torch
+
+    model.eval()
+    with torch.inference_mode():
+        logits = np.concatenate(
+            [model(torch.from_numpy(preprocess(crops[i : i + 256], SIZE))).numpy() for i in range(0, len(crops), 256)]
+        )
+    model.train()
+    return float((logits.argmax(1) == labels).mean()), logits
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train, report the accuracy on the folder's real validation crops, save."""
+    import torch
+
+    from vision.faces.classifier import fit_temperature
+
+    description = __doc__.splitlines()[0]
+    parser = argparse.ArgumentParser(prog="python -m vision.cards.index_classifier", description=description)
+    parser.add_argument("--data", type=Path, required=True, help="carpeta de vision.cards.dataset (train y val)")
+    parser.add_argument("--out", type=Path, required=True, help="carpeta donde se escribe index_cls.pt")
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--pretrained", type=Path, default=PRETRAINED)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    train_crops, train_labels = crops_of(args.data, "train")
+    val_crops, val_labels = crops_of(args.data, "val")
+    if not train_crops:
+        raise SystemExit(f"no hay índices de cartas en {args.data}/labels/train")
+    y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
+    print(f"{len(train_crops)} índices para aprender, {len(val_crops)} para validar", flush=True)
+    model = build_backbone_model(len(CLASS_NAMES))
+    if args.pretrained.is_file():
+        print(f"partida: {load_pretrained_backbone(model, args.pretrained)} tensores de {args.pretrained}", flush=True)
+    else:
+        print(f"sin pesos preentrenados ({args.pretrained}): se empieza al azar", flush=True)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    deadline = time.monotonic() + 60 * args.minutes
+    start = time.monotonic()
+    epoch, history = 0, []
+    model.train()
+    while time.monotonic() < deadline:
+        for x, y in _batches(train_crops, y_train, args.batch, rng):
+            share = min(1.0, (time.monotonic() - start) / (deadline - start))
+            for group in optimiser.param_groups:
+                group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * share))  # cosine to zero at the deadline
+            optimiser.zero_grad()
+            loss = loss_of(model(torch.from_numpy(x)), torch.from_numpy(y))
+            loss.backward()
+            optimiser.step()
+            if time.monotonic() >= deadline:
+                break
+        epoch += 1
+        accuracy = evaluate(model, val_crops, y_val)[0] if val_crops else float("nan")
+        history.append({"epoch": epoch, "loss": float(loss.detach()), "val_accuracy": accuracy})
+        print(json.dumps(history[-1]), flush=True)
+    accuracy, logits = evaluate(model, val_crops, y_val) if val_crops else (float("nan"), None)
+    temperature = fit_temperature(logits, y_val) if logits is not None else 1.0
+    args.out.mkdir(parents=True, exist_ok=True)
+    state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
+    torch.save({"state": state, "temperature": temperature, "size": SIZE}, args.out / WEIGHTS_NAME)
+    (args.out / "index_cls.json").write_text(
+        json.dumps({"val_accuracy": accuracy, "temperature": temperature, "history": history}, indent=1) + "\n"
+    )
+    print(f"validación: {accuracy:.3f} ({len(val_crops)} índices); T = {temperature:.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

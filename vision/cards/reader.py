@@ -1,0 +1,271 @@
+"""The card reader: a YOLO finder of corner indices and card backs over tiles of the frame, then a classifier that
+names the card of each index crop.
+
+A card is read from its corner indices. Its two corners are two readings of different pixels: a card whose two
+corners are named the same, each sure enough, is accepted; a card with one corner in view (a fan, an overlap) or
+unsure corners goes to the coordinator, flagged with its reasons. A back is a card face down, never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
+from vision.cards.index_classifier import WEIGHTS_NAME, IndexClassifier, crop
+from vision.types import Box, Frame
+
+MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
+FINDER_NAME = "finder.pt"
+DEFAULT_WEIGHTS = MODELS / FINDER_NAME
+TILE = 640
+OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px), so each is whole in some tile
+EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
+PAIR_REACH = 6.0  # corners of one card lie within this many index sides of each other (as vision.cards.evaluate)
+RIVAL_SHARE = 0.3  # a different code read at the same place with this share of the winner's confidence
+
+
+@dataclass(frozen=True, slots=True)
+class IndexHit:
+    """One corner index (or a card back) the detector found: its class name, confidence and box in frame pixels."""
+
+    name: str
+    confidence: float
+    box: Box
+    rival: str | None = None  # another code the detector saw in the same place, nearly as sure
+
+
+@dataclass(frozen=True, slots=True)
+class CardRead:
+    """One physical card: its code (None when face down), how sure, where, and why it goes to the coordinator."""
+
+    card: str | None
+    face_down: bool
+    confidence: float
+    box: Box
+    uncertain: bool
+    reasons: tuple[str, ...] = ()
+    corners: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `cacho cards read --json` entry."""
+        return {
+            "card": self.card,
+            "face_down": self.face_down,
+            "confidence": round(self.confidence, 4),
+            "box": [round(v, 1) for v in self.box.to_list()],
+            "uncertain": self.uncertain,
+            "reasons": list(self.reasons),
+            "corners": self.corners,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CardReading:
+    """Every card read in one frame."""
+
+    cards: tuple[CardRead, ...]
+    size: tuple[int, int]
+    hits: tuple[IndexHit, ...] = field(default=(), repr=False)
+
+    @property
+    def uncertain(self) -> tuple[CardRead, ...]:
+        """The cards the coordinator must look at."""
+        return tuple(c for c in self.cards if c.uncertain)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cards as JSON-ready dictionaries."""
+        return {"size": list(self.size), "cards": [c.to_dict() for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class CardSettings:
+    """Thresholds of the reader; `alone` None: a card seen by one corner is never accepted (one reading only)."""
+
+    floor: float = 0.25  # the finder's own floor: below it a box is not reported at all
+    pair: float = 0.9  # each of two agreeing corners at least this sure (set by vision.cards.calibrate)
+    alone: float | None = None
+    back: float = 0.6  # a card back at least this sure is a card face down
+
+
+def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
+    """Top-left corners of tiles covering the frame at full resolution, evenly spread, overlapping by `overlap`."""
+
+    def starts(size: int) -> list[int]:
+        if size <= tile:
+            return [0]
+        count = math.ceil((size - tile) / (tile - overlap)) + 1
+        return [round(i * (size - tile) / (count - 1)) for i in range(count)]
+
+    return [(x, y) for y in starts(height) for x in starts(width)]
+
+
+def _iou(a: Box, b: Box) -> float:
+    w = min(a.x2, b.x2) - max(a.x1, b.x1)
+    h = min(a.y2, b.y2) - max(a.y1, b.y1)
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / (a.width * a.height + b.width * b.height - inter)
+
+
+def merge(hits: list[IndexHit], iou: float = 0.5) -> list[IndexHit]:
+    """One hit per place, the surest; a different code seen there nearly as sure is kept as its rival."""
+    kept: list[IndexHit] = []
+    for hit in sorted(hits, key=lambda h: -h.confidence):
+        for i, other in enumerate(kept):
+            if _iou(hit.box, other.box) >= iou:
+                if hit.name != other.name and other.rival is None and hit.confidence >= RIVAL_SHARE * other.confidence:
+                    kept[i] = IndexHit(other.name, other.confidence, other.box, hit.name)
+                break
+        else:
+            kept.append(hit)
+    return kept
+
+
+def join_backs(hits: list[IndexHit]) -> list[IndexHit]:
+    """Card backs that overlap joined into one (a back cut by tiles; cards face down in a heap count as one)."""
+    backs = [h for h in hits if h.name == NAMES[BACK_CLASS]]
+    joined: list[IndexHit] = []
+    for hit in sorted(backs, key=lambda h: -h.confidence):
+        for i, other in enumerate(joined):
+            if _iou(hit.box, other.box) > 0:
+                joined[i] = IndexHit(other.name, other.confidence, _union([hit.box, other.box]))
+                break
+        else:
+            joined.append(hit)
+    return [h for h in hits if h.name != NAMES[BACK_CLASS]] + joined
+
+
+def _union(boxes: list[Box]) -> Box:
+    return Box(min(b.x1 for b in boxes), min(b.y1 for b in boxes), max(b.x2 for b in boxes), max(b.y2 for b in boxes))
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return (box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2
+
+
+def pair_corners(hits: list[IndexHit]) -> list[list[IndexHit]]:
+    """Corners grouped into cards: corners of one code each within PAIR_REACH index sides of another are one card
+    (a card shows up to four), any other corner a card alone; each back is a card face down."""
+    faces = [h for h in hits if h.name != NAMES[BACK_CLASS]]
+    parent = list(range(len(faces)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(faces):
+        for j in range(i + 1, len(faces)):
+            b = faces[j]
+            if a.name != b.name:
+                continue
+            side = max(a.box.width, a.box.height, b.box.width, b.box.height)
+            (ax, ay), (bx, by) = _centre(a.box), _centre(b.box)
+            if math.hypot(ax - bx, ay - by) <= PAIR_REACH * side:
+                parent[root(j)] = root(i)
+    groups: dict[int, list[IndexHit]] = {}
+    for i, hit in enumerate(faces):
+        groups.setdefault(root(i), []).append(hit)
+    return list(groups.values()) + [[h] for h in hits if h.name == NAMES[BACK_CLASS]]
+
+
+def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
+    """One card from its corners (or its back), with the reasons it is not sure."""
+    # the surest corner's box: two corners along one edge would make a thin band that boxes no card
+    box = max(group, key=lambda h: h.confidence).box
+    confidence = min(h.confidence for h in group)
+    if group[0].name == NAMES[BACK_CLASS]:
+        sure = confidence >= settings.back
+        return CardRead(None, True, confidence, box, not sure, () if sure else ("dorso poco seguro",), 0)
+    reasons = []
+    rivals = sorted({h.rival for h in group if h.rival})
+    if rivals:
+        reasons.append("otra lectura posible: " + ", ".join(rivals))
+    if len(group) >= 2:
+        if confidence < settings.pair:
+            reasons.append(f"esquinas poco seguras ({confidence:.2f})")
+    elif settings.alone is None:
+        reasons.append("una sola esquina a la vista: falta la segunda lectura")
+    elif confidence < settings.alone:
+        reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
+    return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group))
+
+
+class CardReader:
+    """Reads every card in a frame from its corner indices; the models (models/cards/) are loaded once."""
+
+    def __init__(self, models: Path = MODELS, settings: CardSettings | None = None) -> None:
+        weights = Path(models) / FINDER_NAME
+        if not weights.exists():
+            raise FileNotFoundError(f"no están los pesos del lector de cartas: {weights}")
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(weights), task="detect")
+        self.classifier = IndexClassifier(Path(models) / WEIGHTS_NAME)
+        self.weights = weights
+        self.settings = settings or CardSettings()
+
+    def detect(self, frame: Frame) -> list[IndexHit]:
+        """Every index and back on the frame at full resolution, tile by tile, merged across tiles."""
+        height, width = frame.shape[:2]
+        corners = tiles(width, height)
+        crops = [np.ascontiguousarray(frame[y : y + TILE, x : x + TILE]) for x, y in corners]
+        results = self.model.predict(crops, imgsz=TILE, conf=self.settings.floor, iou=0.5, verbose=False)
+        hits: list[IndexHit] = []
+        for (x0, y0), result in zip(corners, results, strict=True):
+            th, tw = result.orig_shape
+            boxes = result.boxes
+            for xyxy, conf, cls in zip(
+                np.asarray(boxes.xyxy.cpu()), np.asarray(boxes.conf.cpu()), np.asarray(boxes.cls.cpu()), strict=True
+            ):
+                x1, y1, x2, y2 = map(float, xyxy)
+                cut = (
+                    (x1 < EDGE and x0 > 0)
+                    or (y1 < EDGE and y0 > 0)
+                    or (x2 > tw - EDGE and x0 + tw < width)
+                    or (y2 > th - EDGE and y0 + th < height)
+                )
+                back = FINDER_NAMES[int(cls)] == NAMES[BACK_CLASS]
+                if not cut or back:  # a back is larger than the overlap: its parts are joined
+                    box = Box(x1 + x0, y1 + y0, x2 + x0, y2 + y0)
+                    hits.append(IndexHit(FINDER_NAMES[int(cls)], float(conf), box))
+        found = join_backs(merge(hits))
+        indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
+        named = self.classifier.classify([crop(frame, h.box) for h in indices])
+        backs = [h for h in found if h.name == NAMES[BACK_CLASS]]
+        return [IndexHit(code, p, h.box) for h, (code, p) in zip(indices, named, strict=True)] + backs
+
+    def read(self, frame: Frame) -> CardReading:
+        """The cards of one frame."""
+        hits = self.detect(frame)
+        cards = [judge(group, self.settings) for group in pair_corners(hits)]
+        cards.sort(key=lambda c: (c.box.y1, c.box.x1))
+        height, width = frame.shape[:2]
+        return CardReading(tuple(cards), (width, height), tuple(hits))
+
+
+def annotate(frame: Frame, reading: CardReading) -> Frame:
+    """A copy of the frame with every card's box and code drawn: sure in green, for the coordinator in orange."""
+    import cv2
+
+    out = frame.copy()
+    scale = max(out.shape[:2]) / 1280
+    thickness = max(1, round(2 * scale))
+    for card in reading.cards:
+        colour = (0, 140, 255) if card.uncertain else (60, 200, 60)  # BGR
+        x1, y1, x2, y2 = (round(v) for v in card.box.to_list())
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
+        label = f"{'dorso' if card.face_down else card.card}{'?' if card.uncertain else ''} {card.confidence:.0%}"
+        font_scale = 0.5 * scale
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
+        top = max(0, y1 - th - base - 2)
+        cv2.rectangle(out, (x1, top), (x1 + tw + 4, top + th + base + 2), colour, -1)
+        cv2.putText(out, label, (x1 + 2, top + th + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thickness)
+    return out
