@@ -77,6 +77,42 @@ BOLIVIA: dict[str, Option] = {
     ),
 }
 
+# The card games' options (seeds 000, 001, 003, their sections named in Spanish); each game's form shows its own.
+CARDS: dict[str, Option] = {
+    "high_card_tiebreak": Option(
+        "000: Quién gana",
+        "Con la misma carta más alta gana",
+        {
+            "eldest": "el más cercano a la izquierda de quien reparte",
+            "kickers": "quien tenga la segunda (o la tercera) más alta",
+        },
+    ),
+    "call_without_bet": Option(
+        "000: La tercera ronda", "En la tercera ronda se puede igualar sin que nadie haya apostado"
+    ),
+    "deal_rotates": Option("000: El reparto", "En una noche de varias manos, el reparto pasa a la izquierda"),
+    "bet_cap": Option(
+        "001: Desarrollo del juego",
+        "El tope de la apuesta (ante × jugadores) vale para",
+        {"total": "la apuesta total de la ronda", "raise": "cada subida"},
+    ),
+    "claim_priority": Option(
+        "001: Juego de la mano", "Un descarte lo reclama primero el más cercano a quien descartó que también sale"
+    ),
+    "triple_tie": Option(
+        "001: Juego de la mano",
+        "Si las tres bazas empatan",
+        {"nobody": "nadie suma", "mao": "gana la pareja del mão"},
+    ),
+    "truco_in_turn": Option("001: Subir la apuesta", "Solo truca el jugador que está por jugar"),
+    "trump_natural_free": Option(
+        "003: El comodín", "Un comodín en su propio lugar es una carta común (no gasta el comodín del juego)"
+    ),
+    "king_makes_aces": Option("003: La vuelta", "Con la vuelta en un rey, los comodines son los ases de su color"),
+    "first_player_rotates": Option("003: El juego", "Cada ronda empieza el siguiente jugador que sigue en la mesa"),
+}
+
+
 EN: dict[str, str] = {
     "Entre pintas comunes, subir es": "Between ordinary pintas, raising is",
     "más de la misma pinta o la misma cantidad de una pinta mayor": (
@@ -131,4 +167,41 @@ EN: dict[str, str] = {
     "Lo que el reglamento deja abierto; el motor juega con lo marcado.": (
         "What the rules leave open; the engine plays by what is chosen."
     ),
+    "Con la misma carta más alta gana": "With the same highest card, the winner is",
+    "el más cercano a la izquierda de quien reparte": "the player nearest the dealer's left",
+    "quien tenga la segunda (o la tercera) más alta": "the player with the higher second (or third) card",
+    "En la tercera ronda se puede igualar sin que nadie haya apostado": (
+        "In the third round one may call when nobody bet"
+    ),
+    "En una noche de varias manos, el reparto pasa a la izquierda": (
+        "In an evening of hands, the deal passes to the left"
+    ),
+    "El tope de la apuesta (ante × jugadores) vale para": "The betting cap (ante × players) applies to",
+    "la apuesta total de la ronda": "the round's whole bet",
+    "cada subida": "each raise",
+    "Un descarte lo reclama primero el más cercano a quien descartó que también sale": (
+        "A discard goes first to the player nearest the discarder who can also go out"
+    ),
+    "Si las tres bazas empatan": "When all three tricks tie",
+    "nadie suma": "nobody scores",
+    "gana la pareja del mão": "the mão's team wins",
+    "Solo truca el jugador que está por jugar": "Only the player about to play may call truco",
+    "Un comodín en su propio lugar es una carta común (no gasta el comodín del juego)": (
+        "A wild card in its own place is an ordinary card (it does not use up the meld's wild card)"
+    ),
+    "Con la vuelta en un rey, los comodines son los ases de su color": (
+        "With a king flipped, the wild cards are the aces of its colour"
+    ),
+    "Cada ronda empieza el siguiente jugador que sigue en la mesa": (
+        "Each round is opened by the next player still at the table"
+    ),
+    "000: Quién gana": "000: Winning",
+    "000: La tercera ronda": "000: The Third Round",
+    "000: El reparto": "000: Dealing",
+    "001: Desarrollo del juego": "001: Game play",
+    "001: Juego de la mano": "001: Play of the hand",
+    "001: Subir la apuesta": "001: Raising the stakes",
+    "003: El comodín": "003: Trump Card",
+    "003: La vuelta": "003: Flip Card",
+    "003: El juego": "003: The Game",
 }

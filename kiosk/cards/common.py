@@ -15,6 +15,7 @@ from kiosk.auth import coordinator_required
 from kiosk.cards import reader as readers
 from kiosk.cards.desk import UNDO_TAP
 from kiosk.game_views import GameViews
+from kiosk.house_options import CARDS as HOUSE
 from kiosk.i18n import t
 from kiosk.sections import section
 from kiosk.store import StaleError
@@ -103,6 +104,7 @@ def add_new_route(
             imported_name=imported_name,
             defaults=defaults,
             choices=choices,
+            house={name: HOUSE[name] for name in defaults if name in HOUSE},
             error=error,
             form=form,
         )

@@ -12,7 +12,8 @@ import pytest
 
 from engines.bolivia.config import BoliviaConfig
 from engines.dudo.config import DudoConfig
-from kiosk.house_options import BOLIVIA, DUDO, EN
+from kiosk.cards import cacheta, cacho, pifpaf, truco
+from kiosk.house_options import BOLIVIA, CARDS, DUDO, EN
 from tests.kiosk.conftest import Coordinator
 
 GAMES = [("dudo", DudoConfig, DUDO), ("bolivia", BoliviaConfig, BOLIVIA)]
@@ -52,3 +53,23 @@ def test_the_setup_form_shows_sentences_not_code_names(
     english = " ".join(text_of(coordinator.get(f"/{game}/new?lang=en").get_data(as_text=True)).split())
     for option in house.values():
         assert EN[option.text] in english and option.text not in english
+
+
+CARD_GAMES = [("truco", truco), ("cacho", cacho), ("pifpaf", pifpaf), ("cacheta", cacheta)]
+
+
+@pytest.mark.parametrize(("game", "module"), CARD_GAMES)
+def test_the_card_games_forms_show_sentences_in_both_languages(
+    coordinator: Coordinator, game: str, module: object
+) -> None:
+    defaults = module.DEFAULTS  # type: ignore[attr-defined]
+    assert set(defaults) <= set(CARDS)
+    page = coordinator.get(f"/{game}/new").get_data(as_text=True)
+    shown = " ".join(text_of(page).split())
+    english = " ".join(text_of(coordinator.get(f"/{game}/new?lang=en").get_data(as_text=True)).split())
+    for name in defaults:
+        option = CARDS[name]
+        assert name not in shown and f"{option.text} ({option.article})" in shown
+        assert f"{EN[option.text]} ({EN[option.article]})" in english
+        for value, sentence in option.choices.items():
+            assert sentence in shown and EN[sentence] in english and f">{value}</option>" not in page
