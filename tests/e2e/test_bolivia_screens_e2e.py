@@ -99,17 +99,23 @@ def test_the_tvs_grande_de_mano_fits_and_goes_by_itself(kiosk: Server, page: Any
     five = [{"event": "roll", "player": "Ana", "dice": [6, 6, 6, 6, 6]}]
     five += [{"event": "declare", "player": "Ana", "category": "grande"}, {"event": "score", "player": "Ana"}]
     address = imported(page, kiosk.url, log(*five))
+    big = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     try:
-        tv.goto(address + "/tv")
-        card = tv.locator("#grande-de-mano")
-        expect(card).to_be_visible()
-        expect(card.locator("button")).to_have_count(0)  # nobody taps a TV
-        box = tv.locator(".celebration-title").bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280
-        expect(card).to_be_hidden(timeout=20000)
+        for screen, width, height in ((big, 1920, 1080), (tv, 1280, 720)):
+            screen.goto(address + "/tv")
+            card = screen.locator("#grande-de-mano")
+            expect(card).to_be_visible()
+            expect(card.locator("button")).to_have_count(0)  # nobody taps a TV
+            box = screen.locator(".celebration-title").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (height, box)
+            clipped = screen.locator(".celebration-title").evaluate("e => e.scrollWidth > e.clientWidth")
+            assert not clipped, f"the title is cut at {width}x{height}"
+        expect(tv.locator("#grande-de-mano")).to_be_hidden(timeout=20000)
     finally:
         tv.context.close()
+        big.context.close()
 
 
 def test_a_roll_by_hand_is_a_tap_a_die(kiosk: Server, page: Any) -> None:
