@@ -11,6 +11,15 @@ from kiosk.teach_texts import EN as TEACH_EN
 LANGS = ("es", "en")
 
 EN: dict[str, str] = {
+    "parte": "opens",
+    "¡Dudo!": "Dudo!",
+    "¡Calzo!": "Calzo!",
+    "¡Dudo del paso!": "Dudo on the paso!",
+    "mano a mano": "heads-up",
+    "obligo": "obligo (forced)",
+    "ases no son comodín": "aces not wild",
+    "¿qué dice?": "what do you say?",
+    "lectura de los dados": "the dice as read",
     "Mesas": "Tables",
     "Nueva mesa de Dudo": "New Dudo table",
     "Nueva partida de Cacho boliviano": "New Bolivian Cacho game",

@@ -33,7 +33,7 @@
   // for the three pasos).
   function optionButton(label, option, onclick, attrs, refusals, what) {
     if (!option.allowed && option.reason) refusals.set(what || label, "art. " + option.article + ": " + option.reason);
-    return h("button", Object.assign({ class: "big", disabled: !option.allowed, onclick: onclick }, attrs || {}), label);
+    return h("button", Object.assign({ class: "big", disabled: !option.allowed, onclick: onclick }, attrs || {}), t(label));
   }
 
   function drawPlayers() {
@@ -44,7 +44,7 @@
         dataset: { name: p.name },
       },
         h("span", { class: "name" }, p.name),
-        h("span", { class: "dice", "aria-label": p.dice + " dados" }, p.eliminated ? "✕" : "●".repeat(p.dice)),
+        h("span", { class: "dice", "aria-label": p.dice + " " + t("dados") }, p.eliminated ? "✕" : "●".repeat(p.dice)),
         h("span", { class: "count" }, String(p.dice)))));
   }
 
@@ -55,8 +55,8 @@
       parts.push(h("p", { id: "champion", class: "champion" }, "🏆 " + t("Campeón de la mesa") + ": " + s.winner));
     } else if (s.round) {
       const r = s.round;
-      const mode = r.heads_up ? "mano a mano" : r.obligo ? "obligo" : r.aces_wild ? "ases comodín" : "ases no son comodín";
-      parts.push(h("p", { class: "round" }, "Ronda " + r.number + " · parte " + r.opener + " · " + mode));
+      const mode = t(r.heads_up ? "mano a mano" : r.obligo ? "obligo" : r.aces_wild ? "ases comodín" : "ases no son comodín");
+      parts.push(h("p", { class: "round" }, t("Ronda") + " " + r.number + " · " + t("parte") + " " + r.opener + " · " + mode));
       parts.push(h("p", { class: "bid", id: "standing-bid" }, s.bid ? s.bid.player + ": " + s.bid.text : t("Sin apuesta todavía")));
       if (r.paso) parts.push(h("p", { class: "paso", id: "paso-declared" }, t("Paso de") + " " + r.paso.player + ": " + r.paso.hand + " (art. 8)"));
       if (!s.challenge) parts.push(h("p", { class: "turn", id: "to-act" }, t("Le toca a ") + r.to_act));
@@ -95,17 +95,17 @@
       },
     }, label);
     const des = legal.desestima
-      ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "desestima", checked: desestima, onchange: (e) => { desestima = e.target.checked; } }), " Desestimar y abrir de nuevo (art. 5)")
+      ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "desestima", checked: desestima, onchange: (e) => { desestima = e.target.checked; } }), " " + t("Desestimar y abrir de nuevo") + " (art. 5)")
       : null;
     const refusals = new Map();
     const actions = h("div", { class: "row actions" }, go,
       optionButton("¡Dudo!", opt("dudo"), () => send("/action", { event: "dudo", player: legal.player }), { id: "dudo-btn" }, refusals),
       optionButton("Calzo", opt("calzo"), () => send("/action", { event: "calzo", player: legal.player }), { id: "calzo-btn" }, refusals),
-      ...Object.keys(HANDS).map((hand) => optionButton("Paso: " + HANDS[hand], opt("paso"),
+      ...Object.keys(HANDS).map((hand) => optionButton(t("Paso") + ": " + HANDS[hand], opt("paso"),
         () => send("/action", { event: "paso", player: legal.player, hand: hand }), { class: "big paso", dataset: { hand: hand } }, refusals, "Paso")));
-    const why = [...refusals].map(([what, reason]) => what + " (" + reason + ")").join(" · ");
+    const why = [...refusals].map(([what, reason]) => t(what) + " (" + reason + ")").join(" · ");
     box.replaceChildren(...[ // replaceChildren writes a null as the text "null": leave them out
-      h("h2", {}, legal.player + ": ¿qué dice?"),
+      h("h2", {}, legal.player + ": " + t("¿qué dice?")),
       opt("bid").allowed ? null : h("small", { class: "reason" }, "art. " + opt("bid").article + ": " + opt("bid").reason),
       h("div", { class: "row faces" }, ...faceButtons),
       h("div", { class: "row qtys" }, ...qtyButtons),
@@ -163,8 +163,8 @@
     if (!c) { box.hidden = true; picker = null; return; }
     box.hidden = false;
     const r = state.reading;
-    const title = { dudo: "¡Dudo!", calzo: "¡Calzo!", paso: "¡Dudo del paso!" }[c.kind];
-    const what = c.kind === "paso" ? c.target + " declaró " + c.hand : (c.bid ? c.bid.player + ": " + c.bid.text : "");
+    const title = t({ dudo: "¡Dudo!", calzo: "¡Calzo!", paso: "¡Dudo del paso!" }[c.kind]);
+    const what = c.kind === "paso" ? c.target + " " + t("declaró") + " " + c.hand : (c.bid ? c.bid.player + ": " + c.bid.text : "");
     const items = [h("h2", { id: "challenge" }, title + " " + c.challenger + " → " + c.target + " (art. " + c.article + ")"), h("p", {}, what)];
     if (tv) {
       items.push(h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")));
@@ -177,12 +177,12 @@
       h("button", { class: "big primary", id: "read-btn", disabled: !state.can_read || (r && r.state === "reading"), onclick: () => send("/read") },
         r && r.state === "ready" && r.source === "camera" ? t("Leer de nuevo") : t("Leer los dados")),
       h("button", { class: "big", id: "manual-btn", onclick: () => send("/manual") }, t("Entrar a mano"))));
-    if (!state.can_read) items.push(h("small", { class: "reason" }, "Cámara: " + state.camera.message));
+    if (!state.can_read) items.push(h("small", { class: "reason" }, t("Cámara") + ": " + state.camera.message));
     if (r) {
       items.push(h("p", { class: "reading-state", id: "reading-state", dataset: { state: r.state } },
-        r.state === "reading" ? "Esperando la lectura… (" + r.message + ")" : r.message));
+        r.state === "reading" ? t("Esperando la lectura…") + " (" + r.message + ")" : r.message));
       if (r.photo_url) {
-        const frame = h("div", { class: "photo-frame" }, h("img", { class: "photo", src: r.photo_url, alt: "lectura de los dados" }));
+        const frame = h("div", { class: "photo-frame" }, h("img", { class: "photo", src: r.photo_url, alt: t("lectura de los dados") }));
         if (r.size) {
           for (const [name, dice] of Object.entries(r.players)) {
             for (const d of dice) {

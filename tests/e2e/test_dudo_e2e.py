@@ -415,6 +415,23 @@ def test_a_double_tap_on_apostar_bids_once_with_no_false_alarm(bare: Server, pag
     assert [json.loads(line)["event"] for line in lines] == ["start", "bid"]
 
 
+def test_the_english_view_of_a_table_shows_no_spanish_of_its_own(bare: Server, page: Any) -> None:
+    """Issue 34, point 17: the buttons, the round's mode and the question to the player are English at ?lang=en
+    (names, the engine's reasons and the dice's words are the table's own)."""
+    url = new_table(page, bare)
+    page.goto(url + "?lang=en")
+    controls = page.locator("#controls")
+    controls.locator('.face[data-face="5"]').click()
+    controls.locator('.qty[data-q="3"]').click()
+    page.locator("#bid-go").click()
+    expect(page.locator("#dudo-btn")).to_have_text("Dudo!")
+    expect(controls).to_contain_text("Beto: what do you say?")
+    expect(page.locator(".round")).to_contain_text("Round 1 · opens Ana · aces")
+    shown = page.locator("body").inner_text()
+    for spanish in ("¡Dudo!", "¿qué dice?", "ases comodín", "Paso: ", "Ronda 1", "parte Ana"):
+        assert spanish not in shown, spanish
+
+
 def test_a_kiosk_that_stops_answering_is_shown(bare: Server, page: Any) -> None:
     """Issue 34, point 9: with the server down the camera badge says so, and a tap says it was not applied."""
     new_table(page, bare)
