@@ -11,6 +11,18 @@ from kiosk.teach_texts import EN as TEACH_EN
 LANGS = ("es", "en")
 
 EN: dict[str, str] = {
+    "Buscando marcadores…": "Looking for markers…",
+    "sin jugador": "no player",
+    "FALTAN": "MISSING",
+    "están todos": "all there",
+    "nadir: el centro de la imagen (hacen falta 2 marcadores que lo digan)": (
+        "nadir: the centre of the image (2 markers are needed to tell it)"
+    ),
+    "cámara inclinada": "camera tilted",
+    "altura": "height",
+    "lente de": "lens of",
+    "nadir medido con": "nadir measured with",
+    "marcadores": "markers",
     "parte": "opens",
     "¡Dudo!": "Dudo!",
     "¡Calzo!": "Calzo!",

@@ -1,7 +1,7 @@
 // Calibration: live preview, the seat markers found on a full frame, and seat zones drawn by hand.
 "use strict";
 (function () {
-  const { api, h } = window.Cacho;
+  const { api, h, t } = window.Cacho;
   const box = document.getElementById("calibrate");
   if (!box) return;
   const preview = document.getElementById("preview");
@@ -55,8 +55,8 @@
 
   // Where the camera's vertical meets the frame, as the dice will be read from it (vision.seats.camera_tilt).
   function describeTilt(tilt) {
-    if (!tilt) return "nadir: el centro de la imagen (hacen falta 2 marcadores que lo digan)";
-    return "cámara inclinada " + tilt.tilt_deg.toFixed(1) + "°, a " + Math.round(tilt.height_mm / 10) +
-      " cm, lente de " + Math.round(tilt.hfov_deg) + "° (nadir medido con " + tilt.markers + " marcadores)";
+    if (!tilt) return t("nadir: el centro de la imagen (hacen falta 2 marcadores que lo digan)");
+    return t("cámara inclinada") + " " + tilt.tilt_deg.toFixed(1) + "°, " + t("altura") + " " + Math.round(tilt.height_mm / 10) +
+      " cm, " + t("lente de") + " " + Math.round(tilt.hfov_deg) + "° (" + t("nadir medido con") + " " + tilt.markers + " " + t("marcadores") + ")";
   }
 })();

@@ -61,7 +61,7 @@
       if (r.paso) parts.push(h("p", { class: "paso", id: "paso-declared" }, t("Paso de") + " " + r.paso.player + ": " + r.paso.hand + " (art. 8)"));
       if (!s.challenge) parts.push(h("p", { class: "turn", id: "to-act" }, t("Le toca a ") + r.to_act));
     }
-    parts.push(h("p", { class: "inplay", id: "in-play" }, t("Dados en juego: ") + s.in_play + " de " + s.table_start_dice));
+    parts.push(h("p", { class: "inplay", id: "in-play" }, t("Dados en juego: ") + s.in_play + " " + t("de") + " " + s.table_start_dice));
     $("status").replaceChildren(...parts);
   }
 

@@ -107,12 +107,12 @@
     // The seats in play are 1..N in the players' clockwise order: each needs its marker in view.
     const out = document.getElementById("markers-result");
     const seats = names().map((_, i) => i + 1);
-    out.textContent = "Buscando marcadores…";
+    out.textContent = t("Buscando marcadores…");
     const res = await window.Cacho.api("/calibrate/markers", { seats: seats });
     if (!res.ok) { out.textContent = res.data.error; return; }
-    const who = (seat) => seat + " (" + (names()[seat - 1] || "sin jugador") + ")";
-    out.textContent = "Marcadores vistos: " + (res.data.markers.map(who).join(", ") || "ninguno") +
-      (res.data.missing.length ? " · FALTAN: " + res.data.missing.map(who).join(", ") : " · están todos");
+    const who = (seat) => seat + " (" + (names()[seat - 1] || t("sin jugador")) + ")";
+    out.textContent = t("Marcadores vistos") + ": " + (res.data.markers.map(who).join(", ") || t("ninguno")) +
+      (res.data.missing.length ? " · " + t("FALTAN") + ": " + res.data.missing.map(who).join(", ") : " · " + t("están todos"));
   });
   document.getElementById("new-table").addEventListener("submit", (e) => {
     if (rolls.length && !decided()) {  // a roll-off begun and not settled: its throws do not name who opens yet
