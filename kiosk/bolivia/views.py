@@ -52,6 +52,7 @@ ACTIONS = ("declare", "set_aside", "score", "pick", "hatch")
 
 # The labels bolivia.js draws, translated on the server (Spanish is the key, as everywhere).
 JS_LABELS = (
+    "leído",
     "Le toca a",
     "Tirada",
     "de",

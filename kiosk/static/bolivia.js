@@ -210,7 +210,7 @@
       (d.face === null ? " unset" : "") + (moved ? " moved" : "") + (d.kept !== null && d.kept !== undefined ? " kept" : "");
     return h("button", {
       class: cls, dataset: { id: d.id, pos: pos || "", face: d.face === null ? "" : d.face },
-      title: (d.reasons || []).join("; ") + (d.read !== null && d.corrected ? " · leído: " + d.read : ""),
+      title: (d.reasons || []).join("; ") + (d.read !== null && d.corrected ? " · " + L("leído") + ": " + d.read : ""),
       onclick: () => { picker = { die: d.id }; draw(); },
     }, (pos ? pos + ": " : "") + face(d.face) + conf);
   }
