@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import cv2
 
-from vision.types import Frame, FrameReading
+from vision.types import Box, Frame, FrameReading
 
 SURE = (60, 200, 60)  # BGR
 DOUBTFUL = (0, 140, 255)
@@ -21,13 +21,19 @@ def annotate(frame: Frame, reading: FrameReading) -> Frame:
         x1, y1, x2, y2 = (round(v) for v in box.to_list())
         cv2.rectangle(out, (x1, y1), (x2, y2), NOT_A_DIE, max(1, thickness // 2))
     for die in reading.dice:
-        colour = DOUBTFUL if die.uncertain else SURE
-        x1, y1, x2, y2 = (round(v) for v in (die.box.x1, die.box.y1, die.box.x2, die.box.y2))
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
         label = f"{die.face}{'?' if die.uncertain else ''} {die.confidence:.0%}"
-        font_scale = 0.5 * scale
-        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
-        top = max(0, y1 - th - base - 2)
-        cv2.rectangle(out, (x1, top), (x1 + tw + 4, top + th + base + 2), colour, -1)
-        cv2.putText(out, label, (x1 + 2, top + th + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thickness)
+        boxed(out, die.box, label, DOUBTFUL if die.uncertain else SURE)
     return out
+
+
+def boxed(out: Frame, box: Box, label: str, colour: tuple[int, int, int]) -> None:
+    """Draw a box and its label above it, in place, sized to the frame."""
+    scale = max(out.shape[:2]) / 1280
+    thickness = max(1, round(2 * scale))
+    x1, y1, x2, y2 = (round(v) for v in (box.x1, box.y1, box.x2, box.y2))
+    cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
+    font_scale = 0.5 * scale
+    (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
+    top = max(0, y1 - th - base - 2)
+    cv2.rectangle(out, (x1, top), (x1 + tw + 4, top + th + base + 2), colour, -1)
+    cv2.putText(out, label, (x1 + 2, top + th + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thickness)

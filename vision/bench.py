@@ -19,7 +19,8 @@ BENCH_LABELS = "bench_table.txt"
 BACKENDS = (("pytorch", "finder.pt"), ("onnx", "finder.onnx"), ("ncnn", "finder_ncnn_model"))
 
 
-def _best_ms(run: Any, repeat: int) -> float:
+def median_ms(run: Any, repeat: int) -> float:
+    """The median of `repeat` timed calls, after one warm-up call."""
     run()  # warm-up: first calls allocate and compile
     times = []
     for _ in range(repeat):
@@ -44,11 +45,11 @@ def run(models: Path | None = None, repeat: int = 5) -> dict[str, Any]:
             finder = YoloFinder(weights, confidence=ReaderSettings().finder_floor)  # as the shipped reader has it
             reader = DiceReader(finder, faces)
             dice = len(reader.read(frame).dice)
-            read_ms = _best_ms(lambda r=reader: r.read(frame), repeat)
+            read_ms = median_ms(lambda r=reader: r.read(frame), repeat)
             # the plain inference on a model loaded as ultralytics loads it, never tuned by the reader (an ONNX
             # session that does not spin is slower alone): the fairest, fastest 640 inference to compare with
             alone = YoloFinder(weights).model
-            plain_ms = _best_ms(
+            plain_ms = median_ms(
                 lambda m=alone, c=finder.confidence: m.predict(plain, imgsz=640, conf=c, verbose=False), repeat
             )
         except Exception as error:  # a backend that is not installed or not exported: say so, go on

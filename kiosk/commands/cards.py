@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
-from kiosk.commands.common import finish_replay, read_log_lines
+from kiosk.commands.common import finish_replay, loaded_frames, read_log_lines
 
 MAX_MELD_HAND = 10  # nine dealt plus the card drawn
 PHASES = {
@@ -310,22 +309,12 @@ def run_read(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.cards.reader import annotate
-    from vision.frames import FrameError, load_image
 
     reader = _card_reader(args)
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    for path in args.images:
-        try:
-            frame = load_image(path)
-        except FrameError as error:
-            failed += 1
-            if args.json:
-                _emit({"image": str(path), "error": str(error)})
-            else:
-                print(f"{path}: {error}", file=sys.stderr)
-            continue
+    failed: list[Path] = []
+    for path, frame in loaded_frames(args.images, args.json, failed):
         reading = reader.read(frame)
         if args.json:
             _emit({"image": str(path), "cards": [c.to_dict() for c in reading.cards]})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engines.jsonl import ReplayError
 from kiosk.cli import CliError
@@ -62,3 +62,21 @@ def finish_replay(
         report_replay_error(error, article_prefix)
         return 1
     return 0
+
+
+def loaded_frames(paths: list[Path], as_json: bool, failed: list[Path]) -> Iterator[tuple[Path, Any]]:
+    """Each image that loads, with its frame; one that does not is told (a JSON line, or on stderr) and added to
+    `failed`, and the others are still read."""
+    from vision.frames import FrameError, load_image
+
+    for path in paths:
+        try:
+            frame = load_image(path)
+        except FrameError as error:
+            failed.append(path)
+            if as_json:
+                print(json.dumps({"image": str(path), "error": str(error)}, ensure_ascii=False))
+            else:
+                print(f"{path}: {error}", file=sys.stderr)
+            continue
+        yield path, frame

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiosk.cli import CliError
+from kiosk.commands.common import loaded_frames
 
 if TYPE_CHECKING:
     from vision.evaluate import TruthDie
@@ -150,22 +151,12 @@ def run_read(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import annotate
-    from vision.frames import FrameError, load_image
 
     reader = _reader(args.models, args, table_geometry=args.nadir == "markers")
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    for path in args.images:
-        try:
-            frame = load_image(path)
-        except FrameError as error:
-            failed += 1
-            if args.json:
-                print(json.dumps({"image": str(path), "error": str(error)}, ensure_ascii=False))
-            else:
-                print(f"{path}: {error}", file=sys.stderr)
-            continue
+    failed: list[Path] = []
+    for path, frame in loaded_frames(args.images, args.json, failed):
         tilted = _tilted(reader, args)
         reading = tilted.read(frame)
         if args.json:

@@ -9,25 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 import numpy as np
 
+from vision.bench import median_ms
 from vision.cards.reader import MODELS, CardReader, tiles
 from vision.cards.synth import render
-
-
-def median_ms(run: object, repeat: int) -> float:
-    """The median of `repeat` timed calls, after one warm-up call."""
-    assert callable(run)
-    run()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return 1000 * float(np.median(times))
 
 
 def main(argv: list[str] | None = None) -> int:

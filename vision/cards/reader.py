@@ -253,19 +253,10 @@ class CardReader:
 
 def annotate(frame: Frame, reading: CardReading) -> Frame:
     """A copy of the frame with every card's box and code drawn: sure in green, for the coordinator in orange."""
-    import cv2
+    from vision.annotate import DOUBTFUL, SURE, boxed
 
     out = frame.copy()
-    scale = max(out.shape[:2]) / 1280
-    thickness = max(1, round(2 * scale))
     for card in reading.cards:
-        colour = (0, 140, 255) if card.uncertain else (60, 200, 60)  # BGR
-        x1, y1, x2, y2 = (round(v) for v in card.box.to_list())
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
         label = f"{'dorso' if card.face_down else card.card}{'?' if card.uncertain else ''} {card.confidence:.0%}"
-        font_scale = 0.5 * scale
-        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
-        top = max(0, y1 - th - base - 2)
-        cv2.rectangle(out, (x1, top), (x1 + tw + 4, top + th + base + 2), colour, -1)
-        cv2.putText(out, label, (x1 + 2, top + th + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thickness)
+        boxed(out, card.box, label, DOUBTFUL if card.uncertain else SURE)
     return out
