@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.errors import RuleError
+
 SECTIONS = {
     # Bolivian Cacho (seed 002)
     "Players": "Jugadores",
@@ -42,3 +44,9 @@ def section(article: str | None) -> str | None:
 def spanish(option: dict[str, Any]) -> dict[str, Any]:
     """An engine option's JSON with its `article` named in Spanish."""
     return option | {"article": section(option.get("article"))}
+
+
+def said(error: RuleError) -> str:
+    """A refusal as the kiosk shows it: its seed section in Spanish, then why (a Dudo article as the engine says it)."""
+    article = section(error.article)
+    return str(error) if article == error.article else f"{article}: {error.message}"

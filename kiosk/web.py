@@ -15,7 +15,7 @@ from kiosk import photos
 from kiosk.bus import Bus
 from kiosk.camera import CameraService
 from kiosk.i18n import t
-from kiosk.sections import section
+from kiosk.sections import said, section
 from kiosk.store import NotFound, StaleError, Store, write_durably
 
 T = TypeVar("T")
@@ -61,9 +61,7 @@ def refuse(message: str, status: int, article: str | None = None) -> tuple[Respo
 
 def rule_refusal(error: RuleError) -> tuple[Response, int]:
     """A rule's refusal: 409 with the rule's text ("art. 6: ..." in Dudo, the seed's section in Bolivian Cacho)."""
-    article = section(error.article)
-    text = str(error) if article == error.article else f"{article}: {error.message}"
-    return refuse(text, 409, article)
+    return refuse(said(error), 409, section(error.article))
 
 
 def refuse_json(message: str) -> Response:

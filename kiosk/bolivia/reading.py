@@ -36,7 +36,7 @@ from kiosk.dice import (
     same_die,
     unsettled,
 )
-from kiosk.sections import section
+from kiosk.sections import said
 from kiosk.store import now
 
 ROLL_MARKER = 0  # the ArUco id of the rolling area's corners
@@ -362,7 +362,7 @@ def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
         try:
             game.check(Roll(game.attempt.player, tuple(int(f) for f in faces if f is not None)))
         except RuleError as error:
-            blockers.append(f"{section(error.article)}: {error.message}")
+            blockers.append(said(error))
     order = [None if e is None else e["id"] for e in slots]
     return {
         "ok": not blockers,

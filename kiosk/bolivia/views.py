@@ -35,7 +35,7 @@ from kiosk.camera import shrink
 from kiosk.game_views import GameViews
 from kiosk.house_options import BOLIVIA as BOLIVIA_OPTIONS
 from kiosk.i18n import t
-from kiosk.sections import section, spanish
+from kiosk.sections import said, spanish
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, rule_refusal, store
 
@@ -138,7 +138,7 @@ def new() -> Any:
         config = desks.config_from_form(form)
         table_id = desks.create(store(), name, Start(players, variant, config))
     except RuleError as error:
-        return _new_page(f"{section(error.article)}: {error.message}", form, 400)
+        return _new_page(said(error), form, 400)
     except LogError as error:
         return _new_page(error.message, form, 400)
     return redirect(url_for("bolivia.table", table_id=table_id))

@@ -17,7 +17,7 @@ from kiosk.cards.desk import UNDO_TAP
 from kiosk.game_views import GameViews
 from kiosk.house_options import CARDS as HOUSE
 from kiosk.i18n import t
-from kiosk.sections import section
+from kiosk.sections import said, section
 from kiosk.store import StaleError
 from kiosk.tables import table_lock
 
@@ -119,7 +119,7 @@ def add_new_route(
         try:
             table_id = tables.create(web.store(), name, start_of(form))
         except RuleError as error:
-            return page(f"{section(error.article)}: {error.message}", form, 400)
+            return page(said(error), form, 400)
         except LogError as error:
             return page(error.message, form, 400)
         return redirect(url_for(f"{bp.name}.table", table_id=table_id))

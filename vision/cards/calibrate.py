@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from vision.cards.evaluate import evaluate_folder, images_of
-from vision.cards.reader import MODELS, CardReader, CardReading, CardSettings, judge, pair_corners
+from vision.cards.reader import MODELS, CardReader, CardReading, CardSettings, cards_of
 from vision.frames import load_image
 
 PAIRS = (0.5, 0.7, 0.8, 0.9, 0.93, 0.95)
@@ -23,7 +23,7 @@ ALONE = (None, 0.8, 0.9, 0.93, 0.95)
 
 def rejudge(reading: CardReading, settings: CardSettings) -> list[dict[str, object]]:
     """The reading's cards judged again at other levels, as `cacho cards read --json` gives them."""
-    return [judge(group, settings).to_dict() for group in pair_corners(list(reading.hits))]
+    return [card.to_dict() for card in cards_of(list(reading.hits), settings)]
 
 
 def main(argv: list[str] | None = None) -> int:

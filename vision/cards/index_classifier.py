@@ -26,13 +26,12 @@ from vision.types import Box, Frame
 SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
 MARGIN = 0.15  # of the box's longer side, on every side
 WEIGHTS_NAME = "index_cls.pt"
-PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
 
 
 def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
     """A square crop round the box (its longer side plus a margin), padded with the edge where the frame ends."""
     side = max(box.width, box.height) * (1 + 2 * margin)
-    cx, cy = (box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2
+    cx, cy = box.center
     x1, y1 = round(cx - side / 2), round(cy - side / 2)
     x2, y2 = x1 + max(2, round(side)), y1 + max(2, round(side))
     h, w = frame.shape[:2]
@@ -135,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.faces.classifier import fit_temperature
+    from vision.gpu.pack import PRETRAINED
 
     description = __doc__.splitlines()[0]
     parser = argparse.ArgumentParser(prog="python -m vision.cards.index_classifier", description=description)

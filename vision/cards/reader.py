@@ -104,21 +104,12 @@ def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> 
     return [(x, y) for y in starts(height) for x in starts(width)]
 
 
-def _iou(a: Box, b: Box) -> float:
-    w = min(a.x2, b.x2) - max(a.x1, b.x1)
-    h = min(a.y2, b.y2) - max(a.y1, b.y1)
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / (a.width * a.height + b.width * b.height - inter)
-
-
 def merge(hits: list[IndexHit], iou: float = 0.5) -> list[IndexHit]:
     """One hit per place, the surest; a different code seen there nearly as sure is kept as its rival."""
     kept: list[IndexHit] = []
     for hit in sorted(hits, key=lambda h: -h.confidence):
         for i, other in enumerate(kept):
-            if _iou(hit.box, other.box) >= iou:
+            if hit.box.iou(other.box) >= iou:
                 if hit.name != other.name and other.rival is None and hit.confidence >= RIVAL_SHARE * other.confidence:
                     kept[i] = IndexHit(other.name, other.confidence, other.box, hit.name)
                 break
@@ -133,7 +124,7 @@ def join_backs(hits: list[IndexHit]) -> list[IndexHit]:
     joined: list[IndexHit] = []
     for hit in sorted(backs, key=lambda h: -h.confidence):
         for i, other in enumerate(joined):
-            if _iou(hit.box, other.box) > 0:
+            if hit.box.iou(other.box) > 0:
                 joined[i] = IndexHit(other.name, other.confidence, _union([hit.box, other.box]))
                 break
         else:
@@ -143,10 +134,6 @@ def join_backs(hits: list[IndexHit]) -> list[IndexHit]:
 
 def _union(boxes: list[Box]) -> Box:
     return Box(min(b.x1 for b in boxes), min(b.y1 for b in boxes), max(b.x2 for b in boxes), max(b.y2 for b in boxes))
-
-
-def _centre(box: Box) -> tuple[float, float]:
-    return (box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2
 
 
 def pair_corners(hits: list[IndexHit]) -> list[list[IndexHit]]:
@@ -167,7 +154,7 @@ def pair_corners(hits: list[IndexHit]) -> list[list[IndexHit]]:
             if a.name != b.name:
                 continue
             side = max(a.box.width, a.box.height, b.box.width, b.box.height)
-            (ax, ay), (bx, by) = _centre(a.box), _centre(b.box)
+            (ax, ay), (bx, by) = a.box.center, b.box.center
             if math.hypot(ax - bx, ay - by) <= PAIR_REACH * side:
                 parent[root(j)] = root(i)
     groups: dict[int, list[IndexHit]] = {}
@@ -196,6 +183,12 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
     elif confidence < settings.alone:
         reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group))
+
+
+def cards_of(hits: list[IndexHit], settings: CardSettings) -> tuple[CardRead, ...]:
+    """The cards the named corners and backs make, judged at `settings`, top to bottom."""
+    cards = [judge(group, settings) for group in pair_corners(hits)]
+    return tuple(sorted(cards, key=lambda c: (c.box.y1, c.box.x1)))
 
 
 class CardReader:
@@ -245,10 +238,8 @@ class CardReader:
     def read(self, frame: Frame) -> CardReading:
         """The cards of one frame."""
         hits = self.detect(frame)
-        cards = [judge(group, self.settings) for group in pair_corners(hits)]
-        cards.sort(key=lambda c: (c.box.y1, c.box.x1))
         height, width = frame.shape[:2]
-        return CardReading(tuple(cards), (width, height), tuple(hits))
+        return CardReading(cards_of(hits, self.settings), (width, height), tuple(hits))
 
 
 def annotate(frame: Frame, reading: CardReading) -> Frame:

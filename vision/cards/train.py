@@ -8,11 +8,10 @@ The run lives in runs/cards/NAME/ (ultralytics' layout); `--resume` continues it
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-PRETRAINED = REPO.parent / "shared" / "pretrained" / "yolov5n-coco.state.pt"  # AGPL-3.0: never committed
+from vision.gpu.pack import PRETRAINED, REPO
+
 RUNS = REPO / "runs" / "cards"
 
 
@@ -28,22 +27,16 @@ def start_checkpoint(pretrained: Path | None, names: list[str], out: Path) -> tu
     """An ultralytics checkpoint of YOLOv5n with these classes, every tensor of `pretrained` (a state dict, or an
     ultralytics checkpoint) whose name and shape fit loaded; how many."""
     import torch
-    from ultralytics.nn.tasks import DetectionModel
 
-    model = DetectionModel("yolov5n.yaml", nc=len(names), verbose=False)
-    loaded = 0
+    from vision.gpu.weights import yolo_checkpoint
+
+    state = {}
     if pretrained is not None:
-        own = model.state_dict()
         state = torch.load(pretrained, map_location="cpu", weights_only=False)
         if isinstance(state, dict) and ("model" in state or "ema" in state):  # an ultralytics checkpoint
             state = (state.get("ema") or state["model"]).state_dict()
-        fits = {k: v.float() for k, v in state.items() if k in own and own[k].shape == v.shape}
-        model.load_state_dict(fits, strict=False)
-        loaded = len(fits)
-    model.names = dict(enumerate(names))
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model, "train_args": {}, "date": time.strftime("%Y-%m-%d")}, out)
-    return out, loaded
+    return out, yolo_checkpoint(state, names, out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ from vision.faces import realsets
 from vision.faces.classifier import BACKBONE_LAYERS, detector_layers
 from vision.faces.crops import photo_id
 from vision.gpu.pack import CANDIDATES, FACES_CANDIDATE, FINDER_CANDIDATE, MANIFEST, REPO, START_WEIGHTS
-from vision.gpu.weights import load_quantized, save_quantized
+from vision.gpu.weights import load_quantized, save_quantized, yolo_checkpoint
 
 LOG = "log.txt"
 RUN = "run.json"
@@ -156,10 +156,6 @@ def _patch_ultralytics() -> None:
 
 def finder_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]:
     """An ultralytics checkpoint of one-class YOLOv5n from the candidate, else COCO's layers 0-23; and its source."""
-    import torch
-    from ultralytics.nn.tasks import DetectionModel
-
-    model = DetectionModel("yolov5n.yaml", nc=1, verbose=False)
     if (candidates / FINDER_CANDIDATE).is_file():
         source = candidates / FINDER_CANDIDATE
     elif (pack / "weights" / START_WEIGHTS).is_file():
@@ -168,13 +164,9 @@ def finder_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str
         raise SystemExit(
             f"no hay pesos de partida: ni {candidates / FINDER_CANDIDATE} ni {START_WEIGHTS} en el paquete"
         )
-    own = model.state_dict()
-    state = {k: v for k, v in load_quantized(source).items() if k in own and own[k].shape == v.shape}
-    model.load_state_dict(state, strict=False)
-    model.names = {0: "die"}
     path = scratch / "finder-start.pt"
-    torch.save({"model": model, "train_args": {}, "date": time.strftime("%Y-%m-%d")}, path)
-    return path, f"{source.name} ({len(state)} tensores)"
+    loaded = yolo_checkpoint(load_quantized(source), ["die"], path)
+    return path, f"{source.name} ({loaded} tensores)"
 
 
 def faces_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]:

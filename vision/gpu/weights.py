@@ -50,3 +50,19 @@ def save_quantized(state: dict[str, torch.Tensor], path: Path) -> int:
 def load_quantized(path: Path) -> dict[str, torch.Tensor]:
     """A state dict written by `save_quantized`, in float32."""
     return dequantize(torch.load(path, map_location="cpu", weights_only=True))
+
+
+def yolo_checkpoint(state: dict[str, Any], names: list[str], out: Path) -> int:
+    """Save an ultralytics checkpoint of YOLOv5n with these class names, to train from, holding every tensor of
+    `state` whose name and shape fit (the rest starts afresh); how many it holds."""
+    import time
+
+    from ultralytics.nn.tasks import DetectionModel
+
+    model = DetectionModel("yolov5n.yaml", nc=len(names), verbose=False)
+    own = model.state_dict()
+    fits = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    model.load_state_dict(fits, strict=False)
+    model.names = dict(enumerate(names))
+    torch.save({"model": model, "train_args": {}, "date": time.strftime("%Y-%m-%d")}, out)
+    return len(fits)
