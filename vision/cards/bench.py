@@ -25,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS)
     args = parser.parse_args(argv)
     still = render(424242, "pifpaf", size=(4608, 2592), negative=0.0).image
-    reader = CardReader(args.models)
+    try:
+        reader = CardReader(args.models)
+    except FileNotFoundError as error:
+        raise SystemExit(str(error)) from None
     plain = np.zeros((640, 640, 3), np.uint8)
     read_ms = median_ms(lambda: reader.read(still), args.repeat)
     plain_ms = median_ms(lambda: reader.model.predict(plain, imgsz=640, verbose=False), args.repeat)

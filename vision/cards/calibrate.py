@@ -33,8 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default=None)
     parser.add_argument("--models", type=Path, default=MODELS)
     args = parser.parse_args(argv)
-    reader = CardReader(args.models)
-    readings = {image.name: reader.read(load_image(image)) for image in images_of(args.folder, args.split)}
+    images = images_of(args.folder, args.split)
+    if not images:
+        raise SystemExit(f"no hay imágenes en {args.folder / 'images' / (args.split or '')}")
+    try:
+        reader = CardReader(args.models)
+    except FileNotFoundError as error:
+        raise SystemExit(str(error)) from None
+    readings = {image.name: reader.read(load_image(image)) for image in images}
     with_meta = (args.folder / "meta").is_dir()
     for alone in ALONE:
         for pair in PAIRS:

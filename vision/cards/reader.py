@@ -21,7 +21,6 @@ from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FINDER_NAME = "finder.pt"
-DEFAULT_WEIGHTS = MODELS / FINDER_NAME
 TILE = 640
 OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px), so each is whole in some tile
 EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
