@@ -40,7 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = store.setting_once("secret_key", secrets.token_hex(32))
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
     photos.sweep(store, Path(app.config["PHOTOS"]))  # what a crash between a read and its confirmation left
-    learned.sweep(Path(app.config["LEARNED"]), store)
+    learned.sweep(Path(app.config["LEARNED"]), store, [teach.waiting(store)])
     _start_camera(app)
     auth.install(app)
     _install_pages(app)

@@ -25,6 +25,7 @@ from kiosk.store import Store, write_durably
 
 FOLDER = "dados-aprendidos"  # beside the database
 PENDING = "pendientes"
+SHOWN = "-vista"  # a kept frame's annotated copy: its name with this before the suffix
 QUALITY = 92  # JPEG quality of the kept frames and samples
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")  # as vision.faces.crops reads them
 MARGIN = 1.0  # die sides kept around the outermost dice of a sample
@@ -173,9 +174,11 @@ def counts(root: Path) -> dict[int, int]:
     return {face: tally.get(face, 0) for face in FACES}
 
 
-def sweep(root: Path, store: Store) -> None:
-    """At start-up: delete half-written files, the kept frames no reading awaiting confirmation names, and the
-    samples of a reading still awaiting confirmation (the kiosk stopped before its event was stored)."""
+def sweep(root: Path, store: Store, others: Iterable[Mapping[str, Any] | None] = ()) -> None:
+    """At start-up: delete half-written files, the kept frames no reading awaiting confirmation names (a table's,
+    or one of `others`), and the samples of a table's reading still awaiting confirmation (the kiosk stopped before
+    its event was stored)."""
+    kept = {Path(name).stem for name in map(frame_name, others) if name is not None}
     waiting = set()
     for row in store.tables():
         found = store.pending(row.id)
@@ -187,17 +190,17 @@ def sweep(root: Path, store: Store) -> None:
         if not where.is_dir():
             continue
         for path in where.iterdir():
-            if path.is_file() and _stale(root, sub, path, waiting):
+            if path.is_file() and _stale(root, sub, path, waiting, kept):
                 path.unlink(missing_ok=True)
 
 
-def _stale(root: Path, sub: str, path: Path, waiting: set[str]) -> bool:
-    """A half-written file, a kept frame no pending reading names, a sample of a reading still pending, or a label
-    whose image was never written."""
+def _stale(root: Path, sub: str, path: Path, waiting: set[str], kept: set[str]) -> bool:
+    """A half-written file, a kept frame (or its annotated copy, `-vista`) no pending reading names, a sample of a
+    table's reading still pending, or a label whose image was never written."""
     if path.suffix == ".tmp":
         return True
     if sub == PENDING:
-        return path.stem not in waiting
+        return path.stem.removesuffix(SHOWN) not in waiting | kept
     if path.stem.rsplit("-", 1)[0] in waiting:
         return True
     return sub == "labels" and not any((root / "images" / f"{path.stem}{s}").is_file() for s in IMAGE_SUFFIXES)

@@ -4,12 +4,15 @@ the camera reads with (the stock one is one tap away).
 
 The adaptation runs through an `Adapter` (vision.faces.adapt.adapt by default; the app's ADAPTER config replaces
 it, as the tests do). Its models folder is written under the data folder (modelos-adaptados/NAME) and chosen at
-once; the choice is kept in the store's settings, so the kiosk reads with it after a restart.
+once; the choice is kept in the store's settings, so the kiosk reads with it after a restart. The reading awaiting
+confirmation is kept there too (its frame and annotated photo beside the labelled dice), so a restart loses neither
+the dice read nor the coordinator's corrections.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import threading
 import time
@@ -25,7 +28,7 @@ from kiosk import learned, web
 from kiosk.auth import coordinator_required
 from kiosk.camera import STOCK, encode_jpeg, shrink
 from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
-from kiosk.store import Store
+from kiosk.store import Store, write_durably
 from kiosk.web import json_body, refuse
 
 TARGET_DICE = 200  # about this many labelled dice before adapting
@@ -33,6 +36,7 @@ MIN_PER_FACE = 20  # and at least this many of each face
 MINUTES = 4.0  # the adaptation's time on the kiosk's CPU
 SETTING = "modelos"  # the store's setting: the adapted models folder in use ("" or absent: the stock one)
 OWNER = "ensenar"  # the kept frames of this page's readings
+WAITING = "ensenar-lectura"  # the store's setting: the reading awaiting confirmation, as JSON ("" or absent: none)
 PHOTO_WIDTH = 800
 
 bp = Blueprint("teach", __name__, url_prefix="/ensenar")
@@ -90,9 +94,55 @@ def chosen_models(config: Mapping[str, Any], store: Store) -> Path | None:
     return folder if name and folder.is_dir() else None
 
 
+def waiting(store: Store) -> dict[str, Any] | None:
+    """The reading awaiting confirmation as last stored, or None."""
+    text = store.setting(WAITING) or ""
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and data.get("state") == "ready" else None
+
+
+def _shown_path(learned_root: Path, data: dict[str, Any] | None) -> Path | None:
+    name = learned.frame_name(data)
+    return None if name is None else learned_root / learned.PENDING / f"{Path(name).stem}{learned.SHOWN}.jpg"
+
+
+def _keep(reading: dict[str, Any] | None, shown: bytes | None = None) -> None:
+    """Store the reading awaiting confirmation (None: there is none), and its annotated photo when given."""
+    if reading is not None and reading.get("state") != "ready":
+        reading = None
+    path = _shown_path(root(), reading)
+    if shown is not None and path is not None:
+        with contextlib.suppress(OSError):
+            write_durably(path, shown)
+    web.store().set_setting(WAITING, "" if reading is None else json.dumps(reading, ensure_ascii=False))
+
+
+def _drop(old: dict[str, Any] | None) -> None:
+    """Forget a reading replaced, discarded or confirmed: its kept frame and its annotated photo."""
+    learned.forget(root(), old)
+    path = _shown_path(root(), old)
+    if path is not None:
+        path.unlink(missing_ok=True)
+
+
 def install(app: Flask) -> None:
-    """The page's state and its blueprint; what an adaptation cut short left (its staging folder) is removed."""
-    app.extensions["cacho.teach"] = Teaching()
+    """The page's state (with the reading that awaited confirmation when the kiosk stopped) and its blueprint; what
+    an adaptation cut short left (its staging folder) is removed."""
+    teach = Teaching()
+    store = cast(Store, app.extensions["cacho.store"])
+    kept = waiting(store)
+    frame = learned.frame_name(kept)
+    learned_root = Path(app.config["LEARNED"])
+    if kept is not None and frame is not None and (learned_root / learned.PENDING / frame).is_file():
+        shown = _shown_path(learned_root, kept)
+        teach.reading = kept
+        teach.photo = shown.read_bytes() if shown is not None and shown.is_file() else None
+    elif kept is not None:
+        store.set_setting(WAITING, "")
+    app.extensions["cacho.teach"] = teach
     app.register_blueprint(bp)
     folder = adapted_root(app.config)
     if folder.is_dir():
@@ -199,7 +249,8 @@ def read() -> Any:
         if teach.reading is not None and teach.reading.get("state") == "reading":
             return refuse("ya se está leyendo: espere la lectura", 409)
         old, teach.reading = teach.reading, {"state": "reading", "message": "esperando a que los dados queden quietos"}
-    learned.forget(root(), old)
+        _keep(None)
+    _drop(old)
     web.in_background(_read, "ensenar-lectura")
     return jsonify(state()), 202
 
@@ -232,6 +283,7 @@ def _read() -> None:
         data, shown = {"state": "failed", "message": f"no se pudo leer: {error}"}, None
     with teach.lock:
         teach.reading, teach.photo = data, shown
+        _keep(data, shown)
 
 
 @bp.route("/die", methods=["POST"])
@@ -252,6 +304,7 @@ def die() -> Any:
             change_die(reading, reading["dice"], entry, body.get("face"))
         except CorrectionError as error:
             return refuse(str(error), 400)
+        _keep(reading)
     return jsonify(state())
 
 
@@ -272,8 +325,9 @@ def confirm() -> Any:
             learned.write_sample(root(), reading)
         except OSError as error:
             return refuse(f"no se pudo guardar: {error}", 500)
-        learned.forget(root(), reading)
         teach.reading, teach.photo = None, None
+        _keep(None)
+    _drop(reading)
     return jsonify(state())
 
 
@@ -284,7 +338,8 @@ def cancel() -> Any:
     teach = teaching()
     with teach.lock:
         old, teach.reading, teach.photo = teach.reading, None, None
-    learned.forget(root(), old)
+        _keep(None)
+    _drop(old)
     return jsonify(state())
 
 

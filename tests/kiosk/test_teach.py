@@ -298,3 +298,35 @@ def test_what_an_adaptation_cut_short_left_is_removed_at_start(tmp_path: Path) -
     made = start(tmp_path)
     assert not staging.exists() and state(made)["models"]["adapted"] == ["20261126-1805"]
     made.camera.close()
+
+
+def test_a_reading_awaiting_confirmation_survives_a_restart_with_its_corrections(tmp_path: Path) -> None:
+    first = start(tmp_path)
+    first.reader.show({1: [4, 4, 1]}, uncertain=[(1, 2)])
+    first.co.post("/ensenar/read")
+    reading = state(first)["reading"]
+    first.co.post("/ensenar/die", {"die": reading["dice"][2]["id"], "face": 2})  # the doubtful 1 is a 2
+    first.camera.close()  # the kiosk stops (a kill -9 keeps as much: each change is stored before it is answered)
+    again = start(tmp_path)
+    kept = state(again)["reading"]
+    assert [d["face"] for d in kept["dice"]] == [4, 4, 2] and kept["blockers"] == []
+    assert again.co.get(kept["photo_url"]).data[:2] == b"\xff\xd8"
+    assert again.co.post("/ensenar/confirm").status_code == 200
+    assert state(again)["counts"] == {"1": 0, "2": 1, "3": 0, "4": 2, "5": 0, "6": 0}
+    assert not list((again.root / learned.PENDING).iterdir())  # the frame and its annotated photo are gone
+    again.camera.close()
+    third = start(tmp_path)
+    assert state(third)["reading"] is None and state(third)["total"] == 3
+    third.camera.close()
+
+
+def test_a_stored_reading_whose_frame_is_gone_is_dropped_at_start(tmp_path: Path) -> None:
+    first = start(tmp_path)
+    first.reader.show({1: [3, 5]})
+    first.co.post("/ensenar/read")
+    first.camera.close()
+    for path in (first.root / learned.PENDING).iterdir():
+        path.unlink()
+    again = start(tmp_path)
+    assert state(again)["reading"] is None
+    again.camera.close()
