@@ -63,20 +63,32 @@ def test_a_model_adapted_to_the_table_trusts_a_die_alone_only_from_its_level() -
 
 
 def test_the_held_out_dice_are_read_by_the_pair_and_the_level_alone() -> None:
-    probs = np.array([row(2, 0.99)] * 40 + [row(3, 0.995)] * 40 + [row(5, 0.6)] * 10 + [[0.95, 0, 0.05, 0, 0, 0, 0]])
-    labels = np.array([2] * 40 + [3] * 40 + [5] * 10 + [0])
-    pips = np.array([2] * 40 + [0] * 40 + [5] * 10 + [0])  # the 3s are never counted
+    probs = np.array([row(2, 0.99)] * 40 + [row(3, 0.995)] * 120 + [row(5, 0.6)] * 10 + [[0.95, 0, 0.05, 0, 0, 0, 0]])
+    labels = np.array([2] * 40 + [3] * 120 + [5] * 10 + [0])
+    pips = np.array([2] * 40 + [0] * 120 + [5] * 10 + [0])  # the 3s are never counted
     held = read_held_out(probs, labels, pips, 0.9, None)
-    assert (held.dice, held.right, held.wrong, held.flagged, held.top1) == (90, 40, 0, 50, 90)
+    assert (held.dice, held.right, held.wrong, held.flagged, held.top1) == (170, 40, 0, 130, 170)
     pair, alone = choose_levels(probs, labels, pips, allowed=0)
-    assert pair == 0.5 and alone is not None and alone <= 0.995
+    assert pair is not None and pair <= 0.6 and alone is not None and alone <= 0.995
     assert read_held_out(probs, labels, pips, pair, alone).flagged == 0
-    few = np.array([2] * 40 + [0] * 10 + [3] * 30 + [5] * 10 + [0])  # only 10 uncounted: too few to trust
+    assert choose_levels(probs, labels, pips, allowed=0, floor=0.9)[0] == 0.99  # never under the starting level
+    few = np.array([2] * 40 + [0] * 90 + [3] * 30 + [5] * 10 + [0])  # only 90 uncounted: too few to trust alone
     assert choose_levels(probs, labels, few, allowed=0)[1] is None
     wrong = labels.copy()
     wrong[40:45] = 4  # five of the uncounted 3s are 4s: no level alone keeps within the errors allowed
-    assert choose_levels(probs, wrong, pips, allowed=0) == (0.5, None)
+    assert choose_levels(probs, wrong, pips, allowed=0)[1] is None
     assert choose_levels(probs, wrong, pips, allowed=5)[1] is not None  # unless the model started from erred so
+
+
+def test_the_two_levels_are_chosen_together_for_the_least_load() -> None:
+    # a die the pair accepts wrongly at 0.7 uses up the one error allowed unless the pair's level is raised past it,
+    # which leaves room for the uncounted 3s alone (and their one wrong die): 2 dice to the coordinator, not 122
+    probs = np.array([row(2, 0.99)] * 40 + [row(2, 0.7)] + [row(3, 0.8)] * 121)
+    labels = np.array([2] * 40 + [4] + [3] * 120 + [6])
+    pips = np.array([2] * 41 + [0] * 121)
+    pair, alone = choose_levels(probs, labels, pips, allowed=1)
+    assert pair is not None and 0.7 < pair <= 0.8 and alone == pair
+    assert read_held_out(probs, labels, pips, pair, alone).load == 2
 
 
 def test_the_errors_allowed_are_one_in_a_thousand_or_the_starting_models() -> None:

@@ -50,7 +50,7 @@ def _measured(
     t0 = time.perf_counter()
     pip_guesses = counter.read_faces(crops)
     pip_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
-    tally = _Tally(faces, images, probs, pip_guesses, classifier.threshold)
+    tally = _Tally(faces, images, probs, pip_guesses, classifier.threshold, classifier.alone_threshold)
     figures = {
         "dice": tally.n,
         "images": len(tally.per_image),
@@ -67,12 +67,19 @@ class _Tally:
     """Each die's readings beside its true face: the classifier's likeliest face, the pip count, their verdict."""
 
     def __init__(
-        self, faces: list[int], images: list[str], probs: np.ndarray, pip_guesses: list[FaceGuess], threshold: float
+        self,
+        faces: list[int],
+        images: list[str],
+        probs: np.ndarray,
+        pip_guesses: list[FaceGuess],
+        threshold: float,
+        alone: float | None = None,
     ) -> None:
         self.n, self.threshold, self.faces = len(faces), threshold, faces
         self.cnn_guesses = [guess_from_probabilities(row) for row in probs]
         self.pip_guesses = pip_guesses
-        self.verdicts = [combine(m, p, threshold) for m, p in zip(self.cnn_guesses, pip_guesses, strict=True)]
+        # an adapted model's level alone, as the reader applies it
+        self.verdicts = [combine(m, p, threshold, alone) for m, p in zip(self.cnn_guesses, pip_guesses, strict=True)]
         self.best = [int(face) for face in likeliest_face(probs)]
         self.cnn_right = [b == f for b, f in zip(self.best, faces, strict=True)]
         self.pip_answered = [g.face is not None for g in pip_guesses]
@@ -308,7 +315,7 @@ def measure_sets(
             images.append(image)
         probs = classifier.probabilities(seen)
         pips = counter.read_faces(crops)
-        tally = _Tally(faces, images, probs, pips, classifier.threshold)
+        tally = _Tally(faces, images, probs, pips, classifier.threshold, classifier.alone_threshold)
         rows[rs.name] = {"photos": len(photos(rs, root, part)), **set_figures(tally)}
         if failures is not None:
             write_failures(failures / rs.name, crops, faces, tally.verdicts)
@@ -316,7 +323,9 @@ def measure_sets(
         pooled[1].extend(f"{rs.name}/{image}" for image in images)
         pooled[2].append(probs)
         pooled[3].extend(pips)
-    every = _Tally(pooled[0], pooled[1], np.concatenate(pooled[2]), pooled[3], classifier.threshold)
+    every = _Tally(
+        pooled[0], pooled[1], np.concatenate(pooled[2]), pooled[3], classifier.threshold, classifier.alone_threshold
+    )
     total = {"photos": sum(row["photos"] for row in rows.values()), **set_figures(every)}
     return {
         "root": str(root),
