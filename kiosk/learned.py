@@ -28,7 +28,7 @@ PENDING = "pendientes"
 SHOWN = "-vista"  # a kept frame's annotated copy: its name with this before the suffix
 QUALITY = 92  # JPEG quality of the kept frames and samples
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")  # as vision.faces.crops reads them
-MARGIN = 1.0  # die sides kept around the outermost dice of a sample
+MARGIN = 1.0  # die sides of the photo kept around each die of a sample
 FACES = range(1, 7)
 
 
@@ -107,7 +107,7 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
         for f in data["learn"].get("found") or []
         if not any(iou([b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy], f) >= MATCH_IOU for _, b in dice)
     ]
-    image, dice = _cropped(_painted(frame, unknown), dice)
+    image, dice = _cropped(_kept_near(_painted(frame, unknown), [b for _, b in dice]), dice)
     h, w = image.shape[:2]
     lines = []
     for face, (x1, y1, x2, y2) in dice:
@@ -126,6 +126,21 @@ def _painted(frame: np.ndarray, boxes: Iterable[Sequence[float]]) -> np.ndarray:
     for x1, y1, x2, y2 in boxes:
         gx, gy = (x2 - x1) * 0.15, (y2 - y1) * 0.15
         cv2.rectangle(out, (int(x1 - gx), int(y1 - gy)), (int(x2 + gx), int(y2 + gy)), colour, thickness=-1)
+    return out
+
+
+def _kept_near(frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+    """The frame with everything farther than MARGIN die sides from every box filled with its median colour: the
+    felt about each die stays to teach "no die", and the flat rest takes almost nothing as a JPEG (a Dudo reading's
+    sample spans the whole table)."""
+    keep = np.zeros(frame.shape[:2], np.uint8)
+    for x1, y1, x2, y2 in boxes:
+        side = max(x2 - x1, y2 - y1) * MARGIN
+        cv2.rectangle(keep, (int(x1 - side), int(y1 - side)), (int(x2 + side), int(y2 + side)), 1, thickness=-1)
+    if keep.all():
+        return frame
+    out = frame.copy()
+    out[keep == 0] = np.median(frame.reshape(-1, 3), axis=0).astype(frame.dtype)
     return out
 
 

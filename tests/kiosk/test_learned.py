@@ -217,3 +217,17 @@ def test_kill_9_loses_no_written_sample_and_leaves_no_half_file(tmp_path: Path) 
         assert len(lines) == 10 and all(len(line.split()) == 5 for line in lines)
     assert not any(p.suffix == ".tmp" for sub in root.iterdir() for p in sub.iterdir())
     assert json.dumps(learned.counts(root))
+
+
+def test_a_sample_keeps_the_felt_about_each_die_and_flattens_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "dados"
+    frame = np.random.default_rng(0).integers(0, 255, (450, 800, 3), dtype=np.uint8)  # textured felt
+    frame[200:240, 100:140] = 250
+    found = [DieReading(2, 0.9, Box(100, 200, 140, 240), False)]
+    data = {"state": "ready", "photo": "1/0004-1.jpg", "dice": [{"face": 2, "read": 2, "box": [100, 200, 140, 240]}]}
+    learned.keep_frame(root, "1", data, frame, type("R", (), {"dice": found})())
+    sample = learned.write_sample(root, data)
+    image = cv2.imread(str(root / "images" / f"{sample}.jpg")).astype(int)
+    # the sample spans x 60-740 (about the centre, out to the die and a side more); the die is at x 40-80 of it
+    assert image[:, 10:30].std() > 40  # the felt within a die side of the die is the photo's
+    assert image[:, 200:600].std() < 3  # far from every die: one flat colour
