@@ -13,7 +13,7 @@ from kiosk.cli import main
 from vision.cards.synth import generate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
-KEYS = {"card", "face_down", "confidence", "box", "uncertain", "reasons", "corners"}
+KEYS = {"card", "face_down", "confidence", "box", "uncertain", "reasons", "corners", "indices"}
 
 
 @pytest.fixture(scope="module")

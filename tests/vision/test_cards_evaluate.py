@@ -11,7 +11,16 @@ import numpy as np
 import pytest
 
 from vision.cards import synth
-from vision.cards.evaluate import class_names, evaluate_folder, iou, readings_from_jsonl
+from vision.cards.evaluate import (
+    CardScores,
+    TruthCard,
+    class_names,
+    evaluate_folder,
+    finish,
+    iou,
+    readings_from_jsonl,
+    score_image,
+)
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 
 
@@ -187,3 +196,14 @@ def test_a_roboflow_name_with_dots_finds_its_labels(tmp_path: Path) -> None:
     reading = {"card": "AS", "face_down": False, "box": [15, 15, 25, 25], "uncertain": False}
     scores = evaluate_folder(tmp_path, {"IMG_1_jpg.rf.3f2a.jpg": [reading]}, with_meta=False)
     assert scores.shown == 1 and scores.right_sure == 1
+
+
+def test_a_card_read_from_a_corner_the_set_left_unlabelled_matches_by_its_other_corners() -> None:
+
+    truth = [TruthCard("KC", False, ((10.0, 10.0, 40.0, 60.0),))]  # only the upper index is labelled
+    reading = {"card": "KC", "box": [300.0, 400.0, 330.0, 450.0], "uncertain": False}  # its surer, lower index
+    alone, paired = CardScores(), CardScores()
+    score_image(truth, [reading], alone)
+    score_image(truth, [{**reading, "indices": [[300.0, 400.0, 330.0, 450.0], [11.0, 10.0, 41.0, 60.0]]}], paired)
+    assert (finish(alone).right, alone.silent_extra) == (0, 1)  # a box alone: the card missed, a reading of more
+    assert (finish(paired).right_sure, paired.extra) == (1, 0)

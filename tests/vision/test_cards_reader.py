@@ -74,6 +74,18 @@ def test_a_card_is_sure_only_when_two_corners_agree() -> None:
     assert rival.uncertain and "10D" in rival.reasons[0]
 
 
+def test_two_corners_that_agree_are_still_doubted_when_the_second_classifier_names_another_card() -> None:
+    settings = CardSettings(pair=0.5)
+
+    def named(second: str, x: float, y: float) -> IndexHit:
+        return IndexHit("QH", 0.95, Box(x, y, x + 30, y + 50), second=second)
+
+    doubted = judge([named("3C", 0, 0), named("3C", 200, 300)], settings)
+    assert doubted.uncertain and doubted.reasons == ("la segunda lectura dice 3C",)
+    assert not judge([named("QH", 0, 0), named("QH", 200, 300)], settings).uncertain
+    assert not judge([hit("QH", 0.95, 0, 0), hit("QH", 0.95, 200, 300)], settings).uncertain  # no second model
+
+
 def test_a_back_is_a_card_face_down_never_a_code() -> None:
     back = judge([hit("BACK", 0.9, 0, 0, 300)], CardSettings())
     assert back.card is None and back.face_down and not back.uncertain
@@ -123,7 +135,7 @@ def test_the_folder_maps_real_classes_and_adds_backs_to_rendered_tables(tmp_path
     }
     (synth / "meta" / "truco-1.json").write_text(json.dumps(meta))
     out = tmp_path / "out"
-    assert dataset.add_real(real, out) == {"train": 32, "val": 8}
+    assert dataset.add_real(real, out) == {"train": 32, "val": 8, "fixes": 0}
     assert dataset.add_synth(synth, out) == 1
     dataset.write_yaml(out)
     lines = (out / "labels" / "train" / "real-phone-p00.txt").read_text().splitlines()
@@ -133,3 +145,26 @@ def test_the_folder_maps_real_classes_and_adds_backs_to_rendered_tables(tmp_path
     assert rendered[1].split() == [str(dataset.BACK_CLASS), "0.200000", "0.300000", "0.200000", "0.400000"]
     assert (out / "images" / "val" / "real-phone-p39.jpg").is_symlink()
     assert "52: BACK" in (out / "data.yaml").read_text()
+
+
+def test_the_folder_takes_the_corrections_of_indices_the_real_set_labels_wrong(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    from vision.relabel import read_relabels
+
+    real = tmp_path / "real"
+    (real / "images" / "phone").mkdir(parents=True)
+    (real / "labels" / "phone").mkdir(parents=True)
+    (real / "class_map.txt").write_text("# id\tsource\tcanonical\n0\t10C\t10C\n")
+    cv2.imwrite(str(real / "images" / "phone" / "p00.jpg"), np.zeros((100, 200, 3), np.uint8))
+    (real / "labels" / "phone" / "p00.txt").write_text("0 0.25 0.5 0.1 0.2\n0 0.75 0.5 0.1 0.2\n")
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("# the right index is a jack of hearts\np00.jpg 150 50 jh\n")
+    counts = dataset.add_real(real, tmp_path / "out", read_relabels(fixes, dataset.card_class, "carta"))
+    assert counts["fixes"] == 1
+    lines = (tmp_path / "out" / "labels" / "train" / "real-phone-p00.txt").read_text().splitlines()
+    assert [line.split()[0] for line in lines] == [str(dataset.NAMES.index("10C")), str(dataset.NAMES.index("JH"))]
+    fixes.write_text("p00.jpg 150 50 ZZ\n")
+    with pytest.raises(ValueError, match=r"fixes\.txt:1: se esperaba «foto x y carta»"):
+        read_relabels(fixes, dataset.card_class, "carta")

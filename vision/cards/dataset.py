@@ -1,9 +1,10 @@
 """The card reader's training folder: rendered tables and real photos in one YOLO layout, real validation held out.
 
-    python -m vision.cards.dataset --out data/cards/index [--synth DIR ...] [--real DIR]
+    python -m vision.cards.dataset --out data/cards/index [--synth DIR ...] [--real DIR] [--fixes FILE]
 
 Classes are the 52 card codes in `notation.CLASS_NAMES` order, then `BACK` (a card face down). A real photo is in
 validation when its run of consecutive shots is (`real_split`), so near-identical neighbours never straddle it.
+`--fixes` (by default models/cards/relabelled_indices.txt) corrects indices the real set labels wrong.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+import cv2
 
 from vision.cards.evaluate import BACK
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
+from vision.relabel import Relabel, by_image, read_relabels, relabelled
 
 NAMES = (*CLASS_NAMES, BACK)
 BACK_CLASS = len(CLASS_NAMES)
@@ -23,6 +27,7 @@ FINDER_NAMES = ("index", BACK)  # the card finder's classes: any corner index, a
 RUN = 8  # consecutive photos (by file name) that share a split
 VAL_EVERY = 5  # one run in five is validation: about 20 % of the photos
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+FIXES = Path(__file__).resolve().parents[2] / "models" / "cards" / "relabelled_indices.txt"
 
 
 def real_split(names: Iterable[str]) -> dict[str, str]:
@@ -52,10 +57,17 @@ def _link(source: Path, target: Path) -> None:
     os.symlink(source.resolve(), target)
 
 
-def add_real(real: Path, out: Path) -> dict[str, int]:
-    """Link the real photos into out/images/{train,val} with labels in our classes; photos per split."""
+def card_class(text: str) -> int | None:
+    """A card's code (e.g. 10H) as its class, or None."""
+    return CLASS_OF.get(text.upper())
+
+
+def add_real(real: Path, out: Path, fixes: Sequence[Relabel] = ()) -> dict[str, int]:
+    """Link the real photos into out/images/{train,val} with labels in our classes, the `fixes` applied (a box the
+    set labels wrong); photos per split, and the fixes applied."""
     mapping = real_names(real)
-    counts = {"train": 0, "val": 0}
+    fixes_of = by_image(fixes)
+    counts = {"train": 0, "val": 0, "fixes": 0}
     for group in sorted(p for p in (real / "images").iterdir() if p.is_dir()):
         photos = [p for p in sorted(group.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES]
         # the handheld webcam frames (one card held up) are never the product's scene: training only
@@ -69,12 +81,24 @@ def add_real(real: Path, out: Path) -> dict[str, int]:
                 ours = mapping.get(int(parts[0])) if parts else None
                 if ours is not None:
                     lines.append(" ".join([str(ours), *parts[1:5]]))
+            text = "".join(f"{x}\n" for x in lines)
+            if photo.name in fixes_of:
+                height, width = _image_size(photo)
+                text, applied = relabelled(text, width, height, fixes_of[photo.name])
+                counts["fixes"] += applied
             name = f"real-{group.name}-{photo.stem}"
             _link(photo, out / "images" / split / (name + photo.suffix.lower()))
             (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-            (out / "labels" / split / (name + ".txt")).write_text("".join(f"{x}\n" for x in lines))
+            (out / "labels" / split / (name + ".txt")).write_text(text)
             counts[split] += 1
     return counts
+
+
+def _image_size(photo: Path) -> tuple[int, int]:
+    frame = cv2.imread(str(photo))
+    if frame is None:
+        raise SystemExit(f"{photo}: no se puede leer como imagen")
+    return int(frame.shape[0]), int(frame.shape[1])
 
 
 def add_synth(synth: Path, out: Path, split: str = "train") -> int:
@@ -136,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=Path, action="append", default=[], help="carpeta de vision.cards.synth")
     parser.add_argument("--real", type=Path, default=None, help="carpeta real etiquetada por esquinas")
     parser.add_argument("--finder", type=Path, default=None, help="escribe además esta carpeta con dos clases")
+    parser.add_argument("--fixes", type=Path, default=FIXES, help="índices mal etiquetados en las fotos reales")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for folder in [*args.synth, *([args.real] if args.real else [])]:
@@ -145,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     for synth in args.synth:
         report["synth"] = {**report["synth"], synth.name: add_synth(synth, args.out)}  # type: ignore[dict-item]
     if args.real:
-        report["real"] = add_real(args.real, args.out)
+        try:
+            fixes = read_relabels(args.fixes, card_class, "carta") if args.fixes.is_file() else []
+        except ValueError as error:
+            raise SystemExit(str(error)) from None
+        report["real"] = add_real(args.real, args.out, fixes)
     write_yaml(args.out)
     if args.finder:
         report["finder"] = finder_folder(args.out, args.finder)

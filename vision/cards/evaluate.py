@@ -179,10 +179,12 @@ def _is_right(truth: TruthCard, reading: Mapping[str, Any]) -> bool:
 def score_image(
     truths: Sequence[TruthCard], readings: Sequence[Mapping[str, Any]], scores: CardScores, image: str = ""
 ) -> None:
-    """Add one image's readings to `scores`: each reading matched to at most one card, best overlap first."""
+    """Add one image's readings to `scores`: each reading matched to at most one card, best overlap first (a
+    reading's boxes are its corner indices where it gives them: a set that labels one corner of a card matches the
+    card read from another)."""
     pairs = sorted(
         (
-            (max(iou(reading["box"], box) for box in truth.boxes), t, r)
+            (max(iou(mine, box) for box in truth.boxes for mine in reading.get("indices") or [reading["box"]]), t, r)
             for t, truth in enumerate(truths)
             for r, reading in enumerate(readings)
         ),

@@ -4,6 +4,7 @@
 
 YOLOv5n's backbone from the COCO-pretrained weights, global pooling and a linear head (as the dice faces' classifier),
 trained on the index boxes of the training folder, turned at every angle (a card lies any way round on the table).
+`--arch cnn --name index_cls2.pt` trains instead a small CNN from scratch (a second, differently made reading).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards.notation import CLASS_NAMES
-from vision.faces.classifier import build_backbone_model, load_pretrained_backbone, preprocess, softmax
+from vision.faces.classifier import BACKBONE_ARCH, build_model, load_pretrained_backbone, preprocess, softmax
 from vision.types import Box, Frame
 
 SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
 MARGIN = 0.15  # of the box's longer side, on every side
 WEIGHTS_NAME = "index_cls.pt"
+SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where the models folder has one
+CNN_WIDTHS = (32, 64, 128, 192)
 
 
 def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
@@ -91,7 +94,8 @@ class IndexClassifier:
         if not weights.exists():
             raise FileNotFoundError(f"no están los pesos del clasificador de índices: {weights}")
         saved = torch.load(weights, map_location="cpu", weights_only=True)
-        self.model = build_backbone_model(len(CLASS_NAMES))
+        arch = str(saved.get("arch", BACKBONE_ARCH))
+        self.model = build_model(tuple(saved.get("widths", CNN_WIDTHS)), len(CLASS_NAMES), arch)
         self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
         self.model.eval()
         self.temperature = float(saved.get("temperature", 1.0))
@@ -146,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--pretrained", type=Path, default=PRETRAINED)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--arch", choices=(BACKBONE_ARCH, "cnn"), default=BACKBONE_ARCH)
+    parser.add_argument("--name", default=WEIGHTS_NAME, help="nombre del archivo de pesos")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -156,8 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no hay índices de cartas en {args.data}/labels/train")
     y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
     print(f"{len(train_crops)} índices para aprender, {len(val_crops)} para validar", flush=True)
-    model = build_backbone_model(len(CLASS_NAMES))
-    if args.pretrained.is_file():
+    model = build_model(CNN_WIDTHS, len(CLASS_NAMES), args.arch)
+    if args.arch != BACKBONE_ARCH:
+        print("red pequeña desde cero", flush=True)
+    elif args.pretrained.is_file():
         print(f"partida: {load_pretrained_backbone(model, args.pretrained)} tensores de {args.pretrained}", flush=True)
     else:
         print(f"sin pesos preentrenados ({args.pretrained}): se empieza al azar", flush=True)
@@ -186,8 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     temperature = fit_temperature(logits, y_val) if logits is not None else 1.0
     args.out.mkdir(parents=True, exist_ok=True)
     state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
-    torch.save({"state": state, "temperature": temperature, "size": SIZE}, args.out / WEIGHTS_NAME)
-    (args.out / "index_cls.json").write_text(
+    saved = {"state": state, "temperature": temperature, "size": SIZE, "arch": args.arch, "widths": list(CNN_WIDTHS)}
+    torch.save(saved, args.out / args.name)
+    (args.out / f"{Path(args.name).stem}.json").write_text(
         json.dumps({"val_accuracy": accuracy, "temperature": temperature, "history": history}, indent=1) + "\n"
     )
     print(f"validación: {accuracy:.3f} ({len(val_crops)} índices); T = {temperature:.2f}", flush=True)

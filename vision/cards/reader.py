@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
-from vision.cards.index_classifier import WEIGHTS_NAME, IndexClassifier, crop
+from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
 from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -36,6 +36,7 @@ class IndexHit:
     confidence: float
     box: Box
     rival: str | None = None  # another code the detector saw in the same place, nearly as sure
+    second: str | None = None  # the code the second classifier names there (None: the models have no second)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class CardRead:
     uncertain: bool
     reasons: tuple[str, ...] = ()
     corners: int = 0
+    indices: tuple[Box, ...] = ()  # the boxes of the corner indices it was read from (its back's, face down)
 
     def to_dict(self) -> dict[str, Any]:
         """The `cacho cards read --json` entry."""
@@ -60,6 +62,7 @@ class CardRead:
             "uncertain": self.uncertain,
             "reasons": list(self.reasons),
             "corners": self.corners,
+            "indices": [[round(v, 1) for v in b.to_list()] for b in self.indices],
         }
 
 
@@ -169,8 +172,12 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
     confidence = min(h.confidence for h in group)
     if group[0].name == NAMES[BACK_CLASS]:
         sure = confidence >= settings.back
-        return CardRead(None, True, confidence, box, not sure, () if sure else ("dorso poco seguro",), 0)
+        doubts = () if sure else ("dorso poco seguro",)
+        return CardRead(None, True, confidence, box, not sure, doubts, 0, tuple(h.box for h in group))
     reasons = []
+    seconds = [h.second for h in group if h.second is not None]
+    if seconds and group[0].name not in seconds:
+        reasons.append("la segunda lectura dice " + ", ".join(sorted(set(seconds))))
     rivals = sorted({h.rival for h in group if h.rival})
     if rivals:
         reasons.append("otra lectura posible: " + ", ".join(rivals))
@@ -181,7 +188,8 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
         reasons.append("una sola esquina a la vista: falta la segunda lectura")
     elif confidence < settings.alone:
         reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
-    return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group))
+    indices = tuple(h.box for h in group)
+    return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
 
 
 def cards_of(hits: list[IndexHit], settings: CardSettings) -> tuple[CardRead, ...]:
@@ -201,6 +209,8 @@ class CardReader:
 
         self.model = YOLO(str(weights), task="detect")
         self.classifier = IndexClassifier(Path(models) / WEIGHTS_NAME)
+        second = Path(models) / SECOND_NAME
+        self.second = IndexClassifier(second) if second.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
 
@@ -230,9 +240,14 @@ class CardReader:
                     hits.append(IndexHit(FINDER_NAMES[int(cls)], float(conf), box))
         found = join_backs(merge(hits))
         indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
-        named = self.classifier.classify([crop(frame, h.box) for h in indices])
+        index_crops = [crop(frame, h.box) for h in indices]
+        named = self.classifier.classify(index_crops)
+        seconds = [code for code, _ in self.second.classify(index_crops)] if self.second else [None] * len(index_crops)
         backs = [h for h in found if h.name == NAMES[BACK_CLASS]]
-        return [IndexHit(code, p, h.box) for h, (code, p) in zip(indices, named, strict=True)] + backs
+        named_hits = [
+            IndexHit(code, p, h.box, second=other) for h, (code, p), other in zip(indices, named, seconds, strict=True)
+        ]
+        return named_hits + backs
 
     def read(self, frame: Frame) -> CardReading:
         """The cards of one frame."""

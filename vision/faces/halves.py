@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -23,63 +22,28 @@ import cv2
 from vision.faces.classifier import MODEL_DIR
 from vision.faces.crops import yolo_pairs
 from vision.faces.realsets import capture_group, held_out
+from vision.relabel import Relabel, by_image, read_relabels, relabelled
 
 PARTS = ("teach", "test")
 FIXES = MODEL_DIR / "relabelled_dice.txt"
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
-    """A die a photo set labels wrong: the photo, a point on the die in pixels, the face it shows."""
-
-    image: str
-    x: float
-    y: float
-    face: int
+def face_class(text: str) -> int | None:
+    """A face 1-6 as its YOLO class (face - 1), or None."""
+    return int(text) - 1 if text in ("1", "2", "3", "4", "5", "6") else None
 
 
-def read_fixes(path: Path) -> list[Fix]:
-    """The fixes of a file (`#` starts a comment); ValueError naming the line that is not `name x y face`."""
-    fixes = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        text = line.split("#", 1)[0].split()
-        if not text:
-            continue
-        try:
-            name, x, y, face = text[0], float(text[1]), float(text[2]), int(text[3])
-        except (IndexError, ValueError):
-            raise ValueError(f"{path}:{number}: se esperaba «foto x y cara», no {line.strip()!r}") from None
-        if not 1 <= face <= 6 or len(text) != 4:
-            raise ValueError(f"{path}:{number}: se esperaba «foto x y cara» con una cara de 1 a 6")
-        fixes.append(Fix(name, x, y, face))
-    return fixes
+def read_fixes(path: Path) -> list[Relabel]:
+    """The dice a file relabels; ValueError naming a line that is not `photo x y face`."""
+    return read_relabels(path, face_class, "cara")
 
 
-def fixed_labels(text: str, width: int, height: int, fixes: list[Fix]) -> tuple[str, int]:
-    """YOLO label lines with the fixes applied (each to the labelled box about its point whose centre is nearest);
-    the number applied."""
-    lines = [line.split() for line in text.splitlines() if line.split()]
-    applied = 0
-    for fix in fixes:
-        inside = []
-        for i, parts in enumerate(lines):
-            cx, cy, w, h = (float(v) for v in parts[1:5])
-            if abs(fix.x / width - cx) <= w / 2 and abs(fix.y / height - cy) <= h / 2:
-                inside.append((abs(fix.x / width - cx) + abs(fix.y / height - cy), i))
-        if inside:
-            lines[min(inside)[1]][0] = str(fix.face - 1)
-            applied += 1
-    return "".join(" ".join(parts) + "\n" for parts in lines), applied
-
-
-def split(folder: Path, out: Path, fixes: list[Fix]) -> dict[str, object]:
+def split(folder: Path, out: Path, fixes: list[Relabel]) -> dict[str, object]:
     """Write the two halves of `folder` under `out`; what went where, and the fixes applied."""
     pairs = yolo_pairs(folder)
     if not pairs:
         raise ValueError(f"{folder}: no hay fotos en images/")
-    by_image: dict[str, list[Fix]] = {}
-    for fix in fixes:
-        by_image.setdefault(fix.image, []).append(fix)
+    fixes_of = by_image(fixes)
     counts = {part: 0 for part in PARTS}
     applied = 0
     for part in PARTS:
@@ -93,12 +57,12 @@ def split(folder: Path, out: Path, fixes: list[Fix]) -> dict[str, object]:
             link.unlink()
         os.symlink(image.resolve(), link)
         text = label.read_text(encoding="utf-8") if label.is_file() else ""
-        mine = by_image.get(image.name, [])
+        mine = fixes_of.get(image.name, [])
         if mine:
             frame = cv2.imread(str(image))
             if frame is None:
                 raise ValueError(f"{image}: no se puede leer como imagen")
-            text, done = fixed_labels(text, frame.shape[1], frame.shape[0], mine)
+            text, done = relabelled(text, frame.shape[1], frame.shape[0], mine)
             applied += done
         (out / "labels" / part / label.name).write_text(text, encoding="utf-8")
     return {"folder": str(folder), "out": str(out), "photos": counts, "fixes": len(fixes), "applied": applied}
