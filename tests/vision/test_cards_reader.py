@@ -83,6 +83,8 @@ def test_two_corners_that_agree_are_still_doubted_when_the_second_classifier_nam
     doubted = judge([named("3C", 0, 0), named("3C", 200, 300)], settings)
     assert doubted.uncertain and doubted.reasons == ("la segunda lectura dice 3C",)
     assert not judge([named("QH", 0, 0), named("QH", 200, 300)], settings).uncertain
+    one = judge([named("QH", 0, 0), named("10D", 200, 300)], settings)  # every corner, not one
+    assert one.uncertain and one.reasons == ("la segunda lectura dice 10D",)
     assert not judge([hit("QH", 0.95, 0, 0), hit("QH", 0.95, 200, 300)], settings).uncertain  # no second model
 
 

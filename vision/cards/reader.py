@@ -2,7 +2,8 @@
 names the card of each index crop.
 
 A card is read from its corner indices. Its two corners are two readings of different pixels: a card whose two
-corners are named the same, each sure enough, is accepted; a card with one corner in view (a fan, an overlap) or
+corners are named the same, each sure enough (and, where the models have a second classifier, named so by it on
+every corner), is accepted; a card with one corner in view (a fan, an overlap) or
 unsure corners goes to the coordinator, flagged with its reasons. A back is a card face down, never a guess.
 """
 
@@ -175,9 +176,10 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
         doubts = () if sure else ("dorso poco seguro",)
         return CardRead(None, True, confidence, box, not sure, doubts, 0, tuple(h.box for h in group))
     reasons = []
-    seconds = [h.second for h in group if h.second is not None]
-    if seconds and group[0].name not in seconds:
-        reasons.append("la segunda lectura dice " + ", ".join(sorted(set(seconds))))
+    # a second classifier, made differently, must name the card on every corner
+    others = sorted({h.second for h in group if h.second is not None and h.second != group[0].name})
+    if others:
+        reasons.append("la segunda lectura dice " + ", ".join(others))
     rivals = sorted({h.rival for h in group if h.rival})
     if rivals:
         reasons.append("otra lectura posible: " + ", ".join(rivals))
