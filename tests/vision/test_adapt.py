@@ -106,6 +106,8 @@ def test_the_errors_allowed_are_one_in_a_thousand_and_a_label_both_stock_reading
     pips = np.array([5, 0, 5, 2])
     # only the first: the classifier sure at its level and the pips agreeing on 5 against the label
     assert evidence_labels(labels, probs, pips, 0.9).tolist() == [5, 2, 2, 2]
+    cocked = np.array([7, 0, 2, 2])  # a cocked die and a patch of felt keep their labels, whatever is read
+    assert evidence_labels(cocked, probs, np.array([5, 5, 5, 2]), 0.9).tolist() == [7, 0, 2, 2]
 
 
 @pytest.mark.parametrize(

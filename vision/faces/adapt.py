@@ -175,10 +175,11 @@ def allowed_errors(dice: int) -> int:
 def evidence_labels(labels: np.ndarray, probs: np.ndarray, pip_faces: np.ndarray, threshold: float) -> np.ndarray:
     """The held-out labels the levels are chosen on: where the starting model's two readings (its classifier sure
     at its own level and the pip count) agree on a face the label does not give, that face (the label is wrong:
-    an adapted model reading it so makes no error); elsewhere the label."""
+    an adapted model reading it so makes no error); elsewhere the label, and always for a cocked die or no die."""
     pred = likeliest_face(probs)
     conf = probs[np.arange(len(probs)), pred]
-    contradicted = (labels != UNREADABLE) & (conf >= threshold) & (pip_faces == pred) & (pred != labels)
+    a_face = (labels >= 1) & (labels <= 6)
+    contradicted = a_face & (conf >= threshold) & (pip_faces == pred) & (pred != labels)
     return np.where(contradicted, pred, labels)
 
 
@@ -187,11 +188,10 @@ def choose_levels(
 ) -> tuple[float | None, float | None]:
     """(pair level, alone level) on the held-out dice (`labels`: evidence_labels): of every pair of levels from
     `floor` (the starting model's level: a few hundred dice do not show a lower one safe) that keeps the silent
-    errors within `allowed`, the one
-    that leaves the coordinator the fewest dice (the higher levels on a tie). The alone level,
-    from which a die whose pips are not counted is accepted on the model alone, is never under the pair's, and is
-    used only where it takes at least MIN_ALONE_SUPPORT dice off the coordinator (None: never). The pair level is
-    None when no level keeps within `allowed`: such a model is not written."""
+    errors within `allowed`, the one that leaves the coordinator the fewest dice (the higher levels on a tie). The
+    alone level, from which a die whose pips are not counted is accepted on the model alone, is never under the
+    pair's, and is used only where it takes at least MIN_ALONE_SUPPORT dice off the coordinator (None: never). The
+    pair level is None when no level keeps within `allowed`: such a model is not written."""
     best: tuple[tuple[int, float, float], float, float | None] | None = None
     for pair in (t for t in LEVELS if t >= floor):
         paired = read_held_out(probs, labels, pip_faces, pair, None)
