@@ -65,11 +65,19 @@ def frame_name(data: Mapping[str, Any] | None) -> str | None:
     return name if isinstance(name, str) and name and "/" not in name and not name.startswith(".") else None
 
 
-def forget(root: Path, data: Mapping[str, Any] | None) -> None:
-    """Delete the kept frame of a reading that was replaced, discarded or confirmed."""
+def shown_path(root: Path, data: Mapping[str, Any] | None) -> Path | None:
+    """Where the annotated copy of a reading's kept frame lies (a page that shows it again after a restart keeps
+    it there), or None when the reading kept no frame."""
     name = frame_name(data)
-    if name is not None:
+    return None if name is None else root / PENDING / f"{Path(name).stem}{SHOWN}.jpg"
+
+
+def forget(root: Path, data: Mapping[str, Any] | None) -> None:
+    """Delete the kept frame of a reading that was replaced, discarded or confirmed, and its annotated copy."""
+    name, shown = frame_name(data), shown_path(root, data)
+    if name is not None and shown is not None:
         (root / PENDING / name).unlink(missing_ok=True)
+        shown.unlink(missing_ok=True)
 
 
 def labelled(data: Mapping[str, Any]) -> list[tuple[int, list[float]]]:
@@ -107,7 +115,8 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
         for f in data["learn"].get("found") or []
         if not any(iou([b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy], f) >= MATCH_IOU for _, b in dice)
     ]
-    image, dice = _cropped(_kept_near(_painted(frame, unknown), [b for _, b in dice]), dice)
+    felt = np.median(frame.reshape(-1, 3), axis=0).astype(frame.dtype)  # once: a full still takes a third of a second
+    image, dice = _cropped(_kept_near(_painted(frame, unknown, felt), [b for _, b in dice], felt), dice)
     h, w = image.shape[:2]
     lines = []
     for face, (x1, y1, x2, y2) in dice:
@@ -119,18 +128,18 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
     return sample
 
 
-def _painted(frame: np.ndarray, boxes: Iterable[Sequence[float]]) -> np.ndarray:
-    """The frame with `boxes` (grown a little) filled with its median colour."""
+def _painted(frame: np.ndarray, boxes: Iterable[Sequence[float]], felt: np.ndarray) -> np.ndarray:
+    """The frame with `boxes` (grown a little) filled with the felt's colour (the frame's median)."""
     out = frame.copy()
-    colour = tuple(int(v) for v in np.median(frame.reshape(-1, 3), axis=0))
+    colour = tuple(int(v) for v in felt)
     for x1, y1, x2, y2 in boxes:
         gx, gy = (x2 - x1) * 0.15, (y2 - y1) * 0.15
         cv2.rectangle(out, (int(x1 - gx), int(y1 - gy)), (int(x2 + gx), int(y2 + gy)), colour, thickness=-1)
     return out
 
 
-def _kept_near(frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
-    """The frame with everything farther than MARGIN die sides from every box filled with its median colour: the
+def _kept_near(frame: np.ndarray, boxes: Sequence[Sequence[float]], felt: np.ndarray) -> np.ndarray:
+    """The frame with everything farther than MARGIN die sides from every box filled with the felt's colour: the
     felt about each die stays to teach "no die", and the flat rest takes almost nothing as a JPEG (a Dudo reading's
     sample spans the whole table)."""
     keep = np.zeros(frame.shape[:2], np.uint8)
@@ -140,7 +149,7 @@ def _kept_near(frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarra
     if keep.all():
         return frame
     out = frame.copy()
-    out[keep == 0] = np.median(frame.reshape(-1, 3), axis=0).astype(frame.dtype)
+    out[keep == 0] = felt
     return out
 
 

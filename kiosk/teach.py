@@ -104,28 +104,15 @@ def waiting(store: Store) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("state") == "ready" else None
 
 
-def _shown_path(learned_root: Path, data: dict[str, Any] | None) -> Path | None:
-    name = learned.frame_name(data)
-    return None if name is None else learned_root / learned.PENDING / f"{Path(name).stem}{learned.SHOWN}.jpg"
-
-
 def _keep(reading: dict[str, Any] | None, shown: bytes | None = None) -> None:
     """Store the reading awaiting confirmation (None: there is none), and its annotated photo when given."""
     if reading is not None and reading.get("state") != "ready":
         reading = None
-    path = _shown_path(root(), reading)
+    path = learned.shown_path(root(), reading)
     if shown is not None and path is not None:
         with contextlib.suppress(OSError):
             write_durably(path, shown)
     web.store().set_setting(WAITING, "" if reading is None else json.dumps(reading, ensure_ascii=False))
-
-
-def _drop(old: dict[str, Any] | None) -> None:
-    """Forget a reading replaced, discarded or confirmed: its kept frame and its annotated photo."""
-    learned.forget(root(), old)
-    path = _shown_path(root(), old)
-    if path is not None:
-        path.unlink(missing_ok=True)
 
 
 def install(app: Flask) -> None:
@@ -137,7 +124,7 @@ def install(app: Flask) -> None:
     frame = learned.frame_name(kept)
     learned_root = Path(app.config["LEARNED"])
     if kept is not None and frame is not None and (learned_root / learned.PENDING / frame).is_file():
-        shown = _shown_path(learned_root, kept)
+        shown = learned.shown_path(learned_root, kept)
         teach.reading = kept
         teach.photo = shown.read_bytes() if shown is not None and shown.is_file() else None
     elif kept is not None:
@@ -250,7 +237,7 @@ def read() -> Any:
             return refuse("ya se está leyendo: espere la lectura", 409)
         old, teach.reading = teach.reading, {"state": "reading", "message": "esperando a que los dados queden quietos"}
         _keep(None)
-    _drop(old)
+    learned.forget(root(), old)
     web.in_background(_read, "ensenar-lectura")
     return jsonify(state()), 202
 
@@ -327,7 +314,7 @@ def confirm() -> Any:
             return refuse(f"no se pudo guardar: {error}", 500)
         teach.reading, teach.photo = None, None
         _keep(None)
-    _drop(reading)
+    learned.forget(root(), reading)
     return jsonify(state())
 
 
@@ -339,7 +326,7 @@ def cancel() -> Any:
     with teach.lock:
         old, teach.reading, teach.photo = teach.reading, None, None
         _keep(None)
-    _drop(old)
+    learned.forget(root(), old)
     return jsonify(state())
 
 

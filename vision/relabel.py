@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.frames import load_image
+
 
 @dataclass(frozen=True, slots=True)
 class Relabel:
@@ -56,6 +58,13 @@ def relabelled(text: str, width: int, height: int, fixes: Sequence[Relabel]) -> 
             lines[min(inside)[1]][0] = str(fix.cls)
             applied += 1
     return "".join(" ".join(parts) + "\n" for parts in lines), applied
+
+
+def relabelled_photo(image: Path, text: str, fixes: Sequence[Relabel]) -> tuple[str, int]:
+    """`relabelled` for the label lines of the photo `image` (read for its size: FrameError, a ValueError, when it
+    cannot be)."""
+    height, width = load_image(image).shape[:2]
+    return relabelled(text, width, height, fixes)
 
 
 def by_image(fixes: Sequence[Relabel]) -> dict[str, list[Relabel]]:

@@ -279,15 +279,20 @@ def test_the_real_adaptation_on_a_tiny_drawn_folder(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(teach, "MIN_PER_FACE", 10)
     made = start(tmp_path / "kiosk", FakeAdapter(), STOCK_MODELS=str(stock), TEACH_MINUTES=0.05)
     made.app.config["ADAPTER"] = None  # vision.faces.adapt.adapt itself
-    dice_folder(made.root, 60)
+    # blue dice with red pips: the stock classifier is never sure of them, so every held-out die starts flagged and
+    # an adapted model cannot read them worse
+    dice_folder(made.root, 60, schemes=("azul_rojo", "azul_rojo"))
     assert made.co.post("/ensenar/adapt").status_code == 202
     job = state(made)["job"]
-    assert job["state"] in ("done", "refused"), job
-    assert job["result"]["before"]["dice"] == job["result"]["after"]["dice"] > 0
-    if job["state"] == "done":
-        assert job["message"].startswith("antes: ")
-        assert (Path(made.app.config["ADAPTED_MODELS"]) / job["models"]).is_dir()
-        wait_models(made, job["models"])
+    assert job["state"] == "done", job
+    before, after = job["result"]["before"], job["result"]["after"]
+    assert before["dice"] == after["dice"] > 0 and before["load"] == before["dice"] and after["wrong"] == 0
+    assert (
+        job["message"]
+        == f"antes: {before['load']} de {before['dice']} por confirmar; ahora: {after['load']} de {after['dice']}"
+    )
+    assert (Path(made.app.config["ADAPTED_MODELS"]) / job["models"] / "ADAPTED.json").is_file()
+    wait_models(made, job["models"])
     made.camera.close()
 
 

@@ -30,15 +30,17 @@ from vision.types import FaceGuess
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
-def dice_folder(root: Path, photos: int, faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Path:
-    """A YOLO folder of drawn dice, two a photo, cycling through `faces`."""
+def dice_folder(
+    root: Path, photos: int, faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6), schemes: tuple[str, str] = ("blanco", "rojo")
+) -> Path:
+    """A YOLO folder of drawn dice, two a photo (of `schemes`' colours), cycling through `faces`."""
     (root / "images").mkdir(parents=True)
     (root / "labels").mkdir(parents=True)
     for k in range(photos):
         img = np.full((120, 200, 3), (60, 110, 40), np.uint8)
         a, b = faces[(2 * k) % len(faces)], faces[(2 * k + 1) % len(faces)]
-        img[20:60, 20:60] = draw_die(a, "blanco", 40, seed=k)[6:46, 6:46]
-        img[50:100, 120:170] = draw_die(b, "rojo", 50, seed=k)[7:57, 7:57]
+        img[20:60, 20:60] = draw_die(a, schemes[0], 40, seed=k)[6:46, 6:46]
+        img[50:100, 120:170] = draw_die(b, schemes[1], 50, seed=k)[7:57, 7:57]
         cv2.imwrite(str(root / "images" / f"tirada{k:03d}.png"), img)
         (root / "labels" / f"tirada{k:03d}.txt").write_text(
             f"{a - 1} 0.2 0.3333 0.2 0.3333\n{b - 1} 0.725 0.625 0.25 0.4167\n"

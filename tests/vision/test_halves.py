@@ -52,3 +52,8 @@ def test_a_fix_line_that_is_not_photo_x_y_face_is_refused_by_line(
     assert "fixes.txt:2" in capsys.readouterr().err and not (tmp_path / "h").exists()
     assert main([str(tmp_path / "nothing"), "--out", str(tmp_path / "h")]) == 2
     assert "no es una carpeta YOLO" in capsys.readouterr().err
+    source = folder_of(tmp_path / "b", 2)
+    (source / "images" / "valid_00001_jpg.rf.0001valid.jpg").write_bytes(b"no image")
+    fix.write_text("valid_00001_jpg.rf.0001valid.jpg 52 48 5\n")
+    assert main([str(source), "--out", str(tmp_path / "h"), "--fixes", str(fix)]) == 2
+    assert "valid_00001" in capsys.readouterr().err and not (tmp_path / "h").exists()  # nothing written

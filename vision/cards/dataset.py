@@ -15,11 +15,9 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import cv2
-
 from vision.cards.evaluate import BACK
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
-from vision.relabel import Relabel, by_image, read_relabels, relabelled
+from vision.relabel import Relabel, by_image, read_relabels, relabelled_photo
 
 NAMES = (*CLASS_NAMES, BACK)
 BACK_CLASS = len(CLASS_NAMES)
@@ -83,8 +81,7 @@ def add_real(real: Path, out: Path, fixes: Sequence[Relabel] = ()) -> dict[str, 
                     lines.append(" ".join([str(ours), *parts[1:5]]))
             text = "".join(f"{x}\n" for x in lines)
             if photo.name in fixes_of:
-                height, width = _image_size(photo)
-                text, applied = relabelled(text, width, height, fixes_of[photo.name])
+                text, applied = relabelled_photo(photo, text, fixes_of[photo.name])
                 counts["fixes"] += applied
             name = f"real-{group.name}-{photo.stem}"
             _link(photo, out / "images" / split / (name + photo.suffix.lower()))
@@ -92,13 +89,6 @@ def add_real(real: Path, out: Path, fixes: Sequence[Relabel] = ()) -> dict[str, 
             (out / "labels" / split / (name + ".txt")).write_text(text)
             counts[split] += 1
     return counts
-
-
-def _image_size(photo: Path) -> tuple[int, int]:
-    frame = cv2.imread(str(photo))
-    if frame is None:
-        raise SystemExit(f"{photo}: no se puede leer como imagen")
-    return int(frame.shape[0]), int(frame.shape[1])
 
 
 def add_synth(synth: Path, out: Path, split: str = "train") -> int:
@@ -172,9 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.real:
         try:
             fixes = read_relabels(args.fixes, card_class, "carta") if args.fixes.is_file() else []
+            report["real"] = add_real(args.real, args.out, fixes)
         except ValueError as error:
             raise SystemExit(str(error)) from None
-        report["real"] = add_real(args.real, args.out, fixes)
     write_yaml(args.out)
     if args.finder:
         report["finder"] = finder_folder(args.out, args.finder)

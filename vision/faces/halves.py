@@ -17,12 +17,10 @@ import os
 import sys
 from pathlib import Path
 
-import cv2
-
 from vision.faces.classifier import MODEL_DIR
 from vision.faces.crops import yolo_pairs
 from vision.faces.realsets import capture_group, held_out
-from vision.relabel import Relabel, by_image, read_relabels, relabelled
+from vision.relabel import Relabel, by_image, read_relabels, relabelled_photo
 
 PARTS = ("teach", "test")
 FIXES = MODEL_DIR / "relabelled_dice.txt"
@@ -46,25 +44,24 @@ def split(folder: Path, out: Path, fixes: list[Relabel]) -> dict[str, object]:
     fixes_of = by_image(fixes)
     counts = {part: 0 for part in PARTS}
     applied = 0
-    for part in PARTS:
-        for kind in ("images", "labels"):
-            (out / kind / part).mkdir(parents=True, exist_ok=True)
+    planned = []  # every label first: a photo a fix cannot read stops the split before anything is written
     for image, label in pairs:
         part = PARTS[1] if held_out(capture_group(image.name), 0.5) else PARTS[0]
         counts[part] += 1
+        text = label.read_text(encoding="utf-8") if label.is_file() else ""
+        if image.name in fixes_of:
+            text, done = relabelled_photo(image, text, fixes_of[image.name])
+            applied += done
+        planned.append((image, label.name, part, text))
+    for part in PARTS:
+        for kind in ("images", "labels"):
+            (out / kind / part).mkdir(parents=True, exist_ok=True)
+    for image, label_name, part, text in planned:
         link = out / "images" / part / image.name
         if link.is_symlink() or link.exists():
             link.unlink()
         os.symlink(image.resolve(), link)
-        text = label.read_text(encoding="utf-8") if label.is_file() else ""
-        mine = fixes_of.get(image.name, [])
-        if mine:
-            frame = cv2.imread(str(image))
-            if frame is None:
-                raise ValueError(f"{image}: no se puede leer como imagen")
-            text, done = relabelled(text, frame.shape[1], frame.shape[0], mine)
-            applied += done
-        (out / "labels" / part / label.name).write_text(text, encoding="utf-8")
+        (out / "labels" / part / label_name).write_text(text, encoding="utf-8")
     return {"folder": str(folder), "out": str(out), "photos": counts, "fixes": len(fixes), "applied": applied}
 
 
