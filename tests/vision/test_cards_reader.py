@@ -170,3 +170,7 @@ def test_the_folder_takes_the_corrections_of_indices_the_real_set_labels_wrong(t
     fixes.write_text("p00.jpg 150 50 ZZ\n")
     with pytest.raises(ValueError, match=r"fixes\.txt:1: se esperaba «foto x y carta»"):
         read_relabels(fixes, dataset.card_class, "carta")
+    fresh = tmp_path / "fresh"
+    with pytest.raises(SystemExit, match=r"fixes\.txt:1"):
+        dataset.main(["--out", str(fresh), "--real", str(real), "--fixes", str(fixes)])
+    assert not fresh.exists()  # refused before anything is written

@@ -152,16 +152,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finder", type=Path, default=None, help="escribe además esta carpeta con dos clases")
     parser.add_argument("--fixes", type=Path, default=FIXES, help="índices mal etiquetados en las fotos reales")
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
     for folder in [*args.synth, *([args.real] if args.real else [])]:
         if not folder.is_dir():
             raise SystemExit(f"no existe la carpeta {folder}")
+    try:  # a bad fixes file is refused before anything is written
+        fixes = read_relabels(args.fixes, card_class, "carta") if args.real and args.fixes.is_file() else []
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    args.out.mkdir(parents=True, exist_ok=True)
     report: dict[str, object] = {"synth": {}, "real": {}}
     for synth in args.synth:
         report["synth"] = {**report["synth"], synth.name: add_synth(synth, args.out)}  # type: ignore[dict-item]
     if args.real:
         try:
-            fixes = read_relabels(args.fixes, card_class, "carta") if args.fixes.is_file() else []
             report["real"] = add_real(args.real, args.out, fixes)
         except ValueError as error:
             raise SystemExit(str(error)) from None
