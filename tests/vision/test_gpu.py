@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from vision.faces import realsets
+from vision.gpu import aside as gpu_aside
 from vision.gpu import pack as gpu_pack
 from vision.gpu import train as gpu_train
 from vision.gpu.weights import dequantize, quantize
@@ -99,7 +101,18 @@ def test_train_refuses_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) 
     """A val photo slipped into a pack stops the run before anything is trained."""
     out = tmp_path / "pack"
     gpu_pack.main(
-        [str(out), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels", "--budget-mib", "4"]
+        [
+            str(out),
+            "--data-root",
+            str(data_root),
+            "--pretrained",
+            str(coco),
+            "--no-wheels",
+            "--candidates",
+            str(tmp_path / "none"),
+            "--budget-mib",
+            "4",
+        ]
     )
     shutil.copy(
         data_root / "dice-real" / "images" / "val" / "epanemu_0.jpg", out / "real" / "dice-real" / "images" / "train"
@@ -138,7 +151,18 @@ def test_train_rehearsal_writes_out_and_resumes(
         monkeypatch.setitem(sys.modules, missing, None)
     pack = tmp_path / "pack"
     gpu_pack.main(
-        [str(pack), "--data-root", str(data_root), "--pretrained", str(coco), "--no-wheels", "--budget-mib", "4"]
+        [
+            str(pack),
+            "--data-root",
+            str(data_root),
+            "--pretrained",
+            str(coco),
+            "--no-wheels",
+            "--candidates",
+            str(tmp_path / "none"),
+            "--budget-mib",
+            "4",
+        ]
     )
     candidates = tmp_path / "candidates"
     common = [str(pack), "--device", "cpu", "--imgsz", "64", "--batch", "4", "--workers", "0", "--tables", "2"]
@@ -177,7 +201,91 @@ def test_train_rehearsal_writes_out_and_resumes(
 
 
 def test_the_checkout_leaves_the_pack_room_for_real_photos() -> None:
-    """Everything tracked travels to the GPU machine with the pack: 7 MiB must stay free for it (the wheel 1.4, the
-    COCO weights 1.9, about 120 real photos); a large file committed takes them from the run."""
-    room = gpu_pack.default_budget() / 2**20
-    assert room >= 7, f"the checkout leaves the GPU pack {room:.1f} MiB of 64: commit less (docs/gpu.md)"
+    """Everything tracked but what `aside` moves travels to the GPU machine with the pack: 30 MiB must stay free
+    for it (the wheel 1.4, the start weights 2-4, about 600 real photos); a large file committed takes them."""
+    room = gpu_pack.default_budget(leaving=gpu_aside.ASIDE) / 2**20
+    assert room >= 30, f"the checkout leaves the GPU pack {room:.1f} MiB of 64: commit less (docs/gpu.md)"
+
+
+def _repo(tmp_path: Path) -> Path:
+    """A git repository with one file to set aside, one to keep and one that is not set aside."""
+    repo = tmp_path / "repo"
+    (repo / "models" / "cards").mkdir(parents=True)
+    (repo / "models" / "cards" / "finder.pt").write_bytes(b"x" * 5000)
+    (repo / "docs").mkdir()
+    (repo / "docs" / "gpu.md").write_text("doc\n")
+    (repo / ".gitignore").write_text(f"/{gpu_aside.STORE}/\n")
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"]):
+        subprocess.run(["git", *command], cwd=repo, check=True)
+    return repo
+
+
+def test_aside_leaves_only_what_travels_and_restore_puts_it_back(tmp_path: Path) -> None:
+    """The set-aside file neither travels nor stays in the index; restore leaves the checkout as committed."""
+    repo = _repo(tmp_path)
+    before = gpu_pack.travelling_bytes(repo)
+    assert gpu_aside.aside(repo, ("models/cards", "kiosk/demo/fotos")) == ["models/cards"]
+    assert not (repo / "models" / "cards").exists()
+    assert "models/cards" not in subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True).stdout
+    assert gpu_pack.travelling_bytes(repo) == before - gpu_pack.carried(5000)
+    with pytest.raises(gpu_aside.AsideError, match="restore primero"):
+        gpu_aside.aside(repo, ("models/cards",))
+    assert gpu_aside.restore(repo) == ["models/cards"]
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout
+    assert status == "" and (repo / "models" / "cards" / "finder.pt").stat().st_size == 5000
+    with pytest.raises(gpu_aside.AsideError, match="no hay nada apartado"):
+        gpu_aside.restore(repo)
+
+
+def test_aside_refuses_a_store_that_would_travel(tmp_path: Path) -> None:
+    """Without the store ignored the files would travel anyway: nothing is moved."""
+    repo = _repo(tmp_path)
+    (repo / ".gitignore").write_text("")
+    with pytest.raises(gpu_aside.AsideError, match="no está ignorada"):
+        gpu_aside.aside(repo, ("models/cards",))
+    assert (repo / "models" / "cards" / "finder.pt").is_file()
+
+
+def test_aside_refuses_uncommitted_changes(tmp_path: Path) -> None:
+    """A changed file is never moved out of the way, and nothing else is either."""
+    repo = _repo(tmp_path)
+    (repo / "models" / "cards" / "finder.pt").write_bytes(b"y")
+    with pytest.raises(gpu_aside.AsideError, match="cambios sin confirmar"):
+        gpu_aside.aside(repo, ("models/cards",))
+    assert (repo / "models" / "cards" / "finder.pt").read_bytes() == b"y" and not (repo / gpu_aside.STORE).exists()
+
+
+def test_a_pack_counts_what_it_carries_as_the_device_does(data_root: Path, coco: Path, tmp_path: Path) -> None:
+    """The pack's files, counted with their archive headers and blocks, stay within its budget."""
+    pack = tmp_path / "pack"
+    gpu_pack.main(
+        [
+            str(pack),
+            "--data-root",
+            str(data_root),
+            "--pretrained",
+            str(coco),
+            "--no-wheels",
+            "--candidates",
+            str(tmp_path / "none"),
+            "--budget-mib",
+            "4",
+        ]
+    )
+    assert gpu_pack.folder_bytes(pack) <= 4 * 2**20
+    assert json.loads((pack / "manifest.json").read_text())["bytes"] >= gpu_pack.folder_bytes(pack) - 1024
+
+
+def test_valsets_link_every_val_photo_and_no_train_photo(data_root: Path, tmp_path: Path) -> None:
+    """Each set's val part, and only it, as a YOLO folder that `cacho vision eval` reads."""
+    from vision.evaluate import yolo_samples
+    from vision.gpu import valsets
+
+    out = tmp_path / "val"
+    counts = valsets.write(data_root, out)
+    trays = realsets.real_set("rune55-phone-trays")
+    assert counts == {"dice-real": 2, "rune55-phone-trays": len(realsets.photos(trays, data_root, "val"))}
+    samples = list(yolo_samples(out / "dice-real"))
+    assert sorted(p.name for p, _ in samples) == ["epanemu_0.jpg", "epanemu_1.jpg"]
+    assert all(label.read_text().count("\n") == 3 for _, label in samples)
+    assert valsets.write(data_root, out) == counts  # written again over its own links

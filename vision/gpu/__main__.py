@@ -1,18 +1,26 @@
-"""`python -m vision.gpu pack OUT` here; `python -m vision.gpu train PACK --out DIR` on the GPU machine."""
+"""`python -m vision.gpu pack OUT`, `aside`, `restore`, `valsets OUT` here; `train PACK --out DIR` on the GPU."""
 
 from __future__ import annotations
 
 import sys
 
-USAGE = "uso: python -m vision.gpu pack CARPETA [...] | python -m vision.gpu train PAQUETE --out CARPETA [...]"
+USAGE = "uso: python -m vision.gpu pack CARPETA [...] | aside | restore | valsets CARPETA | train PAQUETE --out CARPETA"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatch to the pack or train command."""
+    """Dispatch to the pack, aside, restore, valsets or train command."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in ("pack", "train"):
+    if not args or args[0] not in ("pack", "aside", "restore", "valsets", "train"):
         print(USAGE, file=sys.stderr)
         return 2
+    if args[0] == "valsets":
+        from vision.gpu.valsets import main as valsets_main
+
+        return valsets_main(args[1:])
+    if args[0] in ("aside", "restore"):
+        from vision.gpu.aside import main as aside_main
+
+        return aside_main(args)
     if args[0] == "pack":
         from vision.gpu.pack import main as pack_main
 

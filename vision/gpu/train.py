@@ -277,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compose-workers", type=int, default=max(1, (os.cpu_count() or 2)))
     p.add_argument("--real-share", type=float, default=0.3, help="parte de las imágenes del buscador que son reales")
     p.add_argument("--faces-epochs", type=int, default=10)
-    p.add_argument("--faces-rate", type=float, default=300.0, help="recortes por segundo que se esperan (CPU)")
+    p.add_argument("--faces-rate", type=float, default=200.0, help="recortes por segundo que se esperan (CPU)")
     p.add_argument("--faces-batch", type=int, default=64)
     p.add_argument("--faces-threads", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     p.add_argument("--faces-input", type=int, default=64, help="lado de la entrada del clasificador")
