@@ -23,6 +23,8 @@ FIXTURES = Path(__file__).parent / "fixtures" / "real"
 CACHO = Path(sys.executable).with_name("cacho")
 # The demo tables' first photos: the lean check flags a die on at least one of them (which one depends on the finder).
 DEMO_PHOTOS = sorted((Path(__file__).parents[2] / "kiosk" / "demo" / "fotos").glob("*/000.jpg"))
+# the demo's first table as the cups are lifted: two of its dice lean far enough for the lean check to flag them
+LEANING = Path(__file__).parents[2] / "kiosk" / "demo" / "fotos" / "00" / "002.jpg"
 
 
 @pytest.fixture(scope="module")
@@ -80,9 +82,10 @@ def test_a_rendered_table_is_read_without_silent_errors(reader) -> None:  # type
 def test_no_lean_check_reads_photos_not_taken_from_above(capsys: pytest.CaptureFixture[str]) -> None:
     """--no-lean-check: no die is flagged as maybe cocked, and none is flagged that the check alone flagged."""
     images = [str(p) for p in sorted((FIXTURES / "images").iterdir())] + [str(p) for p in DEMO_PHOTOS]
+    images.append(str(LEANING))
     assert main(["vision", "read", *images, "--json"]) == 0
     checked = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert any("corrida" in r for c in checked[-len(DEMO_PHOTOS) :] for d in c["dice"] for r in d.get("reasons", ()))
+    assert any("corrida" in r for d in checked[-1]["dice"] for r in d.get("reasons", ()))
     assert main(["vision", "read", *images, "--json", "--no-lean-check"]) == 0
     plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     for a, b in zip(checked, plain, strict=True):
@@ -93,7 +96,7 @@ def test_no_lean_check_reads_photos_not_taken_from_above(capsys: pytest.CaptureF
 
 def test_upright_photos_are_not_checked_for_lean(capsys: pytest.CaptureFixture[str]) -> None:
     """--upright (an upright camera at a slant): no lean check either, and the same dice found."""
-    demo = [str(p) for p in DEMO_PHOTOS]
+    demo = [str(p) for p in DEMO_PHOTOS] + [str(LEANING)]
     assert main(["vision", "read", *demo, "--json"]) == 0
     above = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert main(["vision", "read", *demo, "--json", "--upright"]) == 0
@@ -135,7 +138,7 @@ def test_nadir_from_the_seat_markers(capsys: pytest.CaptureFixture[str]) -> None
             return any(cv2.pointPolygonTest(r, centre, False) >= 0 for r in regions)
 
         assert [d["box"] for d in t["dice"]] == [d["box"] for d in p["dice"] if not on_marker(d["box"])]
-    assert any(len(p["dice"]) > len(t["dice"]) for p, t in zip(plain, lines, strict=False))
+    # the finder of 2026-11-27 boxes no marker on these stills; test_reader_core drops a box on one
     assert all(set(p) == {"image", "dice"} for p in plain)
     assert main(["vision", "read", str(photo), "--upright", "--nadir", "markers"]) == 2
     assert "--upright" in capsys.readouterr().err
@@ -316,6 +319,7 @@ def test_second_chance_adds_only_flagged_dice(capsys: pytest.CaptureFixture[str]
     """The second chance (on by default): every die read with --no-second-chance keeps its box, face and flags,
     and each die it adds is flagged."""
     images = [str(p) for p in sorted((FIXTURES / "images").iterdir())] + [str(p) for p in DEMO_PHOTOS]
+    images += [str(p) for p in sorted((FIXTURES.parent / "second_chance").glob("*.jpg"))]
     assert main(["vision", "read", *images, "--json", "--no-second-chance"]) == 0
     plain = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert main(["vision", "read", *images, "--json"]) == 0
