@@ -289,3 +289,27 @@ def test_valsets_link_every_val_photo_and_no_train_photo(data_root: Path, tmp_pa
     assert sorted(p.name for p, _ in samples) == ["epanemu_0.jpg", "epanemu_1.jpg"]
     assert all(label.read_text().count("\n") == 3 for _, label in samples)
     assert valsets.write(data_root, out) == counts  # written again over its own links
+
+
+def test_valsets_correct_the_dice_a_set_labels_wrong(data_root: Path, tmp_path: Path) -> None:
+    """A fix names a photo and a point on a die: its label says the face it shows; the set's own file is unchanged."""
+    from vision.gpu import valsets
+    from vision.relabel import Relabel
+
+    source = data_root / "dice-real" / "labels" / "val" / "epanemu_0.txt"
+    first = source.read_text().splitlines()[0].split()
+    x, y = float(first[1]) * 200, float(first[2]) * 160
+    valsets.write(data_root, tmp_path / "val", [Relabel("epanemu_0.jpg", x, y, 5)])
+    written = (tmp_path / "val" / "dice-real" / "labels" / "epanemu_0.txt").read_text().splitlines()
+    assert written[0].split()[0] == "5" and first[0] == "0"
+    assert source.read_text().splitlines()[0].split()[0] == "0"
+
+
+def test_valsets_refuses_a_bad_fixes_file(data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fixes file that is not `photo x y face` stops the command with a Spanish message, nothing written."""
+    from vision.gpu import valsets
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("epanemu_0.jpg diez 3 4\n")
+    assert valsets.main([str(tmp_path / "v2"), "--data-root", str(data_root), "--fixes", str(bad)]) == 1
+    assert "no puedo leer las correcciones" in capsys.readouterr().err and not (tmp_path / "v2").exists()

@@ -1,5 +1,6 @@
-"""`python -m vision.gpu valsets OUT`: each real set's validation part as a YOLO folder of links, for `cacho vision
-eval OUT/<set>` and `cacho vision finder OUT/<set>` to compare a loan's finder with the shipped one."""
+"""`python -m vision.gpu valsets OUT [--fixes FILE]`: each real set's validation part as a YOLO folder (links to the
+photos, labels with the dice the set labels wrong corrected, as `vision.faces.halves` corrects them), for `cacho
+vision eval OUT/<set>` and `cacho vision finder OUT/<set>` to compare a loan's finder with the shipped one."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import sys
 from pathlib import Path
 
 from vision.faces import realsets
+from vision.faces.halves import FIXES, read_fixes
+from vision.relabel import Relabel, by_image, relabelled_photo
 
 
-def write(root: Path, out: Path) -> dict[str, int]:
-    """Link the val photos and labels of every set whose boxes enclose the dice into `out/<set>/`; photos per set."""
+def write(root: Path, out: Path, fixes: list[Relabel] | None = None) -> dict[str, int]:
+    """Write the val photos (links) and labels (corrected by `fixes`) of every set whose boxes enclose the dice
+    into `out/<set>/`; photos per set."""
+    fixes_of = by_image(fixes or [])
     counts = {}
     for rs in realsets.real_sets(root):
         if rs.pad:  # boxes round the pip pattern only: no finder is measured on them
@@ -23,12 +28,15 @@ def write(root: Path, out: Path) -> dict[str, int]:
         photos = realsets.photos(rs, root, "val")
         for image in photos:
             label = realsets._label_path(image)
-            links = ((image, folder / "images" / image.name), (label, folder / "labels" / f"{image.stem}.txt"))
-            for source, link in links:
-                if link.is_symlink() or link.exists():
-                    link.unlink()
-                if source.exists():
-                    os.symlink(source.resolve(), link)
+            text = label.read_text(encoding="utf-8") if label.is_file() else ""
+            if image.name in fixes_of:
+                text, _ = relabelled_photo(image, text, fixes_of[image.name])
+            link, target = folder / "images" / image.name, folder / "labels" / f"{image.stem}.txt"
+            for old in (link, target):
+                if old.is_symlink() or old.exists():
+                    old.unlink()
+            os.symlink(image.resolve(), link)
+            target.write_text(text, encoding="utf-8")
         counts[rs.name] = len(photos)
     return counts
 
@@ -38,11 +46,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.gpu valsets", description=__doc__)
     p.add_argument("out", type=Path, help="carpeta de salida (p. ej. runs/gpu/val)")
     p.add_argument("--data-root", type=Path, default=realsets.DATA_ROOT, help="datos reales (../shared/data)")
+    p.add_argument("--fixes", type=Path, default=FIXES, help="dados mal etiquetados (models/faces/relabelled_dice.txt)")
     args = p.parse_args(argv)
     if not args.data_root.is_dir():
         print(f"no existe la carpeta de datos {args.data_root}", file=sys.stderr)
         return 1
-    for name, count in write(args.data_root, args.out).items():
+    try:
+        fixes = read_fixes(args.fixes)
+    except (OSError, ValueError) as error:
+        print(f"no puedo leer las correcciones: {error}", file=sys.stderr)
+        return 1
+    for name, count in write(args.data_root, args.out, fixes).items():
         upright = " --upright" if realsets.real_set(name).upright else ""
         print(f"{name}: {count} fotos · cacho vision eval {args.out / name}{upright} --models CARPETA")
     return 0
