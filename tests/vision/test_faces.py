@@ -960,3 +960,54 @@ def test_temperature_scaling_finds_the_temperature_the_labels_were_drawn_at() ->
     right = np.full((200, 8), -1.0, np.float32)
     right[:, 3] = 1.0
     assert fit_temperature(right, np.full(200, 3)) < 1.0
+
+
+def test_augmentation_workers_give_the_same_model_whatever_their_number(tmp_path: Path) -> None:
+    """With --aug-workers each batch is drawn from its own seed: one process or two make the very same weights."""
+    import torch
+
+    from vision.faces.train import main as train_main
+
+    real = one_die_photos(tmp_path / "real", 12)
+    common = ["--real", str(real), "--epochs", "2", "--per-epoch", "64", "--batch", "16", "--calib-share", "0.3"]
+    states = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}"
+        assert train_main([*common, "--out", str(out), "--aug-workers", workers]) == 0
+        states.append(torch.load(out / "face_cnn.pt", map_location="cpu", weights_only=True)["state_dict"])
+    assert states[0].keys() == states[1].keys()
+    assert all(torch.equal(states[0][k], states[1][k]) for k in states[0])
+
+
+def test_minutes_stop_the_training_and_still_write_a_calibrated_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No epoch is begun that would end after --minutes (less a fifth of them to calibrate): the model is written."""
+    from vision.faces.train import main as train_main
+
+    real = one_die_photos(tmp_path / "real", 12)
+    out = tmp_path / "modelo"
+    args = ["--real", str(real), "--out", str(out), "--epochs", "500", "--per-epoch", "32", "--batch", "16"]
+    assert train_main([*args, "--calib-share", "0.3", "--minutes", "0.05"]) == 0
+    assert "tiempo cumplido: se para tras la época" in capsys.readouterr().out
+    figures = json.loads((out / "metrics.json").read_text())["train"]
+    assert 1 <= len(figures["history"]) < 500 and FaceClassifier(out).threshold == figures["threshold"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--aug-workers", "-1", "no puede ser negativo"),
+        ("--minutes", "0", "debe ser positivo"),
+        ("--device", "tpu", "no tiene esa GPU"),
+    ],
+)
+def test_bad_training_resources_are_refused(
+    option: str, value: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.faces.train import main as train_main
+
+    with pytest.raises(SystemExit) as stop:
+        train_main(["--real", str(tmp_path), "--out", str(tmp_path / "modelo"), option, value])
+    assert stop.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "modelo").exists()

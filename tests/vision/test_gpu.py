@@ -174,6 +174,8 @@ def test_train_rehearsal_writes_out_and_resumes(
         "16",
         "--faces-threads",
         "1",
+        "--faces-workers",
+        "1",
         "--faces-input",
         "32",
         "--reserve",

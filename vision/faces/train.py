@@ -49,7 +49,8 @@ VAL_SPLIT = "val"  # the real photos kept for measuring: never trained on, never
 METRICS_NAME = "metrics.json"
 CHECKPOINT_NAME = "checkpoint.pt"  # written after every epoch in --out, removed when the training ends
 # options that change nothing the training computes (--threads does: torch's sums split by thread)
-NOT_TRAINING = ("resume", "level_from")  # a resumed run may choose its level another way: no fit depends on it
+# a resumed run may choose its level another way, run on another device or stop at another time: no fit depends on it
+NOT_TRAINING = ("resume", "level_from", "device", "minutes")
 # The COCO-pretrained YOLOv5n (AGPL-3.0) that --arch yolov5n starts from: read where it lies, never copied here.
 PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
 # Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
@@ -328,6 +329,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device", default="cpu", help="donde se entrena el modelo: cpu, o cuda en una GPU")
+    parser.add_argument(
+        "--aug-workers",
+        type=int,
+        default=0,
+        help="procesos que preparan los recortes aumentados (0: este mismo; cada lote con su propia semilla)",
+    )
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="tiempo total: no se empieza una época que no terminaría a tiempo (queda un minuto, o un quinto, para "
+        "calibrar y escribir el modelo)",
+    )
     parser.add_argument("--calib-share", type=float, default=0.15, help="fotos de train apartadas para calibrar")
     parser.add_argument(
         "--unreadable-share", type=float, default=0.06, help="share of training crops with no readable face"
@@ -399,6 +414,15 @@ def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
             realsets.real_sets(args.real_sets)
         except FileNotFoundError as err:
             parser.error(f"--real-sets: {err}")
+    if args.aug_workers < 0:
+        parser.error(f"--aug-workers {args.aug_workers}: no puede ser negativo")
+    if args.minutes is not None and args.minutes <= 0:
+        parser.error(f"--minutes {args.minutes:g}: debe ser positivo")
+    if args.device != "cpu":
+        import torch
+
+        if not args.device.startswith("cuda") or not torch.cuda.is_available():
+            parser.error(f"--device {args.device}: esta máquina no tiene esa GPU (use cpu)")
     if args.pretrained is not None and args.arch != BACKBONE_ARCH:
         parser.error(f"--pretrained es para --arch {BACKBONE_ARCH}: la red {args.arch} no tiene pesos preentrenados")
     if args.pretrained not in (None, "none") and not Path(args.pretrained).is_file():
@@ -504,6 +528,17 @@ def _more_real_sets(args: argparse.Namespace) -> list[realsets.RealSet]:
     return [rs for rs in realsets.real_sets(args.real_sets) if (args.real_sets / rs.folder).resolve() != named]
 
 
+_POOL: dict[str, Any] = {}  # what the augmentation processes read: set before they are forked, never sent to them
+
+
+def _augmented_batch(task: tuple[list[int], int]) -> np.ndarray:
+    """One batch of augmented crops, preprocessed, drawn with its own seed (in an augmentation process)."""
+    indices, seed = task
+    rng = np.random.default_rng(seed)
+    crops = [augment(_POOL["fit"][i], rng, turned=_POOL["turned"]) for i in indices]
+    return preprocess(crops, _POOL["size"])
+
+
 class _Training:
     """The model, its optimiser and schedule, and what an epoch needs: fit and calibration crops, sampling weights."""
 
@@ -521,7 +556,10 @@ class _Training:
 
         self.args, self.crops, self.turned, self.rng, self.arch = args, crops, turned, rng, arch
         self.weights = class_weights(crops.fit, args.unreadable_share, args.cocked_share)
-        self.model = build_model(classes=len(class_names), arch=arch)
+        self.device = torch.device(args.device)
+        self.model = build_model(classes=len(class_names), arch=arch).to(self.device)
+        self.pool: Any = None
+        self.deadline: float | None = None  # with --minutes: when the last epoch must have ended (time.time())
         self.optimiser = torch.optim.AdamW(self.model.parameters(), lr=args.lr, weight_decay=5e-4)
         self.steps_per_epoch = args.per_epoch // args.batch
         self.schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -541,7 +579,9 @@ class _Training:
         self.model.eval()
         with torch.no_grad():
             batch = self.calib_batch
-            out = np.concatenate([self.model(batch[i : i + 256]).numpy() for i in range(0, len(batch), 256)])
+            out = np.concatenate(
+                [self.model(batch[i : i + 256].to(self.device)).cpu().numpy() for i in range(0, len(batch), 256)]
+            )
         self.model.train()
         return out
 
@@ -576,11 +616,10 @@ class _Training:
         picks = rng.choice(len(fit), self.steps_per_epoch * args.batch, p=self.weights)
         total, correct, loss_sum = 0, 0, 0.0
         self.model.train()
-        for step in range(self.steps_per_epoch):
+        for step, batch in enumerate(self._batches(picks)):
             idx = picks[step * args.batch : (step + 1) * args.batch]
-            crops = [augment(fit[i], rng, turned=self.turned) for i in idx]
-            x = torch.from_numpy(preprocess(crops, args.input_size))
-            y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
+            x = torch.from_numpy(batch).to(self.device)
+            y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long, device=self.device)
             logits = self.model(x)
             loss = self.loss_fn(logits, y)
             self.optimiser.zero_grad()
@@ -592,6 +631,20 @@ class _Training:
             total += len(idx)
         return loss_sum / total, correct / total
 
+    def _batches(self, picks: np.ndarray) -> Any:
+        """Each step's preprocessed crops: augmented here, or by the pool with one seed a batch drawn here."""
+        b = self.args.batch
+        if self.pool is None:
+            for step in range(self.steps_per_epoch):
+                crops = [
+                    augment(self.crops.fit[i], self.rng, turned=self.turned) for i in picks[step * b : (step + 1) * b]
+                ]
+                yield preprocess(crops, self.args.input_size)
+            return
+        seeds = self.rng.integers(0, 2**63 - 1, self.steps_per_epoch)
+        tasks = [(picks[k * b : (k + 1) * b].tolist(), int(seeds[k])) for k in range(self.steps_per_epoch)]
+        yield from self.pool.imap(_augmented_batch, tasks)
+
     def fit(
         self,
         first_epoch: int,
@@ -601,9 +654,36 @@ class _Training:
         checkpoint_path: Path,
     ) -> None:
         """Train from `first_epoch` to the last, each epoch's figures appended to `history` and its state saved to
-        `checkpoint_path` (`started`: when the training began, as time.time() tells)."""
+        `checkpoint_path` (`started`: when the training began, as time.time() tells); with --minutes, no epoch is
+        begun that the last one's time says would end after them (less a minute to calibrate and write)."""
+        import multiprocessing
+
+        if self.args.aug_workers > 0:
+            _POOL.update(fit=self.crops.fit, turned=self.turned, size=self.args.input_size)
+            self.pool = multiprocessing.get_context("fork").Pool(self.args.aug_workers)
+        try:
+            self._fit(first_epoch, history, options, started, checkpoint_path)
+        finally:
+            if self.pool is not None:
+                self.pool.terminate()
+                self.pool = None
+            self.model.to("cpu")  # calibrated, saved and exported on the CPU
+            self.device = torch_device("cpu")
+
+    def _fit(
+        self,
+        first_epoch: int,
+        history: list[dict[str, Any]],
+        options: dict[str, Any],
+        started: float,
+        checkpoint_path: Path,
+    ) -> None:
+        last = 0.0
         for epoch in range(first_epoch, self.args.epochs + 1):
             t0 = time.time()
+            if self.deadline is not None and t0 + 1.1 * last > self.deadline:
+                print(f"tiempo cumplido: se para tras la época {epoch - 1}/{self.args.epochs}", flush=True)
+                break
             loss, accuracy = self.epoch()
             probs = self.calib_probs()
             faces = self.calib_labels != UNREADABLE
@@ -615,6 +695,7 @@ class _Training:
                 flush=True,
             )
             save_checkpoint(self.checkpoint(options, epoch, history, time.time() - started), checkpoint_path)
+            last = time.time() - t0
 
     def checkpoint(
         self, options: dict[str, Any], epoch: int, history: list[dict[str, Any]], seconds: float
@@ -633,6 +714,13 @@ class _Training:
             "history": json.dumps(history),
             "seconds": seconds,
         }
+
+
+def torch_device(name: str) -> Any:
+    """A torch device by name."""
+    import torch
+
+    return torch.device(name)
 
 
 def _calibrate(training: _Training, probs: np.ndarray) -> dict[str, Any]:
@@ -721,6 +809,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     given = list(argv if argv is not None else sys.argv[1:])
     args = parser.parse_args(given)
+    run_started = time.time()
     _check_options(parser, args)
     checkpoint_path = args.out / CHECKPOINT_NAME
     mined = _mined_negatives(parser, args)
@@ -751,6 +840,8 @@ def main(argv: list[str] | None = None) -> int:
     class_names = list(saved["meta"].get("classes", CLASS_NAMES)) if saved is not None else list(CLASS_NAMES)
     arch = str(saved["meta"].get("arch", "cnn")) if saved is not None else args.arch
     training = _Training(args, crops, class_names, turned, rng, arch)
+    if args.minutes is not None:  # a minute (a fifth of a short run) is left to calibrate and write the model
+        training.deadline = run_started + args.minutes * 60 - min(60.0, 12 * args.minutes)
     params = sum(p.numel() for p in training.model.parameters())
     start = pretrained_start(args) if saved is None and checkpoint is None else None
     if start is not None:
