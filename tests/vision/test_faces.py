@@ -1011,3 +1011,15 @@ def test_bad_training_resources_are_refused(
         train_main(["--real", str(tmp_path), "--out", str(tmp_path / "modelo"), option, value])
     assert stop.value.code == 2 and says in capsys.readouterr().err
     assert not (tmp_path / "modelo").exists()
+
+
+def test_speed_times_each_network_and_refuses_bad_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m vision.faces.speed`: a line a network with its size and time; a count under 1 is refused."""
+    from vision.faces import speed
+
+    assert speed.main(["--arch", "cnn", "--arch", "yolov5s", "--repeat", "1", "--dice", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["cnn", "yolov5s"] and all("ms por dado" in line for line in lines)
+    with pytest.raises(SystemExit) as stop:
+        speed.main(["--repeat", "0"])
+    assert stop.value.code == 2 and "al menos 1" in capsys.readouterr().err
