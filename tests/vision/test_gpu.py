@@ -56,6 +56,12 @@ def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def _pack(pack: Path, data_root: Path, coco: Path, candidates: Path, budget: str = "4") -> int:
+    """`python -m vision.gpu pack` of the fake data root, without wheels or candidates."""
+    args = ["--data-root", str(data_root), "--pretrained", str(coco), "--candidates", str(candidates)]
+    return gpu_pack.main([str(pack), *args, "--no-wheels", "--budget-mib", budget])
+
+
 @pytest.fixture(scope="module")
 def coco(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A stand-in for the COCO YOLOv5n state dict: same names, random weights, float16."""
@@ -80,8 +86,7 @@ def test_quantized_weights_stay_close() -> None:
 def test_pack_never_holds_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:
     """Every packed photo is in its set's train part; the budget is kept; the manifest says what is there."""
     out = tmp_path / "pack"
-    args = ["--data-root", str(data_root), "--pretrained", str(coco), "--candidates", str(tmp_path / "none")]
-    assert gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", "4"]) == 0
+    assert _pack(out, data_root, coco, tmp_path / "none") == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["bytes"] <= 4 * 2**20 and manifest["start_weights"]["licence"] == "AGPL-3.0"
     assert "vision.gpu train" in manifest["command"]
@@ -93,27 +98,14 @@ def test_pack_never_holds_a_val_photo(data_root: Path, coco: Path, tmp_path: Pat
     gpu_train.check_pack(out)
     # a smaller budget takes fewer photos, still from every set in turn
     smaller = str((manifest["bytes"] - 30_000) / 2**20)
-    assert gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", smaller]) == 0
+    assert _pack(out, data_root, coco, tmp_path / "none", smaller) == 0
     assert len(list((out / "real").rglob("*.jpg"))) < len(packed)
 
 
 def test_train_refuses_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:
     """A val photo slipped into a pack stops the run before anything is trained."""
     out = tmp_path / "pack"
-    gpu_pack.main(
-        [
-            str(out),
-            "--data-root",
-            str(data_root),
-            "--pretrained",
-            str(coco),
-            "--no-wheels",
-            "--candidates",
-            str(tmp_path / "none"),
-            "--budget-mib",
-            "4",
-        ]
-    )
+    _pack(out, data_root, coco, tmp_path / "none")
     shutil.copy(
         data_root / "dice-real" / "images" / "val" / "epanemu_0.jpg", out / "real" / "dice-real" / "images" / "train"
     )
@@ -150,20 +142,7 @@ def test_train_rehearsal_writes_out_and_resumes(
     for missing in ("polars", "thop", "ultralytics_platform"):  # not carried to the GPU machine
         monkeypatch.setitem(sys.modules, missing, None)
     pack = tmp_path / "pack"
-    gpu_pack.main(
-        [
-            str(pack),
-            "--data-root",
-            str(data_root),
-            "--pretrained",
-            str(coco),
-            "--no-wheels",
-            "--candidates",
-            str(tmp_path / "none"),
-            "--budget-mib",
-            "4",
-        ]
-    )
+    _pack(pack, data_root, coco, tmp_path / "none")
     candidates = tmp_path / "candidates"
     common = [str(pack), "--device", "cpu", "--imgsz", "64", "--batch", "4", "--workers", "0", "--tables", "2"]
     common += ["--val-tables", "1", "--table-size", "640x360", "--compose-workers", "1", "--faces-epochs", "1"]
@@ -260,20 +239,7 @@ def test_aside_refuses_uncommitted_changes(tmp_path: Path) -> None:
 def test_a_pack_counts_what_it_carries_as_the_device_does(data_root: Path, coco: Path, tmp_path: Path) -> None:
     """The pack's files, counted with their archive headers and blocks, stay within its budget."""
     pack = tmp_path / "pack"
-    gpu_pack.main(
-        [
-            str(pack),
-            "--data-root",
-            str(data_root),
-            "--pretrained",
-            str(coco),
-            "--no-wheels",
-            "--candidates",
-            str(tmp_path / "none"),
-            "--budget-mib",
-            "4",
-        ]
-    )
+    _pack(pack, data_root, coco, tmp_path / "none")
     assert gpu_pack.folder_bytes(pack) <= 4 * 2**20
     assert json.loads((pack / "manifest.json").read_text())["bytes"] >= gpu_pack.folder_bytes(pack) - 1024
 

@@ -655,47 +655,37 @@ class _Training:
     ) -> None:
         """Train from `first_epoch` to the last, each epoch's figures appended to `history` and its state saved to
         `checkpoint_path` (`started`: when the training began, as time.time() tells); with --minutes, no epoch is
-        begun that the last one's time says would end after them (less a minute to calibrate and write)."""
+        begun that the last one's time says would end after `deadline` (set by main from --minutes)."""
         import multiprocessing
 
         if self.args.aug_workers > 0:
             _POOL.update(fit=self.crops.fit, turned=self.turned, size=self.args.input_size)
             self.pool = multiprocessing.get_context("fork").Pool(self.args.aug_workers)
         try:
-            self._fit(first_epoch, history, options, started, checkpoint_path)
+            last = 0.0
+            for epoch in range(first_epoch, self.args.epochs + 1):
+                t0 = time.time()
+                if self.deadline is not None and t0 + 1.1 * last > self.deadline:
+                    print(f"tiempo cumplido: se para tras la época {epoch - 1}/{self.args.epochs}", flush=True)
+                    break
+                loss, accuracy = self.epoch()
+                probs = self.calib_probs()
+                faces = self.calib_labels != UNREADABLE
+                calib_acc = float((likeliest_face(probs[faces]) == self.calib_labels[faces]).mean())
+                history.append({"epoch": epoch, "loss": loss, "train_acc": accuracy, "calib_acc": calib_acc})
+                print(
+                    f"época {epoch}/{self.args.epochs}: pérdida {loss:.3f}, acierto aumentado {accuracy:.3f}, "
+                    f"calibración {calib_acc:.4f} ({time.time() - t0:.0f} s)",
+                    flush=True,
+                )
+                save_checkpoint(self.checkpoint(options, epoch, history, time.time() - started), checkpoint_path)
+                last = time.time() - t0
         finally:
             if self.pool is not None:
                 self.pool.terminate()
                 self.pool = None
             self.model.to("cpu")  # calibrated, saved and exported on the CPU
             self.device = torch_device("cpu")
-
-    def _fit(
-        self,
-        first_epoch: int,
-        history: list[dict[str, Any]],
-        options: dict[str, Any],
-        started: float,
-        checkpoint_path: Path,
-    ) -> None:
-        last = 0.0
-        for epoch in range(first_epoch, self.args.epochs + 1):
-            t0 = time.time()
-            if self.deadline is not None and t0 + 1.1 * last > self.deadline:
-                print(f"tiempo cumplido: se para tras la época {epoch - 1}/{self.args.epochs}", flush=True)
-                break
-            loss, accuracy = self.epoch()
-            probs = self.calib_probs()
-            faces = self.calib_labels != UNREADABLE
-            calib_acc = float((likeliest_face(probs[faces]) == self.calib_labels[faces]).mean())
-            history.append({"epoch": epoch, "loss": loss, "train_acc": accuracy, "calib_acc": calib_acc})
-            print(
-                f"época {epoch}/{self.args.epochs}: pérdida {loss:.3f}, acierto aumentado {accuracy:.3f}, "
-                f"calibración {calib_acc:.4f} ({time.time() - t0:.0f} s)",
-                flush=True,
-            )
-            save_checkpoint(self.checkpoint(options, epoch, history, time.time() - started), checkpoint_path)
-            last = time.time() - t0
 
     def checkpoint(
         self, options: dict[str, Any], epoch: int, history: list[dict[str, Any]], seconds: float
