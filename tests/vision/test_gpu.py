@@ -281,3 +281,43 @@ def test_valsets_refuses_a_bad_fixes_file(data_root: Path, tmp_path: Path, capsy
     bad.write_text("epanemu_0.jpg diez 3 4\n")
     assert valsets.main([str(tmp_path / "v2"), "--data-root", str(data_root), "--fixes", str(bad)]) == 1
     assert "no puedo leer las correcciones" in capsys.readouterr().err and not (tmp_path / "v2").exists()
+
+
+def test_judge_reads_each_set_with_both_finders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped finder judged against itself on a few real photos: the same figures, adoptable; the folder it
+    builds holds the finder and the shipped face readers."""
+    from vision.gpu import judge
+
+    finder = gpu_pack.REPO / "models" / "dice" / "finder.pt"
+    photos = Path(__file__).parent / "fixtures" / "real"
+    work = tmp_path / "work"
+    args = ["--finder", str(finder), "--val", str(tmp_path / "none"), "--rendered", str(photos), "--work", str(work)]
+    assert judge.main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["adoptable"] and out["sets"][0]["base"] == out["sets"][0]["candidate"]
+    assert (work / "models" / "dice" / "finder.pt").resolve() == finder.resolve()
+    assert (work / "models" / "faces" / "face_cnn.onnx").is_file()
+
+
+def test_judge_names_the_sets_a_candidate_reads_worse() -> None:
+    from vision.gpu.judge import verdict
+
+    same = {"labelled": 10, "recall": 0.9, "load": 0.5, "unsafe": 0, "silent_errors": 0}
+    rows = [
+        {"set": "a", "base": same, "candidate": same},
+        {"set": "b", "base": same, "candidate": {**same, "recall": 0.95, "unsafe": 1}},
+        {"set": "c", "base": same, "candidate": {**same, "recall": 0.8, "load": 0.6}},
+    ]
+    assert verdict(rows) == ["b: inseguras", "c: recall, carga"]
+
+
+def test_judge_refuses_a_missing_finder_or_nothing_to_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.gpu import judge
+
+    with pytest.raises(SystemExit) as stop:
+        judge.main(["--finder", str(tmp_path / "no.pt")])
+    assert stop.value.code == 2 and "no existe" in capsys.readouterr().err
+    (tmp_path / "f.pt").write_bytes(b"x")
+    with pytest.raises(SystemExit) as stop:
+        judge.main(["--finder", str(tmp_path / "f.pt"), "--val", str(tmp_path / "none"), "--work", str(tmp_path / "w")])
+    assert stop.value.code == 2 and "nada que leer" in capsys.readouterr().err and not (tmp_path / "w").exists()

@@ -1,18 +1,25 @@
-"""`python -m vision.gpu pack OUT`, `aside`, `restore`, `valsets OUT` here; `train PACK --out DIR` on the GPU."""
+"""`python -m vision.gpu` pack, aside, restore, valsets and judge here; `train PACK --out DIR` on the GPU machine."""
 
 from __future__ import annotations
 
 import sys
 
-USAGE = "uso: python -m vision.gpu pack CARPETA [...] | aside | restore | valsets CARPETA | train PAQUETE --out CARPETA"
+USAGE = (
+    "uso: python -m vision.gpu pack CARPETA [...] | aside | restore | valsets CARPETA | judge --finder PT [...] | "
+    "train PAQUETE --out CARPETA"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatch to the pack, aside, restore, valsets or train command."""
+    """Dispatch to the pack, aside, restore, valsets, judge or train command."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in ("pack", "aside", "restore", "valsets", "train"):
+    if not args or args[0] not in ("pack", "aside", "restore", "valsets", "judge", "train"):
         print(USAGE, file=sys.stderr)
         return 2
+    if args[0] == "judge":
+        from vision.gpu.judge import main as judge_main
+
+        return judge_main(args[1:])
     if args[0] == "valsets":
         from vision.gpu.valsets import main as valsets_main
 
