@@ -54,6 +54,9 @@ class Card:
     indices: list[int] = field(default_factory=list)
     visible_share: float = 0.0
     visible_box: list[float] | None = None
+    indices_seen: list[float] = field(default_factory=list)  # the share of each labelled index in view
+    # indices partly in view (seen, but under MIN_VISIBLE): a reader may read them, right or wrong
+    covered: list[dict[str, object]] = field(default_factory=list)
 
 
 def read_bgra(path: Path) -> npt.NDArray[np.uint8]:
@@ -446,8 +449,11 @@ def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: 
             cv2.fillPoly(inside, [np.round(quad - (bx0, by0)).astype(np.int32)], 1)
             seen = float((mine[by0:by1, bx0:bx1] & (inside > 0)).sum()) / max(1.0, _area(quad))
             if seen < MIN_VISIBLE:
+                if seen > 0:
+                    card.covered.append({"box": [float(v) for v in box], "seen": round(seen, 3)})
                 continue
             card.indices.append(len(labels))
+            card.indices_seen.append(round(min(seen, 1.0), 3))  # pixels counted against a polygon's area
             cx, cy = (bx0 + bx1) / 2 / w, (by0 + by1) / 2 / h
             labels.append(f"{CLASS_OF[card.code]} {cx:.6f} {cy:.6f} {(bx1 - bx0) / w:.6f} {(by1 - by0) / h:.6f}")
     pixels = _photometry(rng, img).astype(np.uint8)
@@ -468,8 +474,10 @@ def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: 
                 "face_down": c.face_down,
                 "polygon": c.polygon,
                 "indices": c.indices,
+                "indices_seen": c.indices_seen,
                 "visible_share": c.visible_share,
                 "visible_box": c.visible_box,
+                "covered": c.covered,
             }
             for c in shown
         ],
