@@ -36,6 +36,22 @@ def read_fixes(path: Path) -> list[Relabel]:
     return read_relabels(path, face_class, "cara")
 
 
+def fixed_label(image: Path, label: Path, fixes_of: dict[str, list[Relabel]]) -> tuple[str, int]:
+    """A photo's label text with the fixes for it applied, and how many were; ValueError for a photo a fix cannot
+    read."""
+    text = label.read_text(encoding="utf-8") if label.is_file() else ""
+    return relabelled_photo(image, text, fixes_of[image.name]) if image.name in fixes_of else (text, 0)
+
+
+def place(image: Path, text: str, images: Path, label: Path) -> None:
+    """Link `image` into the folder `images` (over any link there) and write its label text to `label`."""
+    link = images / image.name
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    os.symlink(image.resolve(), link)
+    label.write_text(text, encoding="utf-8")
+
+
 def split(folder: Path, out: Path, fixes: list[Relabel]) -> dict[str, object]:
     """Write the two halves of `folder` under `out`; what went where, and the fixes applied."""
     pairs = yolo_pairs(folder)
@@ -48,20 +64,14 @@ def split(folder: Path, out: Path, fixes: list[Relabel]) -> dict[str, object]:
     for image, label in pairs:
         part = PARTS[1] if held_out(capture_group(image.name), 0.5) else PARTS[0]
         counts[part] += 1
-        text = label.read_text(encoding="utf-8") if label.is_file() else ""
-        if image.name in fixes_of:
-            text, done = relabelled_photo(image, text, fixes_of[image.name])
-            applied += done
+        text, done = fixed_label(image, label, fixes_of)
+        applied += done
         planned.append((image, label.name, part, text))
     for part in PARTS:
         for kind in ("images", "labels"):
             (out / kind / part).mkdir(parents=True, exist_ok=True)
     for image, label_name, part, text in planned:
-        link = out / "images" / part / image.name
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        os.symlink(image.resolve(), link)
-        (out / "labels" / part / label_name).write_text(text, encoding="utf-8")
+        place(image, text, out / "images" / part, out / "labels" / part / label_name)
     return {"folder": str(folder), "out": str(out), "photos": counts, "fixes": len(fixes), "applied": applied}
 
 

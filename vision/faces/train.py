@@ -13,7 +13,7 @@ import sys
 import time
 import warnings
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -631,7 +631,7 @@ class _Training:
             total += len(idx)
         return loss_sum / total, correct / total
 
-    def _batches(self, picks: np.ndarray) -> Any:
+    def _batches(self, picks: np.ndarray) -> Iterator[np.ndarray]:
         """Each step's preprocessed crops: augmented here, or by the pool with one seed a batch drawn here."""
         b = self.args.batch
         if self.pool is None:
@@ -657,6 +657,8 @@ class _Training:
         `checkpoint_path` (`started`: when the training began, as time.time() tells); with --minutes, no epoch is
         begun that the last one's time says would end after `deadline` (set by main from --minutes)."""
         import multiprocessing
+
+        import torch
 
         if self.args.aug_workers > 0:
             _POOL.update(fit=self.crops.fit, turned=self.turned, size=self.args.input_size)
@@ -684,8 +686,8 @@ class _Training:
             if self.pool is not None:
                 self.pool.terminate()
                 self.pool = None
-            self.model.to("cpu")  # calibrated, saved and exported on the CPU
-            self.device = torch_device("cpu")
+            self.device = torch.device("cpu")  # calibrated, saved and exported on the CPU
+            self.model.to(self.device)
 
     def checkpoint(
         self, options: dict[str, Any], epoch: int, history: list[dict[str, Any]], seconds: float
@@ -704,13 +706,6 @@ class _Training:
             "history": json.dumps(history),
             "seconds": seconds,
         }
-
-
-def torch_device(name: str) -> Any:
-    """A torch device by name."""
-    import torch
-
-    return torch.device(name)
 
 
 def _calibrate(training: _Training, probs: np.ndarray) -> dict[str, Any]:

@@ -16,7 +16,9 @@ from vision.faces import realsets
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = REPO / "models"
-CLI = "import sys; from kiosk.cli import main; sys.exit(main(sys.argv[1:]))"  # the `cacho` command, from this venv
+# the product's own command, beside this interpreter: judged through its public contract, as a user reads, and
+# without vision importing the kiosk
+CACHO = Path(sys.executable).parent / "cacho"
 
 
 def candidate_models(finder: Path, folder: Path, models: Path = MODELS) -> Path:
@@ -41,7 +43,7 @@ def upright(folder: Path) -> bool:
 
 def evaluate(folder: Path, models: Path) -> dict[str, Any]:
     """`cacho vision eval FOLDER --models MODELS --json` (with --upright where the photos need it)."""
-    command = [sys.executable, "-c", CLI, "vision", "eval", str(folder), "--models", str(models), "--json"]
+    command = [str(CACHO), "vision", "eval", str(folder), "--models", str(models), "--json"]
     if upright(folder):
         command.append("--upright")
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -84,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not args.finder.is_file():
         p.error(f"--finder: no existe {args.finder}")
+    if not CACHO.is_file():
+        p.error(f"no encuentro el comando cacho junto a {sys.executable}: instale el proyecto (./run.sh o ./test.sh)")
     sets = sorted(d for d in args.val.iterdir() if (d / "images").is_dir()) if args.val.is_dir() else []
     missing = [d for d in args.rendered if not (d / "images").is_dir()]
     if missing:

@@ -5,39 +5,31 @@ vision eval OUT/<set>` and `cacho vision finder OUT/<set>` to compare a loan's f
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from vision.faces import realsets
-from vision.faces.halves import FIXES, read_fixes
-from vision.relabel import Relabel, by_image, relabelled_photo
+from vision.faces.halves import FIXES, fixed_label, place, read_fixes
+from vision.relabel import Relabel, by_image
 
 
 def write(root: Path, out: Path, fixes: list[Relabel] | None = None) -> dict[str, int]:
     """Write the val photos (links) and labels (corrected by `fixes`) of every set whose boxes enclose the dice
     into `out/<set>/`; photos per set."""
     fixes_of = by_image(fixes or [])
-    counts = {}
+    planned = []  # every label first, as the halves: a photo a fix cannot read stops it before anything is written
+    counts: dict[str, int] = {}
     for rs in realsets.real_sets(root):
         if rs.pad:  # boxes round the pip pattern only: no finder is measured on them
             continue
-        folder = out / rs.name
-        for sub in ("images", "labels"):
-            (folder / sub).mkdir(parents=True, exist_ok=True)
         photos = realsets.photos(rs, root, "val")
-        for image in photos:
-            label = realsets._label_path(image)
-            text = label.read_text(encoding="utf-8") if label.is_file() else ""
-            if image.name in fixes_of:
-                text, _ = relabelled_photo(image, text, fixes_of[image.name])
-            link, target = folder / "images" / image.name, folder / "labels" / f"{image.stem}.txt"
-            for old in (link, target):
-                if old.is_symlink() or old.exists():
-                    old.unlink()
-            os.symlink(image.resolve(), link)
-            target.write_text(text, encoding="utf-8")
+        planned += [(rs.name, p, fixed_label(p, realsets._label_path(p), fixes_of)[0]) for p in photos]
         counts[rs.name] = len(photos)
+    for name in counts:
+        for sub in ("images", "labels"):
+            (out / name / sub).mkdir(parents=True, exist_ok=True)
+    for name, image, text in planned:
+        place(image, text, out / name / "images", out / name / "labels" / f"{image.stem}.txt")
     return counts
 
 
