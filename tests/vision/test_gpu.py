@@ -321,3 +321,19 @@ def test_judge_refuses_a_missing_finder_or_nothing_to_read(tmp_path: Path, capsy
     with pytest.raises(SystemExit) as stop:
         judge.main(["--finder", str(tmp_path / "f.pt"), "--val", str(tmp_path / "none"), "--work", str(tmp_path / "w")])
     assert stop.value.code == 2 and "nada que leer" in capsys.readouterr().err and not (tmp_path / "w").exists()
+
+
+def test_valsets_refuses_a_fix_on_a_photo_it_cannot_read(
+    data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fix for a val photo that is no image stops the command with a Spanish message before anything is written."""
+    from vision.gpu import valsets
+
+    root = tmp_path / "data"
+    shutil.copytree(data_root, root)
+    (root / "dice-real" / "images" / "val" / "epanemu_0.jpg").write_bytes(b"no es una foto")
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("epanemu_0.jpg 40 40 3\n")
+    out = tmp_path / "val"
+    assert valsets.main([str(out), "--data-root", str(root), "--fixes", str(fixes)]) == 1
+    assert "no puedo corregir las etiquetas" in capsys.readouterr().err and not out.exists()

@@ -48,7 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"no puedo leer las correcciones: {error}", file=sys.stderr)
         return 1
-    for name, count in write(args.data_root, args.out, fixes).items():
+    try:
+        counts = write(args.data_root, args.out, fixes)
+    except ValueError as error:  # a photo a fix names that cannot be read: nothing was written
+        print(f"no puedo corregir las etiquetas: {error}", file=sys.stderr)
+        return 1
+    for name, count in counts.items():
         upright = " --upright" if realsets.real_set(name).upright else ""
         print(f"{name}: {count} fotos · cacho vision eval {args.out / name}{upright} --models CARPETA")
     return 0
