@@ -12,6 +12,7 @@ from vision.cards import dataset
 from vision.cards.reader import (
     OVERLAP,
     TILE,
+    WINDOW,
     CardSettings,
     IndexHit,
     join_backs,
@@ -19,6 +20,7 @@ from vision.cards.reader import (
     merge,
     pair_corners,
     tiles,
+    windows,
 )
 from vision.types import Box
 
@@ -174,3 +176,22 @@ def test_the_folder_takes_the_corrections_of_indices_the_real_set_labels_wrong(t
     with pytest.raises(SystemExit, match=r"fixes\.txt:1"):
         dataset.main(["--out", str(fresh), "--real", str(real), "--fixes", str(fixes)])
     assert not fresh.exists()  # refused before anything is written
+
+
+def test_windows_hold_each_spot_whole_and_skip_spots_near_a_window_taken() -> None:
+    spots = [hit("index", 0.9, 1000, 800, 18), hit("index", 0.5, 1010, 805, 18), hit("index", 0.7, 4580, 2570, 18)]
+    taken = windows(spots, 4608, 2592)
+    assert len(taken) == 2  # the second spot lies near the middle of the first one's window
+    for spot in (spots[0], spots[2]):
+        assert any(
+            x <= spot.box.x1 and spot.box.x2 <= x + s and y <= spot.box.y1 and spot.box.y2 <= y + s for x, y, s in taken
+        )
+    assert all(0 <= x <= 4608 - s and 0 <= y <= 2592 - s and s == WINDOW for x, y, s in taken)
+    assert windows([], 4608, 2592) == []
+
+
+def test_windows_grow_for_large_indices_and_stay_inside_a_small_frame() -> None:
+    ((x, y, side),) = windows([hit("index", 0.9, 300, 300, 200)], 3000, 2000)
+    assert side >= 2.5 * 200 and x <= 300 and x + side >= 300 + 200
+    ((x, y, side),) = windows([hit("index", 0.9, 10, 10, 200)], 400, 300)
+    assert side == 300 and x >= 0 and y >= 0

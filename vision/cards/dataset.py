@@ -91,25 +91,30 @@ def add_real(real: Path, out: Path, fixes: Sequence[Relabel] = ()) -> dict[str, 
     return counts
 
 
+def synth_rows(synth: Path, meta_path: Path) -> tuple[Path, list[str]]:
+    """A rendered table's image and its label rows, plus a BACK box round each card seen face down."""
+    meta = json.loads(meta_path.read_text())
+    relative = meta_path.relative_to(synth / "meta").with_suffix("")
+    labels = synth / "labels" / relative.with_suffix(".txt")
+    width, height = meta["size"]
+    lines = labels.read_text().splitlines() if labels.exists() else []
+    for card in meta["cards"]:
+        box = card.get("visible_box")
+        if card["face_down"] and box and card.get("visible_share", 0) >= 0.5:
+            x1, y1, x2, y2 = box
+            lines.append(
+                f"{BACK_CLASS} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+                f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}"
+            )
+    return synth / "images" / relative.with_suffix(".jpg"), lines
+
+
 def add_synth(synth: Path, out: Path, split: str = "train") -> int:
     """Link rendered tables into out/images/SPLIT, their labels plus a BACK box round each card seen face down."""
     count = 0
     for meta_path in sorted(synth.rglob("meta/**/*.json")):
-        meta = json.loads(meta_path.read_text())
-        relative = meta_path.relative_to(synth / "meta").with_suffix("")
-        image = synth / "images" / relative.with_suffix(".jpg")
-        labels = synth / "labels" / relative.with_suffix(".txt")
-        width, height = meta["size"]
-        lines = labels.read_text().splitlines() if labels.exists() else []
-        for card in meta["cards"]:
-            box = card.get("visible_box")
-            if card["face_down"] and box and card.get("visible_share", 0) >= 0.5:
-                x1, y1, x2, y2 = box
-                lines.append(
-                    f"{BACK_CLASS} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-                    f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}"
-                )
-        name = f"synth-{synth.name}-{relative.name}"
+        image, lines = synth_rows(synth, meta_path)
+        name = f"synth-{synth.name}-{image.stem}"
         _link(image, out / "images" / split / (name + ".jpg"))
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split / (name + ".txt")).write_text("".join(f"{x}\n" for x in lines))

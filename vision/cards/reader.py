@@ -1,5 +1,9 @@
-"""The card reader: a YOLO finder of corner indices and card backs over tiles of the frame, then a classifier that
-names the card of each index crop.
+"""The card reader: a YOLO finder of corner indices and card backs, then a classifier that names the card of each
+index crop.
+
+A whole still is first looked at reduced threefold by the spotter (`spotter.pt`), and each index it spots is found
+again by the finder at full resolution in a small window round it; without a spotter, or on a picture no larger
+than the spotter's copy, the finder runs over 640 px tiles of the frame at full resolution.
 
 A card is read from its corner indices. Its two corners are two readings of different pixels: a card whose two
 corners are named the same, each sure enough (and, where the models have a second classifier, named so by it on
@@ -14,14 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
+from vision.cards.spotter import SPOT_SIZE
 from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FINDER_NAME = "finder.pt"
+SPOTTER_NAME = "spotter.pt"
+WINDOW = 128  # the full-resolution window round a spot: twice an index's long side at the camera's scale
+WINDOW_REACH = 2.5  # ... or this many of the spots' median long side, where the indices are larger
 TILE = 640
 OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px), so each is whole in some tile
 EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
@@ -90,6 +99,7 @@ class CardSettings:
     """Thresholds of the reader; `alone` None: a card seen by one corner is never accepted (one reading only)."""
 
     floor: float = 0.25  # the finder's own floor: below it a box is not reported at all
+    spot: float = 0.05  # the spotter's floor: a spot is only where to look again, the finder decides
     pair: float = 0.9  # each of two agreeing corners at least this sure (set by vision.cards.calibrate)
     alone: float | None = None
     back: float = 0.6  # a card back at least this sure is a card face down
@@ -200,6 +210,48 @@ def cards_of(hits: list[IndexHit], settings: CardSettings) -> tuple[CardRead, ..
     return tuple(sorted(cards, key=lambda c: (c.box.y1, c.box.x1)))
 
 
+def _hits(result: Any, x0: float, y0: float, scale: float = 1.0) -> list[IndexHit]:
+    """An ultralytics result's boxes as hits in frame pixels: scaled by `scale`, then moved by (x0, y0)."""
+    boxes = result.boxes
+    hits = []
+    for xyxy, conf, cls in zip(
+        np.asarray(boxes.xyxy.cpu()), np.asarray(boxes.conf.cpu()), np.asarray(boxes.cls.cpu()), strict=True
+    ):
+        x1, y1, x2, y2 = (float(v) * scale for v in xyxy)
+        hits.append(IndexHit(FINDER_NAMES[int(cls)], float(conf), Box(x1 + x0, y1 + y0, x2 + x0, y2 + y0)))
+    return hits
+
+
+def _cut(box: Box, x0: int, y0: int, shape: tuple[int, int], frame: tuple[int, int]) -> bool:
+    """Whether a box found in a piece of the frame (at x0, y0, of `shape`) touches an inner edge of the piece."""
+    (th, tw), (height, width) = shape, frame
+    return (
+        (box.x1 - x0 < EDGE and x0 > 0)
+        or (box.y1 - y0 < EDGE and y0 > 0)
+        or (box.x2 - x0 > tw - EDGE and x0 + tw < width)
+        or (box.y2 - y0 > th - EDGE and y0 + th < height)
+    )
+
+
+def windows(spots: list[IndexHit], width: int, height: int) -> list[tuple[int, int, int]]:
+    """Square full-resolution windows (x, y, side) round the spots, surest first; a spot near the middle of a window
+    already taken needs none of its own. All of one side: WINDOW, or WINDOW_REACH spots' long sides if larger."""
+    if not spots:
+        return []
+    sides = sorted(max(h.box.width, h.box.height) for h in spots)
+    side = max(WINDOW, math.ceil(WINDOW_REACH * sides[len(sides) // 2] / 32) * 32)
+    side = min(side, width, height)
+    taken: list[tuple[int, int, int]] = []
+    for spot in sorted(spots, key=lambda h: -h.confidence):
+        cx, cy = spot.box.center
+        if any(abs(cx - (x + side / 2)) < side / 4 and abs(cy - (y + side / 2)) < side / 4 for x, y, _ in taken):
+            continue
+        x = round(min(max(cx - side / 2, 0), width - side))
+        y = round(min(max(cy - side / 2, 0), height - side))
+        taken.append((x, y, side))
+    return taken
+
+
 class CardReader:
     """Reads every card in a frame from its corner indices; the models (models/cards/) are loaded once."""
 
@@ -213,34 +265,16 @@ class CardReader:
         self.classifier = IndexClassifier(Path(models) / WEIGHTS_NAME)
         second = Path(models) / SECOND_NAME
         self.second = IndexClassifier(second) if second.exists() else None
+        spotter = Path(models) / SPOTTER_NAME
+        self.spotter = YOLO(str(spotter), task="detect") if spotter.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
 
     def detect(self, frame: Frame) -> list[IndexHit]:
-        """Every index and back on the frame at full resolution, tile by tile, merged across tiles."""
+        """Every index and back on the frame, found at full resolution and named by the classifiers."""
         height, width = frame.shape[:2]
-        corners = tiles(width, height)
-        crops = [np.ascontiguousarray(frame[y : y + TILE, x : x + TILE]) for x, y in corners]
-        results = self.model.predict(crops, imgsz=TILE, conf=self.settings.floor, iou=0.5, verbose=False)
-        hits: list[IndexHit] = []
-        for (x0, y0), result in zip(corners, results, strict=True):
-            th, tw = result.orig_shape
-            boxes = result.boxes
-            for xyxy, conf, cls in zip(
-                np.asarray(boxes.xyxy.cpu()), np.asarray(boxes.conf.cpu()), np.asarray(boxes.cls.cpu()), strict=True
-            ):
-                x1, y1, x2, y2 = map(float, xyxy)
-                cut = (
-                    (x1 < EDGE and x0 > 0)
-                    or (y1 < EDGE and y0 > 0)
-                    or (x2 > tw - EDGE and x0 + tw < width)
-                    or (y2 > th - EDGE and y0 + th < height)
-                )
-                back = FINDER_NAMES[int(cls)] == NAMES[BACK_CLASS]
-                if not cut or back:  # a back is larger than the overlap: its parts are joined
-                    box = Box(x1 + x0, y1 + y0, x2 + x0, y2 + y0)
-                    hits.append(IndexHit(FINDER_NAMES[int(cls)], float(conf), box))
-        found = join_backs(merge(hits))
+        spotted = self.spotter is not None and max(height, width) > SPOT_SIZE
+        found = self._spotted(frame) if spotted else self._tiled(frame)
         indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
         index_crops = [crop(frame, h.box) for h in indices]
         named = self.classifier.classify(index_crops)
@@ -250,6 +284,43 @@ class CardReader:
             IndexHit(code, p, h.box, second=other) for h, (code, p), other in zip(indices, named, seconds, strict=True)
         ]
         return named_hits + backs
+
+    def _tiled(self, frame: Frame) -> list[IndexHit]:
+        """The finder over 640 px tiles at full resolution, a box cut by a tile's inner edge left to its neighbour."""
+        height, width = frame.shape[:2]
+        corners = tiles(width, height)
+        crops = [np.ascontiguousarray(frame[y : y + TILE, x : x + TILE]) for x, y in corners]
+        results = self.model.predict(crops, imgsz=TILE, conf=self.settings.floor, iou=0.5, verbose=False)
+        hits: list[IndexHit] = []
+        for (x0, y0), result in zip(corners, results, strict=True):
+            for hit in _hits(result, x0, y0):
+                # a back is larger than the overlap: its parts are joined
+                if hit.name == NAMES[BACK_CLASS] or not _cut(hit.box, x0, y0, result.orig_shape, (height, width)):
+                    hits.append(hit)
+        return join_backs(merge(hits))
+
+    def _spotted(self, frame: Frame) -> list[IndexHit]:
+        """The spotter on a copy reduced to SPOT_SIZE, then the finder in a full-resolution window round each index
+        it spots; the backs are taken from the spotter (a back is large enough to see reduced)."""
+        assert self.spotter is not None
+        height, width = frame.shape[:2]
+        scale = SPOT_SIZE / max(height, width)
+        small = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        imgsz = math.ceil(max(small.shape[:2]) / 32) * 32
+        result = self.spotter.predict(small, imgsz=imgsz, conf=self.settings.spot, iou=0.5, verbose=False)[0]
+        spots = _hits(result, 0, 0, 1 / scale)
+        backs = [h for h in spots if h.name == NAMES[BACK_CLASS] and h.confidence >= self.settings.floor]
+        corners = windows([h for h in spots if h.name != NAMES[BACK_CLASS]], width, height)
+        hits: list[IndexHit] = []
+        if corners:
+            side = corners[0][2]
+            crops = [np.ascontiguousarray(frame[y : y + side, x : x + side]) for x, y, side in corners]
+            found = self.model.predict(crops, imgsz=side, conf=self.settings.floor, iou=0.5, verbose=False)
+            for (x0, y0, _), here in zip(corners, found, strict=True):
+                for hit in _hits(here, x0, y0):
+                    if hit.name != NAMES[BACK_CLASS] and not _cut(hit.box, x0, y0, here.orig_shape, (height, width)):
+                        hits.append(hit)
+        return merge(hits) + join_backs(backs)
 
     def read(self, frame: Frame) -> CardReading:
         """The cards of one frame."""
