@@ -207,3 +207,22 @@ def test_a_card_read_from_a_corner_the_set_left_unlabelled_matches_by_its_other_
     score_image(truth, [{**reading, "indices": [[300.0, 400.0, 330.0, 450.0], [11.0, 10.0, 41.0, 60.0]]}], paired)
     assert (finish(alone).right, alone.silent_extra) == (0, 1)  # a box alone: the card missed, a reading of more
     assert (finish(paired).right_sure, paired.extra) == (1, 0)
+
+
+def test_a_card_seen_only_by_a_covered_corner_counts_only_when_read_wrong_and_sure(folder: Path) -> None:
+    meta_path = folder / "meta" / "one.json"
+    meta = json.loads(meta_path.read_text())
+    hidden = meta["cards"][4]  # 2C, no index labelled: one corner 40 % in view
+    hidden["covered"] = [{"box": [710, 460, 740, 520], "seen": 0.4}]
+    meta["cards"][2]["covered"] = [{"box": [860, 310, 890, 370], "seen": 0.5}]  # QC's other corner, half hidden
+    meta_path.write_text(json.dumps(meta))
+    base = [reading("10H", [110, 110, 140, 170]), reading("AS", [410, 110, 440, 170])]
+    right = evaluate_folder(folder, {"one.jpg": [*base, reading("2C", [710, 460, 740, 520])]})
+    assert (right.shown, right.extra, right.silent_errors, right.matched) == (4, 0, 0, 2)
+    wrong = evaluate_folder(folder, {"one.jpg": [*base, reading("3C", [710, 460, 740, 520])]})
+    assert wrong.silent_errors == 1 and wrong.errors[0]["covered"] and wrong.extra == 0
+    doubted = evaluate_folder(folder, {"one.jpg": [*base, reading("3C", [710, 460, 740, 520], uncertain=True)]})
+    assert (doubted.silent_errors, doubted.extra, doubted.shown) == (0, 0, 4)
+    # a labelled card read from its covered corner is the card read
+    other = evaluate_folder(folder, {"one.jpg": [*base, reading("QC", [860, 310, 890, 370])]})
+    assert (other.right_sure, other.extra) == (3, 0)

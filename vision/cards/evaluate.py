@@ -24,11 +24,14 @@ MATCH_IOU = 0.3  # a reading's box against a card's seen part, its indices or it
 
 @dataclass(frozen=True)
 class TruthCard:
-    """A card that can be read in the image: face up with a labelled index, or face down."""
+    """A card that can be read in the image: face up with a labelled index, or face down; `optional`: seen only by
+    a corner partly covered (the meta's `covered`), so reading it is not required, but reading it wrong and sure is a
+    silent error."""
 
     card: str | None
     face_down: bool
     boxes: tuple[tuple[float, float, float, float], ...]
+    optional: bool = False
 
 
 @dataclass
@@ -112,12 +115,13 @@ def truth_cards(meta: Mapping[str, Any], labels: Sequence[str], names: Sequence[
             shown.append(TruthCard(None, True, (seen, whole)))
             continue
         mine = [boxes[i] for i in card["indices"]]
-        if not mine:
-            continue
         for name, _ in mine:
             if name != card["card"]:
                 raise ValueError(f"la etiqueta {name} no es la carta {card['card']} de su meta")
-        shown.append(TruthCard(card["card"], False, (seen, whole, *(box for _, box in mine))))
+        covered = tuple(tuple(corner["box"]) for corner in card.get("covered", ()))
+        if mine or covered:
+            truth_boxes = (seen, whole, *(box for _, box in mine), *covered)
+            shown.append(TruthCard(card["card"], False, truth_boxes, optional=not mine))
     return shown
 
 
@@ -181,7 +185,7 @@ def score_image(
 ) -> None:
     """Add one image's readings to `scores`: each reading matched to at most one card, best overlap first (a
     reading's boxes are its corner indices where it gives them: a set that labels one corner of a card matches the
-    card read from another)."""
+    card read from another). An optional card counts only when it is read wrong and sure."""
     pairs = sorted(
         (
             (max(iou(mine, box) for box in truth.boxes for mine in reading.get("indices") or [reading["box"]]), t, r)
@@ -200,10 +204,18 @@ def score_image(
             taken.add(r)
     all_right = True
     scores.images += 1
-    scores.shown += len(truths)
+    scores.shown += sum(not t.optional for t in truths)
     scores.face_down += sum(t.face_down for t in truths)
     scores.readings += len(readings)
     for t, truth in enumerate(truths):
+        if truth.optional:
+            if t in match and not readings[match[t]].get("uncertain") and not _is_right(truth, readings[match[t]]):
+                all_right = False
+                scores.silent_errors += 1
+                scores.errors.append(
+                    {"image": image, "truth": truth.card, "covered": True, "reading": dict(readings[match[t]])}
+                )
+            continue
         if t not in match:
             all_right = False
             continue
