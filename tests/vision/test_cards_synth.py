@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -148,3 +149,23 @@ def test_empty_tables_and_bad_sizes(tmp_path: Path) -> None:
             synth.main([*base, "--count", "1", *bad])
     with pytest.raises(SystemExit):
         synth.main([*base, "--count", "0"])
+
+
+def test_a_table_laid_seat_by_seat_puts_each_seats_cards_in_its_direction() -> None:
+    laid = [[("7H", False), ("7S", False)], [("AS", False)], [("3C", True)], [("KD", False), ("2D", False)]]
+    cards = synth.layout(np.random.default_rng(5), "truco", laid)
+    assert [(c.code, c.seat, c.face_down) for c in cards] == [
+        ("7H", 0, False),
+        ("7S", 0, False),
+        ("AS", 1, False),
+        ("3C", 2, True),
+        ("KD", 3, False),
+        ("2D", 3, False),
+    ]
+    centre = np.array(synth.STILL) / 2
+    for card in cards:
+        x, y = card.transform[:2, 2] - centre
+        toward = synth.seat_angle(card.seat, 4)
+        off = abs((math.atan2(y, x) - toward + math.pi) % (2 * math.pi) - math.pi)
+        assert off < math.pi / 4, (card.code, card.seat)
+    assert not any(c.code is None for c in synth.layout(np.random.default_rng(5), "pifpaf", laid[:2]))

@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -141,8 +142,19 @@ def _melds(rng: np.random.Generator, pool: Counter[str], size: int) -> list[list
     return melds
 
 
-def layout(rng: np.random.Generator, game: str) -> list[Card]:
-    """Every card on the table for one image of `game`, in drawing order, at the full still's scale."""
+Laid = Sequence[Sequence[tuple[str, bool]]]  # per seat, the cards it shows: (code, face down)
+SEAT_START = math.pi / 2  # where a table laid out seat by seat (`laid`) puts seat 0: below the centre
+
+
+def seat_angle(seat: int, seats: int) -> float:
+    """The direction (radians, image axes: y down) from the table's centre to `seat` of a table laid out by
+    `laid`: seat 0 below the centre, the next ones clockwise as seen on the photo."""
+    return SEAT_START + 2 * math.pi * seat / seats
+
+
+def layout(rng: np.random.Generator, game: str, laid: Laid | None = None) -> list[Card]:
+    """Every card on the table for one image of `game`, in drawing order, at the full still's scale; `laid` lays
+    those cards in front of each seat (one group each; seat 0 below the centre, `seat_angle`) instead of random ones."""
     faces, backs = card_art()
     sprite_w, sprite_h = faces["AS"].pixels.shape[1], faces["AS"].pixels.shape[0]
     index_h = faces["AS"].index[3] - faces["AS"].index[1]
@@ -151,11 +163,11 @@ def layout(rng: np.random.Generator, game: str) -> list[Card]:
     ranks, copies = GAME_DECKS[game]
     pool: Counter[str] = Counter({f"{r}{s}": copies for r in ranks for s in SUITS})
     seats = {"truco": (2, 4, 6), "cacho": (2, 3, 4, 5, 6), "pifpaf": (2, 3, 4), "cacheta": (2, 3, 4)}[game]
-    n_seats = int(rng.choice(seats))
+    n_seats = int(rng.choice(seats)) if laid is None else len(laid)
     width, height = STILL
     centre = np.array([width / 2, height / 2]) + rng.normal(0, 60, 2)
     radii = np.array([width * rng.uniform(0.30, 0.36), height * rng.uniform(0.28, 0.34)])
-    start = rng.uniform(0, 2 * math.pi)
+    start = rng.uniform(0, 2 * math.pi) if laid is None else SEAT_START
     back = int(rng.integers(len(backs)))
     used: Counter[str] = Counter()
     cards: list[Card] = []
@@ -173,7 +185,12 @@ def layout(rng: np.random.Generator, game: str) -> list[Card]:
         angle = math.atan2(toward_seat[1], toward_seat[0]) - math.pi / 2  # the card's foot toward its player
         along = np.array([math.cos(angle), math.sin(angle)])  # the player's left to right, seen from above
         folded = False
-        if game == "truco":
+        downs: set[int] = set()
+        if laid is not None:
+            groups = [[code for code, _ in laid[seat]]]
+            downs = {k for k, (_, down) in enumerate(laid[seat]) if down}
+            step = card_w * (rng.uniform(0.75, 1.2) if game == "truco" else rng.uniform(0.3, 0.6))
+        elif game == "truco":
             row = [take() for _ in range(int(rng.integers(1, 4)))]
             groups = [row]
             step = card_w * rng.uniform(0.75, 1.2)
@@ -193,11 +210,13 @@ def layout(rng: np.random.Generator, game: str) -> list[Card]:
                 position = spot + along * offset + rng.normal(0, card_w * 0.04, 2)
                 turn = angle + rng.normal(0, 0.09 if game == "truco" else 0.03) + fan * (k - (len(group) - 1) / 2)
                 face_down = (game == "truco" and rng.random() < 0.12) or (game == "cacho" and folded)
+                if laid is not None:
+                    face_down = k in downs
                 transform = place(position, turn, scale, (sprite_w, sprite_h), rng)
                 cards.append(Card(code, copy, seat, face_down, transform, back))
                 offset += step
             offset += 0.6 * card_w
-    if game in ("pifpaf", "cacheta"):
+    if game in ("pifpaf", "cacheta") and laid is None:
         # The stock, face down, and the discard pile's top card beside it, in the middle of the table.
         turn = float(rng.uniform(0, 2 * math.pi))
         side = np.array([math.cos(turn), math.sin(turn)]) * card_w * rng.uniform(0.6, 0.8)
@@ -369,16 +388,19 @@ class Rendered:
     quality: int
 
 
-def render(seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: float = 0.06) -> Rendered:
-    """The image of `seed`: a window of the table at the Pi camera's scale (4608x2592: the whole still)."""
+def render(
+    seed: int, game: str, size: tuple[int, int] = (1280, 960), negative: float = 0.06, laid: Laid | None = None
+) -> Rendered:
+    """The image of `seed`: a window of the table at the Pi camera's scale (4608x2592: the whole still); `laid`: the
+    cards each seat shows (`layout`), never an empty table."""
     rng = np.random.default_rng([seed, GAMES.index(game)])  # Pif Paf and Cacheta tables differ for one seed
     faces, backs = card_art()
     w, h = size
     kind = SURFACES[int(rng.integers(len(SURFACES)))]
     img = surface(rng, kind, w, h)
     owner = np.full((h, w), -1, np.int32)
-    is_negative = bool(rng.random() < negative)
-    cards = [] if is_negative else layout(rng, game)
+    is_negative = bool(rng.random() < negative) and laid is None
+    cards = [] if is_negative else layout(rng, game, laid)
     # The window: around one seat's cards (or anywhere on an empty table).
     if cards:
         seat = cards[int(rng.integers(len(cards)))].seat
