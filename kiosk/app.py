@@ -66,6 +66,10 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
     app.config.setdefault("LEARNED", str(learned.folder(data_dir)))
     app.config.setdefault("ADAPTED_MODELS", str(data_dir / "modelos-adaptados"))
+    if "CARD_READER" not in app.config:  # with a camera, the camera reads the cards shown (kiosk.cards.camera)
+        from kiosk.cards.camera import CameraCardReader
+
+        app.config["CARD_READER"] = CameraCardReader() if app.config["CAMERA"] is not None else None
 
 
 def _start_camera(app: Flask) -> None:

@@ -254,7 +254,8 @@ def add_shown_routes(
             return web.rule_refusal(error)
         except LogError as error:
             return web.refuse(error.message, 400)
-        data = readers.hands_reading(reader.read_cards(camera_frame(), seats), seats, size) | extra
+        seen = reader.read_cards(camera_frame(), seats, len(desk.state.players))
+        data = readers.hands_reading(seen, seats, size) | extra
         with table_lock(table_id):
             web.replace_pending(table_id, desk.seq, data)
         return views.redrawn(table_id)

@@ -1,10 +1,10 @@
 """The card reader behind a protocol: the cards the camera sees in front of each seat. The app's `CARD_READER`
-config names one, the tests a fake, and without one every screen works by tapping the cards; the camera's reader
-(`vision.cards.reader`) is not plugged in until it is safe on real photos (models/cards/README.md)."""
+config names one (with a camera, the camera's: kiosk.cards.camera), the tests a fake, and without one every screen
+works by tapping the cards."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -16,30 +16,48 @@ DOUBTFUL_BELOW = 0.8  # a card read with less confidence is shown as doubtful an
 
 @dataclass(frozen=True, slots=True)
 class SeenCard:
-    """One card read in front of a seat: its notation (None: unreadable), face down or not, and how sure."""
+    """One card read in front of a seat: its notation (None: unreadable), face down or not, how sure, and whether
+    the reader doubts it (and why)."""
 
     seat: int
     card: str | None
     down: bool = False
     confidence: float = 1.0
+    doubted: bool = False
+    reasons: tuple[str, ...] = ()
 
 
 class CardReader(Protocol):
     """Reads the cards played in front of the seats asked for (the frame may be None: no camera)."""
 
-    def read_cards(self, frame: Any, seats: Sequence[int]) -> list[SeenCard]:
-        """What lies in front of each seat asked for, one card per seat at most."""
+    def read_cards(self, frame: Any, seats: Sequence[int], players: int) -> list[SeenCard]:
+        """What lies in front of each seat asked for, of the `players` seated round the table."""
         ...
 
 
-def reading(seen: Sequence[SeenCard], seats: Sequence[int]) -> dict[str, Any]:
-    """A reading awaiting confirmation: one entry per seat asked for, in that order (a seat not seen: no card)."""
-    by_seat = {s.seat: s for s in seen if s.seat in seats}
+def doubtful(card: SeenCard | None) -> bool:
+    """Whether the coordinator must confirm the card: none read, the reader doubts it, or it is not sure enough."""
+    return card is None or card.card is None or card.doubted or card.confidence < DOUBTFUL_BELOW
+
+
+def reading(
+    seen: Sequence[SeenCard], seats: Sequence[int], played: Mapping[int, Collection[str]] | None = None
+) -> dict[str, Any]:
+    """A reading awaiting confirmation: one entry per seat asked for, in that order (a seat not seen: no card); a
+    card the seat has `played` already (an earlier trick's, left face up in front of it) is not this trick's; a card
+    the reader is sure of comes before one it doubts."""
+    played = played or {}
+    by_seat: dict[int, SeenCard] = {}
+    for one in sorted(seen, key=doubtful):
+        earlier = one.card is not None and one.card in played.get(one.seat, ())
+        if one.seat in seats and one.seat not in by_seat and not earlier:
+            by_seat[one.seat] = one
     entries = []
     for seat in seats:
         card = by_seat.get(seat)
         entry = asdict(card) if card is not None else asdict(SeenCard(seat, None, confidence=0.0))
-        entry["doubtful"] = card is None or card.card is None or card.confidence < DOUBTFUL_BELOW
+        entry["reasons"] = list(entry["reasons"])
+        entry["doubtful"] = doubtful(card)
         entry["corrected"] = False
         entries.append(entry)
     return {"state": "ready", "source": "camera", "seats": entries, "corrections": []}
@@ -73,12 +91,13 @@ def blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
 
 
 def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> dict[str, Any]:
-    """A reading of the hands shown: up to `size` cards per seat asked for, in that order, each with how sure."""
+    """A reading of the hands shown: up to `size` cards per seat asked for, in that order, each with how sure (the
+    cards the reader is sure of first)."""
     entries = []
     for seat in seats:
         cards = [
-            {"card": s.card, "confidence": s.confidence, "doubtful": s.card is None or s.confidence < DOUBTFUL_BELOW}
-            for s in seen
+            {"card": s.card, "confidence": s.confidence, "doubtful": doubtful(s), "reasons": list(s.reasons)}
+            for s in sorted(seen, key=doubtful)
             if s.seat == seat
         ][:size]
         entries.append({"seat": seat, "cards": [c | {"corrected": False} for c in cards]})

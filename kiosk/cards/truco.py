@@ -412,7 +412,10 @@ def read(table_id: int) -> Any:
     if game.pending is not None:
         return web.rule_refusal(RuleError(STAKES, "hay que responder el truco antes de jugar"))
     seats = seats_to_read(game)
-    data = readers.reading(reader.read_cards(common.camera_frame(), seats), seats)
+    played: dict[int, set[str]] = {}
+    for play in (play for trick in game.tricks for play in trick.plays):
+        played.setdefault(play.seat, set()).add(str(play.card))
+    data = readers.reading(reader.read_cards(common.camera_frame(), seats, len(game.players)), seats, played)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
     return VIEWS.redrawn(table_id)

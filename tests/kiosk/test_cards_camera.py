@@ -1,0 +1,86 @@
+"""The camera's card reader behind the kiosk's protocol: each card given the seat it lies in front of."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.cards.camera import CameraCardReader, seat_of, seen
+from kiosk.cards.reader import doubtful, hands_reading, reading
+from vision.cards.reader import CardRead, CardReading
+from vision.cards.synth import render
+from vision.types import Box
+
+SIZE = (4608, 2592)
+
+
+def card(code: str | None, x: float, y: float, uncertain: bool = False, face_down: bool = False) -> CardRead:
+    reasons = ("una sola esquina a la vista: falta la segunda lectura",) if uncertain else ()
+    return CardRead(code, face_down, 0.95, Box(x - 20, y - 30, x + 20, y + 30), uncertain, reasons, 2)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "players", "seat"),
+    [
+        (2304, 2200, 4, 0),  # below the centre: seat 0
+        (700, 1296, 4, 1),  # then clockwise as the photo shows them: left
+        (2304, 400, 4, 2),
+        (3900, 1296, 4, 3),
+        (2304, 2200, 2, 0),
+        (2304, 400, 2, 1),
+        (900, 700, 3, 1),  # three seats: 0 below, 1 upper left, 2 upper right
+        (3700, 700, 3, 2),
+        (2400, 1350, 4, None),  # the middle: the stock, the discard pile
+    ],
+)
+def test_a_card_goes_to_the_seat_it_lies_in_front_of(x: float, y: float, players: int, seat: int | None) -> None:
+    assert seat_of(card("7H", x, y), SIZE, players) == seat
+
+
+def test_a_doubted_or_face_down_card_comes_doubtful_with_its_reasons() -> None:
+    sure, unsure, down = (
+        seen(card("7H", 0, 0), 1),
+        seen(card("7H", 0, 0, True), 1),
+        seen(card(None, 0, 0, False, True), 2),
+    )
+    assert not doubtful(sure) and doubtful(unsure) and doubtful(down)
+    assert unsure.reasons == ("una sola esquina a la vista: falta la segunda lectura",) and down.down
+    entries = reading([sure, down], [1, 2])["seats"]
+    assert [(e["card"], e["doubtful"]) for e in entries] == [("7H", False), (None, True)]
+    hand = hands_reading([unsure], [1], 3)["seats"][0]["cards"][0]
+    assert hand["doubtful"] and hand["reasons"] == list(unsure.reasons)
+
+
+class FakeVision:
+    """Reads the cards it is given, whatever the frame."""
+
+    def __init__(self, cards: list[CardRead]) -> None:
+        self.cards = cards
+
+    def read(self, frame: object) -> CardReading:
+        return CardReading(tuple(self.cards), SIZE)
+
+
+def test_only_the_seats_asked_for_and_nothing_without_a_frame() -> None:
+    reader = CameraCardReader()
+    reader._reader = FakeVision([card("7H", 2304, 2200), card("AS", 700, 1296), card("2C", 2400, 1350)])  # type: ignore[assignment]
+    assert reader.read_cards(None, [0, 1], 4) == []
+    assert [(s.seat, s.card) for s in reader.read_cards(object(), [1, 2, 3], 4)] == [(1, "AS")]
+
+
+def test_an_earlier_trick_left_in_front_of_a_seat_is_not_this_tricks_card() -> None:
+    seen_cards = [seen(card("4C", 0, 0), 1), seen(card("5S", 0, 0), 1)]
+    entry = reading(seen_cards, [1], {1: {"4C"}})["seats"][0]
+    assert entry["card"] == "5S"
+    assert reading(seen_cards, [1], {0: {"4C"}})["seats"][0]["card"] == "4C"  # another seat's card stays: refused
+
+
+def test_a_rendered_trick_is_read_seat_by_seat(tmp_path: Path) -> None:
+    """A Truco trick rendered at the camera's scale, one card in front of each seat, read by the committed models."""
+    laid = [[("7H", False)], [("AS", False)], [("3C", False)], [("KD", False)]]
+    still = render(5, "truco", size=SIZE, negative=0.0, laid=laid).image
+    cards = CameraCardReader().read_cards(still, [0, 1, 2, 3], 4)
+    entries = reading(cards, [0, 1, 2, 3])["seats"]
+    assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])  # never a sure wrong card
+    assert sum(e["card"] == laid[e["seat"]][0][0] and not e["doubtful"] for e in entries) >= 3
