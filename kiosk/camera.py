@@ -6,7 +6,7 @@ import contextlib
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -307,6 +307,13 @@ class CameraService:
             cue = getattr(self._camera, "cue", None)
             if callable(cue):
                 cue(number)
+
+    def lay_cards(self, game: str, laid: Sequence[Sequence[tuple[str, bool]]], seed: int) -> None:
+        """Tell a demo camera which cards lie in front of each seat (a real camera ignores it)."""
+        with self._lock:
+            lay = getattr(self._camera, "lay_cards", None)
+            if callable(lay):
+                lay(game, laid, seed)
 
     def cue_roll(self, number: int) -> None:
         """Tell a demo camera which roll of the Bolivian demo game comes next (a real camera ignores it)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
@@ -228,6 +228,18 @@ def tap(tables: CardTables, views: GameViews[Desk], table_id: int, tap_events: T
     return views.apply(table_id, events, seq, {"by": "coordinador"})
 
 
+def lay_for_demo(game: str, desk: Desk, seats: Sequence[int], size: int, seen: Collection[str] = ()) -> None:
+    """On the demo camera, lay out the cards a reading of `seats` expects, `size` each, none of those `seen`
+    already (a real camera shows what is on the table)."""
+    if web.camera().spec != "demo":
+        return
+    from kiosk.cards.demo import demo_cards
+
+    seed = desk.table_id * 100_003 + desk.seq
+    laid = demo_cards(game, len(desk.state.players), seats, size, seen, seed)
+    web.camera().lay_cards(game, laid, seed)
+
+
 def camera_frame() -> Any:
     """A full frame for the card reader, or None without a camera (a reader may read from elsewhere)."""
     try:
@@ -254,6 +266,7 @@ def add_shown_routes(
             return web.rule_refusal(error)
         except LogError as error:
             return web.refuse(error.message, 400)
+        lay_for_demo(bp.name, desk, seats, size)
         seen = reader.read_cards(camera_frame(), seats, len(desk.state.players))
         data = readers.hands_reading(seen, seats, size) | extra
         with table_lock(table_id):

@@ -415,6 +415,7 @@ def read(table_id: int) -> Any:
     played: dict[int, set[str]] = {}
     for play in (play for trick in game.tricks for play in trick.plays):
         played.setdefault(play.seat, set()).add(str(play.card))
+    common.lay_for_demo("truco", desk, seats, 1, {str(p.card) for p in game.current} | set().union(*played.values()))
     data = readers.reading(reader.read_cards(common.camera_frame(), seats, len(game.players)), seats, played)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)

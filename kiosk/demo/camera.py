@@ -1,8 +1,10 @@
-"""The demo camera: rendered photos of the demo table's lifted cups, one folder per showing, played as if live."""
+"""The demo camera: rendered photos of the demo table's lifted cups, one folder per showing, played as if live; and
+the card tables' cards, rendered when a demo reading asks for them."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from hardware.camera import PREVIEW_WIDTH, BaseCamera, CameraError, Frame, downscale
@@ -73,6 +75,17 @@ class DemoCamera(BaseCamera):
         if frame is None:
             raise CameraError(f"no se pudo leer la tirada de la demostración {shown[number % len(shown)]['file']}")
         self._held, self._ended = np.asarray(frame, np.uint8), True  # a roll at rest: the same frame until the next cue
+        self._showing = None  # the next cups' showing plays from the hand on
+        self.hfov_deg = None
+
+    def lay_cards(self, game: str, laid: Sequence[Sequence[tuple[str, bool]]], seed: int) -> None:
+        """Show a still of a card table with `laid` in front of each seat (vision.cards.synth), until the next cue."""
+        import numpy as np
+
+        from vision.cards.synth import STILL, render
+
+        self._held = np.asarray(render(seed, game, STILL, negative=0.0, laid=laid).image, np.uint8)
+        self._ended = True
         self._showing = None  # the next cups' showing plays from the hand on
         self.hfov_deg = None
 

@@ -7,9 +7,16 @@ from pathlib import Path
 import pytest
 
 from kiosk.cards.camera import CameraCardReader, seat_of, seen
+from kiosk.cards.demo import demo_cards
 from kiosk.cards.reader import doubtful, hands_reading, reading
+from kiosk.demo.camera import PHOTOS
+from tests.kiosk.conftest import become_coordinator, make_app
+from tests.kiosk.fakes import wait_until
+from tests.kiosk.test_demo_table import LabelReader
+from tests.kiosk.test_truco import deal, state
 from vision.cards.reader import CardRead, CardReading
 from vision.cards.synth import render
+from vision.still import StillSettings
 from vision.types import Box
 
 SIZE = (4608, 2592)
@@ -84,3 +91,29 @@ def test_a_rendered_trick_is_read_seat_by_seat(tmp_path: Path) -> None:
     entries = reading(cards, [0, 1, 2, 3])["seats"]
     assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])  # never a sure wrong card
     assert sum(e["card"] == laid[e["seat"]][0][0] and not e["doubtful"] for e in entries) >= 3
+
+
+def test_the_demo_camera_shows_the_trick_a_demo_truco_reads(tmp_path: Path) -> None:
+    """On the demo table the demo camera renders the cards a reading expects; the reader reads them seat by seat."""
+    app = make_app(
+        tmp_path,
+        CAMERA="demo",
+        DEMO=True,
+        READER_FACTORY=lambda: LabelReader(PHOTOS / "00"),
+        READ_SYNC=True,
+        STILL=StillSettings(still_s=0.3, timeout_s=10.0, frames=2, frame_gap_s=0.0),
+    )
+    try:
+        assert isinstance(app.config["CARD_READER"], CameraCardReader)
+        wait_until(lambda: app.extensions["cacho.camera"].can_read, timeout=20)
+        co = become_coordinator(app.test_client())
+        gid = app.extensions["cacho.store"].tables("truco")[0].id
+        before = deal(co, gid, dealer=3)
+        assert co.post(f"/truco/{gid}/read", {}).status_code == 200
+        entries = state(co, gid)["reading"]["seats"]
+        laid = demo_cards("truco", 4, [0, 1, 2, 3], 1, (), gid * 100_003 + before["seq"])
+        assert [e["seat"] for e in entries] == [0, 1, 2, 3]
+        assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])
+        assert sum(not e["doubtful"] for e in entries) >= 2
+    finally:
+        app.extensions["cacho.camera"].close()
