@@ -54,9 +54,14 @@
         e.cards.length < r.size ? h("button", { class: "rcard doubtful", dataset: { index: e.cards.length }, onclick: () => { fixing = { seat: e.seat, index: e.cards.length }; draw(); } }, "+") : null,
       ),
     );
+    // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)
+    const open = r.seats.flatMap((e) =>
+      e.cards.filter((c) => c.doubtful && !c.corrected && (c.reasons || []).length).map((c) => nameOf(e.seat) + ", " + (c.card || "?") + ": " + c.reasons.join("; ")),
+    );
     return [
       h("p", {}, L("Lectura")),
       ...rows,
+      open.length ? h("ul", { class: "why" }, ...open.map((line) => h("li", {}, line))) : "",
       h(
         "div",
         { class: "row" },

@@ -30,6 +30,9 @@ window.CardsReading = (function () {
     );
     if (entry.cards.length < r.size) cards.push(chip("+", " doubtful", () => choose({ seat: entry.seat, index: entry.cards.length }), { index: entry.cards.length }));
     rows.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Muestra") + " " + entry.cards.length + "/" + r.size), cards));
+    // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)
+    const open = entry.cards.filter((c) => c.doubtful && !c.corrected && (c.reasons || []).length);
+    if (open.length) rows.push(h("ul", { class: "why" }, ...open.map((c) => h("li", {}, (c.card || "?") + ": " + c.reasons.join("; ")))));
     rows.push(
       h(
         "div",

@@ -267,9 +267,12 @@
         nameOf(e.seat) + ": " + (e.card === null ? "?" : e.card + (e.down ? " (" + L("tapada") + ")" : "")) + (e.corrected ? "" : " · " + Math.round(e.confidence * 100) + "%"),
       ),
     );
+    // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)
+    const open = r.seats.filter((e) => e.doubtful && !e.corrected && (e.reasons || []).length);
     box.replaceChildren(
       h("p", {}, L("Lectura")),
       h("div", { class: "row" }, chips),
+      open.length ? h("ul", { class: "why" }, ...open.map((e) => h("li", {}, nameOf(e.seat) + ": " + e.reasons.join("; ")))) : "",
       h(
         "div",
         { class: "row" },

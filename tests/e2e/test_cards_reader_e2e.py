@@ -73,9 +73,16 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     truco = page.url
     tap(page, "#dealer-3")
     tap(page, "#keep")
-    reader.cards = [SeenCard(0, "5S"), SeenCard(1, "7H"), SeenCard(2, "4C", confidence=0.4), SeenCard(3, "3S")]
+    single = ("una sola esquina a la vista: falta la segunda lectura",)
+    reader.cards = [
+        SeenCard(0, "5S"),
+        SeenCard(1, "7H"),
+        SeenCard(2, "4C", confidence=0.95, doubted=True, reasons=single),
+        SeenCard(3, "3S"),
+    ]
     tap(page, "#read-trick", "/read")
     expect(page.locator('.rcard.doubtful[data-seat="2"]')).to_contain_text("4C")
+    expect(page.locator("#reading .why")).to_contain_text("Caro: una sola esquina a la vista")
     with page.expect_response(lambda r: r.url.endswith("/confirm")) as answer:
         page.click("#confirm-reading")
     assert answer.value.status == 409
@@ -100,7 +107,11 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     now = tap(page, "#call")
     assert now["phase"] == "show"
     reader.cards = [SeenCard(0, "4S"), SeenCard(0, "2S"), SeenCard(0, "6D"), SeenCard(1, "AD"), SeenCard(1, "4D")]
+    reader.cards[1] = SeenCard(0, "2S", confidence=0.9, doubted=True, reasons=("la segunda lectura dice 3S",))
     tap(page, "#read-hands", "/read")
+    expect(page.locator(".why")).to_contain_text("Ana, 2S: la segunda lectura dice 3S")
+    page.click('.shown-seat[data-seat="0"] .rcard[data-index="2"]')  # a doubted card comes after the sure ones
+    tap(page, '.pick[data-card="2S"]', "/card")
     page.click('.shown-seat[data-seat="1"] .rcard[data-index="2"]')
     tap(page, '.pick[data-card="5D"]', "/card")
     expect(page.locator('.shown-seat[data-seat="1"] .rcard.corrected')).to_contain_text("5D")
