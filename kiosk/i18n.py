@@ -143,6 +143,7 @@ EN: dict[str, str] = {
     "Leer la tirada": "Read the roll",
     "Confirmar tirada": "Confirm the roll",
     "Descartar lectura": "Discard the reading",
+    "Foto de la lectura": "Photo of the reading",
     "Declarar": "Declare",
     "Cambiar de categoría": "Change the category",
     "Tocar cada dado": "Tap each die",

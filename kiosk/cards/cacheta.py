@@ -66,6 +66,7 @@ JS_LABELS = (
     "Lectura",
     "Confirmar la lectura",
     "Descartar lectura",
+    "Foto de la lectura",
 )
 
 

@@ -77,6 +77,7 @@ JS_LABELS = (
     "Lectura",
     "Confirmar las manos",
     "Descartar lectura",
+    "Foto de la lectura",
 )
 
 

@@ -44,7 +44,16 @@ def seat_of(card: CardRead, size: tuple[int, int], seats: int) -> int | None:
 def seen(card: CardRead, seat: int) -> SeenCard:
     """A card read, as the kiosk's readings take it: doubtful when the reader is unsure or it lies face down."""
     reasons = card.reasons if not card.face_down else ("boca abajo: tóquela en el selector",)
-    return SeenCard(seat, card.card, card.face_down, card.confidence, card.uncertain or card.face_down, reasons)
+    doubted = card.uncertain or card.face_down
+    return SeenCard(
+        seat,
+        card.card,
+        card.face_down,
+        card.confidence,
+        doubted,
+        reasons,
+        (card.box.x1, card.box.y1, card.box.x2, card.box.y2),
+    )
 
 
 class CameraCardReader:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from engines.cards.deck import SUIT_SYMBOLS, SUITS, Card, parse_card
@@ -14,7 +17,7 @@ from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import reader as readers
 from kiosk.cards.desk import UNDO_TAP
-from kiosk.game_views import GameViews
+from kiosk.game_views import GameViews, photo_name
 from kiosk.house_options import CARDS as HOUSE
 from kiosk.i18n import t
 from kiosk.sections import said, section
@@ -23,7 +26,7 @@ from kiosk.tables import table_lock
 
 if TYPE_CHECKING:
     from kiosk.cards.desk import CardTables, Desk
-    from kiosk.cards.reader import CardReader
+    from kiosk.cards.reader import CardReader, SeenCard
 
 StateOf = Callable[["Desk", str], dict[str, Any]]  # the desk, the view: the page's JSON
 StartOf = Callable[[Mapping[str, str]], dict[str, Any]]  # the setup form: the `start` event (RuleError/LogError)
@@ -240,6 +243,31 @@ def lay_for_demo(game: str, desk: Desk, seats: Sequence[int], size: int, seen: C
     web.camera().lay_cards(game, laid, seed)
 
 
+PHOTO_WIDTH = 1600  # a reading's photo: enough to see each card's index on the screen
+
+
+def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[list[SeenCard], str | None]:
+    """The cards the reader sees in front of `seats` on the camera's frame, and the stored photo of the frame
+    annotated with them (None without a frame)."""
+    frame = camera_frame()
+    seen = reader.read_cards(frame, seats, len(desk.state.players))
+    if frame is None:
+        return seen, None
+    from kiosk.camera import encode_jpeg, shrink
+    from vision.annotate import DOUBTFUL, SURE, boxed
+    from vision.types import Box
+
+    out = np.array(frame, copy=True)
+    for card in seen:
+        if card.box is not None:
+            label = (
+                f"{seat_name(desk.state.players, card.seat)}: {card.card or '?'}{'?' if readers.doubtful(card) else ''}"
+            )
+            boxed(out, Box(*card.box), label, DOUBTFUL if readers.doubtful(card) else SURE)
+    jpeg = encode_jpeg(shrink(out, PHOTO_WIDTH), 85)
+    return seen, web.save_photo(desk.table_id, photo_name(desk.seq, time.time()), jpeg)
+
+
 def camera_frame() -> Any:
     """A full frame for the card reader, or None without a camera (a reader may read from elsewhere)."""
     try:
@@ -267,8 +295,8 @@ def add_shown_routes(
         except LogError as error:
             return web.refuse(error.message, 400)
         lay_for_demo(bp.name, desk, seats, size)
-        seen = reader.read_cards(camera_frame(), seats, len(desk.state.players))
-        data = readers.hands_reading(seen, seats, size) | extra
+        seen, photo = read_seen(desk, reader, seats)
+        data = readers.hands_reading(seen, seats, size) | extra | {"photo": photo}
         with table_lock(table_id):
             web.replace_pending(table_id, desk.seq, data)
         return views.redrawn(table_id)
@@ -297,8 +325,7 @@ def add_shown_routes(
         blocked = readers.hands_blockers(reading, desk.state.players)
         if blocked:
             return web.refuse("; ".join(blocked), 409)
-        meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
-        return views.apply(table_id, events_of(desk, reading), seq, meta)
+        return views.apply(table_id, events_of(desk, reading), seq, reading_meta(reading))
 
     def cancel(table_id: int) -> Any:
         """Drop the reading awaiting confirmation (nothing is logged)."""
@@ -317,8 +344,18 @@ def cancel_reading(views: GameViews[Desk], table_id: int) -> Any:
 
 
 def current_reading(desk: Desk) -> dict[str, Any] | None:
-    """The card reading awaiting confirmation, if it was taken for the game as it stands."""
-    return web.pending_reading(desk.table_id, desk.seq)
+    """The card reading awaiting confirmation, if it was taken for the game as it stands, with its photo's URL."""
+    reading = web.pending_reading(desk.table_id, desk.seq)
+    if reading is not None and reading.get("photo"):
+        name = Path(reading["photo"]).name
+        reading = reading | {"photo_url": url_for(f"{request.blueprint}.photo", table_id=desk.table_id, name=name)}
+    return reading
+
+
+def reading_meta(reading: Mapping[str, Any]) -> dict[str, Any]:
+    """What the lines of a confirmed reading keep: by whom, from the camera, the corrections and the photo."""
+    meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
+    return meta | ({"photo": reading["photo"]} if reading.get("photo") else {})
 
 
 def summary_for(summary: dict[str, Any], view: str) -> dict[str, Any]:

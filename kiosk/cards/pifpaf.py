@@ -76,6 +76,7 @@ JS_LABELS = (
     "Lectura",
     "Confirmar la lectura",
     "Descartar lectura",
+    "Foto de la lectura",
 )
 
 

@@ -25,6 +25,7 @@ class SeenCard:
     confidence: float = 1.0
     doubted: bool = False
     reasons: tuple[str, ...] = ()
+    box: tuple[float, float, float, float] | None = None  # where on the frame, in its pixels (a camera's reading)
 
 
 class CardReader(Protocol):

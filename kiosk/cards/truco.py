@@ -108,6 +108,7 @@ JS_LABELS = (
     "Lectura",
     "Confirmar la baza",
     "Descartar lectura",
+    "Foto de la lectura",
     "Poner",
 )
 
@@ -416,7 +417,8 @@ def read(table_id: int) -> Any:
     for play in (play for trick in game.tricks for play in trick.plays):
         played.setdefault(play.seat, set()).add(str(play.card))
     common.lay_for_demo("truco", desk, seats, 1, {str(p.card) for p in game.current} | set().union(*played.values()))
-    data = readers.reading(reader.read_cards(common.camera_frame(), seats, len(game.players)), seats, played)
+    seen, photo = common.read_seen(desk, reader, seats)
+    data = readers.reading(seen, seats, played) | {"photo": photo}
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
     return VIEWS.redrawn(table_id)
@@ -453,8 +455,7 @@ def confirm(table_id: int) -> Any:
         if entry["down"]:
             event["down"] = True
         events.append(event)
-    meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
-    return VIEWS.apply(table_id, events, seq, meta)
+    return VIEWS.apply(table_id, events, seq, common.reading_meta(reading))
 
 
 @bp.route("/<int:table_id>/cancel", methods=["POST"])

@@ -60,6 +60,7 @@
     );
     return [
       h("p", {}, L("Lectura")),
+      r.photo_url ? h("img", { class: "photo reading-photo", src: r.photo_url, alt: L("Foto de la lectura") }) : "",
       ...rows,
       open.length ? h("ul", { class: "why" }, ...open.map((line) => h("li", {}, line))) : "",
       h(

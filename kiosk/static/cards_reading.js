@@ -10,6 +10,7 @@ window.CardsReading = (function () {
     const entry = r.seats[0];
     const chip = (text, cls, onclick, data) => h("button", { class: "rcard" + cls, dataset: data, onclick: onclick }, text);
     const rows = [h("p", {}, L("Lectura") + ": " + state.players[entry.seat].name)];
+    if (r.photo_url) rows.push(h("img", { class: "photo reading-photo", src: r.photo_url, alt: L("Foto de la lectura") }));
     if (r.needs_discard) {
       rows.push(
         h(

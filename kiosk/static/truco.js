@@ -271,6 +271,7 @@
     const open = r.seats.filter((e) => e.doubtful && !e.corrected && (e.reasons || []).length);
     box.replaceChildren(
       h("p", {}, L("Lectura")),
+      r.photo_url ? h("img", { class: "photo reading-photo", src: r.photo_url, alt: L("Foto de la lectura") }) : "",
       h("div", { class: "row" }, chips),
       open.length ? h("ul", { class: "why" }, ...open.map((e) => h("li", {}, nameOf(e.seat) + ": " + e.reasons.join("; ")))) : "",
       h(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -115,5 +116,18 @@ def test_the_demo_camera_shows_the_trick_a_demo_truco_reads(tmp_path: Path) -> N
         assert [e["seat"] for e in entries] == [0, 1, 2, 3]
         assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])
         assert sum(not e["doubtful"] for e in entries) >= 2
+        photo = co.get(state(co, gid)["reading"]["photo_url"])
+        assert photo.status_code == 200 and photo.mimetype == "image/jpeg"
+        (tmp_path / "truco-reading.jpg").write_bytes(photo.data)
+        photo.close()
+        for e in entries:  # the coordinator confirms each doubtful card as laid
+            if e["doubtful"]:
+                body = {"seat": e["seat"], "card": laid[e["seat"]][0][0], "down": False}
+                assert co.post(f"/truco/{gid}/card", body).status_code == 200
+        after = co.post(f"/truco/{gid}/confirm", {"seq": state(co, gid)["seq"]})
+        assert after.status_code == 200, after.get_json()
+        lines = [json.loads(line) for line in app.extensions["cacho.store"].lines(gid)]
+        played = [line for line in lines if line["event"] == "play"]
+        assert len(played) == 4 and all(line["photo"].startswith(f"{gid}/") for line in played)
     finally:
         app.extensions["cacho.camera"].close()
