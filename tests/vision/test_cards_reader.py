@@ -195,3 +195,12 @@ def test_windows_grow_for_large_indices_and_stay_inside_a_small_frame() -> None:
     assert side >= 2.5 * 200 and x <= 300 and x + side >= 300 + 200
     ((x, y, side),) = windows([hit("index", 0.9, 10, 10, 200)], 400, 300)
     assert side == 300 and x >= 0 and y >= 0
+
+
+def test_calibrate_refuses_spotter_levels_that_are_not_numbers(tmp_path: Path) -> None:
+    from vision.cards import calibrate
+
+    with pytest.raises(SystemExit, match="--spot: se esperaban números"):
+        calibrate.main([str(tmp_path), "--spot", "0.05,mucho"])
+    with pytest.raises(SystemExit, match="no hay imágenes"):
+        calibrate.main([str(tmp_path), "--spot", "0.05"])
