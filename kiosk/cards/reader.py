@@ -46,19 +46,25 @@ def reading(
 ) -> dict[str, Any]:
     """A reading awaiting confirmation: one entry per seat asked for, in that order (a seat not seen: no card); a
     card the seat has `played` already (an earlier trick's, left face up in front of it) is not this trick's; a card
-    the reader is sure of comes before one it doubts."""
+    the reader is sure of comes before one it doubts, and two sure cards in front of one seat are both in doubt."""
     played = played or {}
     by_seat: dict[int, SeenCard] = {}
+    sure: dict[int, int] = {}
     for one in sorted(seen, key=doubtful):
         earlier = one.card is not None and one.card in played.get(one.seat, ())
-        if one.seat in seats and one.seat not in by_seat and not earlier:
-            by_seat[one.seat] = one
+        if one.seat not in seats or earlier:
+            continue
+        sure[one.seat] = sure.get(one.seat, 0) + (not doubtful(one))
+        by_seat.setdefault(one.seat, one)
     entries = []
     for seat in seats:
         card = by_seat.get(seat)
         entry = asdict(card) if card is not None else asdict(SeenCard(seat, None, confidence=0.0))
         entry["reasons"] = list(entry["reasons"])
         entry["doubtful"] = doubtful(card)
+        if sure.get(seat, 0) > 1:  # which one is this trick's the camera cannot tell
+            entry["doubtful"] = True
+            entry["reasons"].append(f"{sure[seat]} cartas delante de este asiento: ¿cuál es la de esta baza?")
         entry["corrected"] = False
         entries.append(entry)
     return {"state": "ready", "source": "camera", "seats": entries, "corrections": []}
@@ -93,13 +99,16 @@ def blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
 
 def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> dict[str, Any]:
     """A reading of the hands shown: up to `size` cards per seat asked for, in that order, each with how sure (the
-    cards the reader is sure of first)."""
+    cards the reader is sure of first); more than `size` sure cards in front of one seat puts all of them in doubt."""
     entries = []
     for seat in seats:
+        mine = sorted((s for s in seen if s.seat == seat), key=doubtful)
+        extra = sum(not doubtful(s) for s in mine) > size
+        too_many = [f"más de {size} cartas delante de este asiento: ¿cuáles muestra?"] if extra else []
         cards = [
-            {"card": s.card, "confidence": s.confidence, "doubtful": doubtful(s), "reasons": list(s.reasons)}
-            for s in sorted(seen, key=doubtful)
-            if s.seat == seat
+            {"card": s.card, "confidence": s.confidence, "doubtful": doubtful(s) or extra}
+            | {"reasons": list(s.reasons) + too_many}
+            for s in mine
         ][:size]
         entries.append({"seat": seat, "cards": [c | {"corrected": False} for c in cards]})
     return {"state": "ready", "source": "camera", "size": size, "seats": entries, "corrections": []}

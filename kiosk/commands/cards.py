@@ -104,7 +104,8 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--alone",
         type=float,
-        help="aceptar una carta vista por una sola esquina desde esta confianza (por omisión nunca)",
+        help="aceptar una carta vista por una sola esquina, si las dos lecturas la nombran, desde esta confianza "
+        "(0.9; 1: nunca)",
     )
     parser.add_argument("--back", type=float, help="confianza mínima de un dorso (carta boca abajo)")
 

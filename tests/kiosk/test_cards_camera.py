@@ -131,3 +131,14 @@ def test_the_demo_camera_shows_the_trick_a_demo_truco_reads(tmp_path: Path) -> N
         assert len(played) == 4 and all(line["photo"].startswith(f"{gid}/") for line in played)
     finally:
         app.extensions["cacho.camera"].close()
+
+
+def test_more_sure_cards_in_front_of_a_seat_than_it_shows_are_all_in_doubt() -> None:
+    two = [seen(card("4C", 0, 0), 1), seen(card("5S", 0, 0), 1), seen(card("6S", 0, 0), 2)]
+    entries = reading(two, [1, 2])["seats"]
+    assert entries[0]["doubtful"] and "2 cartas delante" in entries[0]["reasons"][-1]
+    assert not entries[1]["doubtful"]
+    four = [seen(card(code, 0, 0), 0) for code in ("AS", "2S", "3S", "4S")]
+    cards = hands_reading(four, [0], 3)["seats"][0]["cards"]
+    assert len(cards) == 3 and all(c["doubtful"] and "más de 3 cartas" in c["reasons"][-1] for c in cards)
+    assert not any(c["doubtful"] for c in hands_reading(four[:3], [0], 3)["seats"][0]["cards"])

@@ -13,6 +13,7 @@ from vision.cards.reader import (
     OVERLAP,
     TILE,
     WINDOW,
+    WINDOW_REACH,
     CardSettings,
     IndexHit,
     join_backs,
@@ -63,13 +64,19 @@ def test_two_corners_of_one_code_make_one_card_and_twins_apart_stay_two() -> Non
 
 
 def test_a_card_is_sure_only_when_two_corners_agree() -> None:
-    settings = CardSettings(pair=0.5)
+    settings = CardSettings(pair=0.5, alone=None)
     pair = judge([hit("10H", 0.9, 0, 0), hit("10H", 0.7, 200, 300)], settings)
     assert pair.card == "10H" and not pair.uncertain and pair.corners == 2
     assert pair.box.to_list() == [0, 0, 30, 50]  # the surer corner
     alone = judge([hit("10H", 0.99, 0, 0)], settings)
     assert alone.uncertain and "una sola esquina" in alone.reasons[0]
-    assert not judge([hit("10H", 0.99, 0, 0)], CardSettings(alone=0.95)).uncertain
+    both = IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10H")
+    assert not judge([both], CardSettings(alone=0.95)).uncertain  # one corner, named so by both classifiers
+    assert not judge([both], CardSettings()).uncertain  # the default accepts it from 0.9
+    assert judge([IndexHit("10H", 0.85, Box(0, 0, 30, 50), second="10H")], CardSettings()).uncertain
+    assert judge([hit("10H", 0.99, 0, 0)], CardSettings(alone=0.95)).uncertain  # no second classifier: one reading
+    other = judge([IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10D")], CardSettings())
+    assert other.uncertain and other.reasons[0] == "la segunda lectura dice 10D"
     weak = judge([hit("10H", 0.9, 0, 0), hit("10H", 0.3, 200, 300)], settings)
     assert weak.uncertain and "poco seguras" in weak.reasons[0]
     rival = judge([IndexHit("10H", 0.9, Box(0, 0, 30, 50), "10D"), hit("10H", 0.9, 200, 300)], settings)
@@ -192,7 +199,7 @@ def test_windows_hold_each_spot_whole_and_skip_spots_near_a_window_taken() -> No
 
 def test_windows_grow_for_large_indices_and_stay_inside_a_small_frame() -> None:
     ((x, y, side),) = windows([hit("index", 0.9, 300, 300, 200)], 3000, 2000)
-    assert side >= 2.5 * 200 and x <= 300 and x + side >= 300 + 200
+    assert side >= WINDOW_REACH * 200 and x <= 300 and x + side >= 300 + 200
     ((x, y, side),) = windows([hit("index", 0.9, 10, 10, 200)], 400, 300)
     assert side == 300 and x >= 0 and y >= 0
 

@@ -29,8 +29,8 @@ from vision.types import Box, Frame
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FINDER_NAME = "finder.pt"
 SPOTTER_NAME = "spotter.pt"
-WINDOW = 128  # the full-resolution window round a spot: twice an index's long side at the camera's scale
-WINDOW_REACH = 2.5  # ... or this many of the spots' median long side, where the indices are larger
+WINDOW = 96  # the full-resolution window round a spot: half again an index's long side at the camera's scale (40-60 px)
+WINDOW_REACH = 1.8  # ... or this many of the spots' median long side, where the indices are larger
 TILE = 640
 OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px), so each is whole in some tile
 EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
@@ -96,12 +96,13 @@ class CardReading:
 
 @dataclass(frozen=True)
 class CardSettings:
-    """Thresholds of the reader; `alone` None: a card seen by one corner is never accepted (one reading only)."""
+    """Thresholds of the reader; `alone`: a card seen by one corner is accepted when both classifiers name it and the
+    first is this sure (None: never)."""
 
     floor: float = 0.25  # the finder's own floor: below it a box is not reported at all
     spot: float = 0.05  # the spotter's floor: a spot is only where to look again, the finder decides
     pair: float = 0.9  # each of two agreeing corners at least this sure (set by vision.cards.calibrate)
-    alone: float | None = None
+    alone: float | None = 0.9  # chosen on rendered whole stills (vision.cards.calibrate, models/cards/README.md)
     back: float = 0.6  # a card back at least this sure is a card face down
 
 
@@ -196,7 +197,7 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
     if len(group) >= 2:
         if confidence < settings.pair:
             reasons.append(f"esquinas poco seguras ({confidence:.2f})")
-    elif settings.alone is None:
+    elif settings.alone is None or group[0].second is None:  # one corner: the second classifier is its second reading
         reasons.append("una sola esquina a la vista: falta la segunda lectura")
     elif confidence < settings.alone:
         reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
