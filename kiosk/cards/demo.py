@@ -11,8 +11,8 @@ import numpy as np
 
 from kiosk.cards.desk import CardTables
 from kiosk.store import Store
-from vision.cards.notation import deck
-from vision.cards.synth import Laid, melds
+from vision.cards.notation import RANKS, SUITS, deck
+from vision.cards.synth import Laid
 
 PLAYERS = ["Ana", "Beto", "Caro", "Dani"]
 DEMOS: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -36,9 +36,33 @@ def seat_card_demos(store: Store) -> list[int]:
     return seated
 
 
+def knock_out(rng: np.random.Generator, pool: Counter[str], size: int) -> list[str]:
+    """`size` cards (9 or 10) from the pool in melds every game here allows: runs of one suit (ace low) and sets of
+    one rank in three suits; threes, and a run of four for ten."""
+    for _ in range(200):
+        left = Counter(pool)
+        cards: list[str] = []
+        for length in [3] * (size // 3 - 1) + [3 + size % 3]:
+            if length > 3 or rng.random() < 0.5:
+                suit = SUITS[int(rng.integers(len(SUITS)))]
+                start = int(rng.integers(0, len(RANKS) - length + 1))
+                meld = [f"{RANKS[start + k]}{suit}" for k in range(length)]
+            else:
+                rank = RANKS[int(rng.integers(len(RANKS)))]
+                meld = [f"{rank}{suit}" for suit in list(rng.permutation(SUITS))[:3]]
+            if any(left[code] < 1 for code in meld):
+                break
+            left.subtract(meld)
+            cards += meld
+        if len(cards) == size:
+            pool.subtract(cards)
+            return cards
+    raise ValueError(f"no quedan cartas para {size} en juegos")
+
+
 def demo_cards(game: str, players: int, seats: Sequence[int], size: int, seen: Collection[str], seed: int) -> Laid:
-    """Cards for the demo camera to show: `size` in front of each seat asked for (melds in Pif Paf and Cacheta, a
-    knock-out's), none before the others, from the game's deck less the cards `seen` already."""
+    """Cards for the demo camera to show: `size` in front of each seat asked for (a knock-out's melds in Pif Paf and
+    Cacheta), none in front of the others, from the game's deck less the cards `seen` already."""
     rng = np.random.default_rng(seed)
     pool = Counter(deck(game))
     pool.subtract(Counter(seen))
@@ -46,7 +70,7 @@ def demo_cards(game: str, players: int, seats: Sequence[int], size: int, seen: C
     laid: list[list[tuple[str, bool]]] = [[] for _ in range(players)]
     for seat in seats:
         if game in ("pifpaf", "cacheta"):
-            chosen = [code for meld in melds(rng, pool, size) for code in meld][:size]
+            chosen = knock_out(rng, pool, size)
         else:
             left = sorted(pool.elements())
             chosen = [str(code) for code in rng.choice(left, size=min(size, len(left)), replace=False)]

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kiosk.cards.camera import CameraCardReader, seat_of, seen
-from kiosk.cards.demo import demo_cards
+from kiosk.cards.demo import demo_cards, knock_out
 from kiosk.cards.reader import doubtful, hands_reading, reading
 from kiosk.demo.camera import PHOTOS
 from tests.kiosk.conftest import become_coordinator, make_app
 from tests.kiosk.fakes import wait_until
 from tests.kiosk.test_demo_table import LabelReader
 from tests.kiosk.test_truco import deal, state
+from vision.cards.notation import deck
 from vision.cards.reader import CardRead, CardReading
 from vision.cards.synth import render
 from vision.still import StillSettings
@@ -142,3 +145,61 @@ def test_more_sure_cards_in_front_of_a_seat_than_it_shows_are_all_in_doubt() -> 
     cards = hands_reading(four, [0], 3)["seats"][0]["cards"]
     assert len(cards) == 3 and all(c["doubtful"] and "más de 3 cartas" in c["reasons"][-1] for c in cards)
     assert not any(c["doubtful"] for c in hands_reading(four[:3], [0], 3)["seats"][0]["cards"])
+
+
+def test_knock_outs_for_the_demo_are_melds_the_engines_accept() -> None:
+    from engines.cards.deck import parse_cards
+    from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
+
+    for seed in range(30):
+        pool = Counter(deck("pifpaf"))
+        nine = knock_out(np.random.default_rng(seed), pool, 9)
+        assert len(nine) == 9 and split(parse_cards(nine), PIFPAF_RULES) is not None
+        ten = knock_out(np.random.default_rng(seed), pool, 10)
+        assert len(ten) == 10 and split(parse_cards(ten), cacheta_rules(None)) is not None
+        assert all(n <= 2 for n in (Counter(nine) + Counter(ten)).values())
+
+
+def test_a_pif_paf_going_out_read_from_the_demo_camera(tmp_path: Path) -> None:
+    """The demo camera lays the nine cards of a going out in front of the player; the reading, its doubtful cards
+    confirmed as laid and the discard tapped, is ruled by the engine: the player wins the hand."""
+    app = make_app(
+        tmp_path,
+        CAMERA="demo",
+        DEMO=True,
+        READER_FACTORY=lambda: LabelReader(PHOTOS / "00"),
+        READ_SYNC=True,
+    )
+    try:
+        wait_until(lambda: app.extensions["cacho.camera"].can_read, timeout=20)
+        co = become_coordinator(app.test_client())
+        gid = app.extensions["cacho.store"].tables("pifpaf")[0].id
+        base = f"/pifpaf/{gid}"
+
+        def seq() -> int:
+            return int(co.get(base + "/state.json").get_json()["seq"])
+
+        assert co.post(base + "/action", {"action": "hand", "dealer": 2, "seq": seq()}).status_code == 200
+        for _ in range(3):
+            assert co.post(base + "/action", {"action": "call", "seq": seq()}).status_code == 200
+        assert co.post(base + "/action", {"action": "draw", "source": "stock", "seq": seq()}).status_code == 200
+        at = seq()
+        assert co.post(base + "/read", {"kind": "out", "player": 0}).status_code == 200
+        laid = [code for code, _ in demo_cards("pifpaf", 3, [0], 9, (), gid * 100_003 + at)[0]]
+        cards = co.get(base + "/state.json").get_json()["reading"]["seats"][0]["cards"]
+        assert all(c["card"] in laid for c in cards if not c["doubtful"])  # never a sure card that is not there
+        assert sum(not c["doubtful"] for c in cards) >= 6
+        left = Counter(laid)
+        left.subtract(c["card"] for c in cards if not c["doubtful"])
+        unread = list((+left).elements())  # the laid cards the reader did not read sure
+        for k, c in enumerate(cards):
+            if c["doubtful"]:
+                assert co.post(base + "/card", {"seat": 0, "index": k, "card": unread.pop()}).status_code == 200
+        for k in range(len(cards), 9):
+            assert co.post(base + "/card", {"seat": 0, "index": k, "card": unread.pop()}).status_code == 200
+        discard = next(code for code in deck("pifpaf") if code not in laid)
+        assert co.post(base + "/card", {"discard": discard}).status_code == 200
+        now = co.post(base + "/confirm", {"seq": at}).get_json()
+        assert now["last_hand"]["winner"] == 0, now
+    finally:
+        app.extensions["cacho.camera"].close()

@@ -116,7 +116,7 @@ def project(transform: F64, points: F64) -> F64:
     return homog[:, :2] / homog[:, 2:3]
 
 
-def melds(rng: np.random.Generator, pool: Counter[str], size: int) -> list[list[str]]:
+def _melds(rng: np.random.Generator, pool: Counter[str], size: int) -> list[list[str]]:
     """Runs of one suit and sets of one rank, from the cards left in the pool, about `size` cards in all."""
     melds: list[list[str]] = []
     total = 0
@@ -199,7 +199,7 @@ def layout(rng: np.random.Generator, game: str, laid: Laid | None = None) -> lis
             step = card_w * rng.uniform(0.3, 1.1)
             folded = rng.random() < 0.12  # a player who folded leaves the three cards face down
         else:
-            groups = melds(rng, pool, int(rng.integers(9, 11)))
+            groups = _melds(rng, pool, int(rng.integers(9, 11)))
             step = card_w * rng.uniform(0.24, 0.4)
         offset = -0.5 * (sum(len(g) for g in groups) - 1) * step - 0.3 * card_w * (len(groups) - 1)
         fan = rng.uniform(0, 0.12) if game != "truco" else 0.0
