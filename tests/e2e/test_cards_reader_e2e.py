@@ -1,5 +1,5 @@
 """The card reader's screens end to end: Debian's chromium (Playwright) on a kiosk served in this process with a
-fake card reader (`CARD_READER`; none is shipped yet), at 800x480.
+fake card reader (`CARD_READER`), at 800x480.
 
 A Truco trick is read, its doubtful card confirmed by a tap in the picker, and confirmed; a Spanish Cacho showdown
 is read with a hand short of a card, put right by taps, confirmed, and ruled by the engine; a Pif Paf player going
