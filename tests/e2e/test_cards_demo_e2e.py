@@ -3,11 +3,14 @@
 
 A Spanish Cacho hand goes to the showdown and is read by the camera, a Pif Paf player's going out is read by the
 camera and validated by the engine; the doubtful cards are put right by taps, as the coordinator would from the
-table, and the annotated photo is on screen.
+table, and the annotated photo is on screen. Both exported logs replay with `cacho cards replay` to the screen's state.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +19,7 @@ from typing import Any
 import pytest
 
 from kiosk.cards.demo import demo_cards
-from tests.e2e.conftest import Server, serving, set_pin, shot, state_of
+from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of
 
 PIN = "8642"
 
@@ -56,7 +59,7 @@ def put_right(page: Any, seat_rows: str, cards: list[dict[str, Any]], laid: list
         tap(page, f'.pick[data-card="{unread.pop()}"]', "/card")
 
 
-def test_a_showdown_and_a_going_out_read_by_the_demo_camera(demo: Server, page: Any) -> None:
+def test_a_showdown_and_a_going_out_read_by_the_demo_camera(demo: Server, page: Any, tmp_path: Path) -> None:
     script_errors: list[str] = []
     page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = demo.url
@@ -64,7 +67,8 @@ def test_a_showdown_and_a_going_out_read_by_the_demo_camera(demo: Server, page: 
     page.goto(url + "/camera/health")  # the dice reader loads first: a camera reading waits for it
     expect(page.locator("body")).to_contain_text('"reader":"ready"', timeout=60_000)
 
-    base, cacho = open_demo(page, url, "Cacho español de demostración")
+    cacho_base, cacho = open_demo(page, url, "Cacho español de demostración")
+    base = cacho_base
     tap(page, "#eldest-0")
     tap(page, "#bet")  # Ana
     tap(page, "#bet")  # Beto
@@ -109,4 +113,14 @@ def test_a_showdown_and_a_going_out_read_by_the_demo_camera(demo: Server, page: 
     now = tap(page, "#confirm-shown", "/confirm")
     assert now["last_hand"]["winner"] == 0
     expect(page.locator("#winner")).to_contain_text("Ana")
+
+    # Both logs, their camera readings and corrections included, replay to the states on the screen.
+    for address, name in ((base, "pifpaf"), (cacho_base, "cacho")):
+        exported = page.request.get(address + "/export.jsonl")
+        assert exported.ok and '"source": "camera"' in exported.text()
+        log = tmp_path / f"{name}.jsonl"
+        log.write_text(exported.text(), encoding="utf-8")
+        command = [sys.executable, "-m", "kiosk.cli", "cards", "replay", str(log), "--json"]
+        out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+        assert json.loads(out.stdout)["state"] == state_of(page, address)["summary"]
     assert not script_errors, script_errors
