@@ -69,7 +69,8 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if "CARD_READER" not in app.config:  # with a camera, the camera reads the cards shown (kiosk.cards.camera)
         from kiosk.cards.camera import CameraCardReader
 
-        app.config["CARD_READER"] = CameraCardReader() if app.config["CAMERA"] is not None else None
+        camera = app.config["CAMERA"] is not None
+        app.config["CARD_READER"] = CameraCardReader(table_config=Path(app.config["TABLE_CONFIG"])) if camera else None
 
 
 def _start_camera(app: Flask) -> None:

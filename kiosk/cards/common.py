@@ -250,7 +250,7 @@ def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[lis
     """The cards the reader sees in front of `seats` on the camera's frame, and the stored photo of the frame
     annotated with them (None without a frame)."""
     frame = camera_frame()
-    seen = reader.read_cards(frame, seats, len(desk.state.players))
+    seen = reader.read_cards(frame, seats, list(desk.state.players))
     if frame is None:
         return seen, None
     from kiosk.camera import encode_jpeg, shrink

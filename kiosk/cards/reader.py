@@ -31,8 +31,8 @@ class SeenCard:
 class CardReader(Protocol):
     """Reads the cards played in front of the seats asked for (the frame may be None: no camera)."""
 
-    def read_cards(self, frame: Any, seats: Sequence[int], players: int) -> list[SeenCard]:
-        """What lies in front of each seat asked for, of the `players` seated round the table."""
+    def read_cards(self, frame: Any, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
+        """What lies in front of each seat asked for (game seats: indices of `players`, seated round the table)."""
         ...
 
 

@@ -32,7 +32,7 @@ class FakeCardReader:
     def __init__(self) -> None:
         self.cards: list[SeenCard] = []
 
-    def read_cards(self, frame: Any, seats: Sequence[int], players: int) -> list[SeenCard]:
+    def read_cards(self, frame: Any, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
         return list(self.cards)
 
 

@@ -20,10 +20,12 @@ from tests.kiosk.test_truco import deal, state
 from vision.cards.notation import deck
 from vision.cards.reader import CardRead, CardReading
 from vision.cards.synth import render
+from vision.seats import TableConfig, save_table_config
 from vision.still import StillSettings
 from vision.types import Box
 
 SIZE = (4608, 2592)
+NAMES = ["Ana", "Beto", "Caro", "Dani"]
 
 
 def card(code: str | None, x: float, y: float, uncertain: bool = False, face_down: bool = False) -> CardRead:
@@ -76,8 +78,10 @@ class FakeVision:
 def test_only_the_seats_asked_for_and_nothing_without_a_frame() -> None:
     reader = CameraCardReader()
     reader._reader = FakeVision([card("7H", 2304, 2200), card("AS", 700, 1296), card("2C", 2400, 1350)])  # type: ignore[assignment]
-    assert reader.read_cards(None, [0, 1], 4) == []
-    assert [(s.seat, s.card) for s in reader.read_cards(object(), [1, 2, 3], 4)] == [(1, "AS")]
+    assert reader.read_cards(None, [0, 1], NAMES) == []
+    assert [(s.seat, s.card) for s in reader.read_cards(np.zeros((2592, 4608, 3), np.uint8), [1, 2, 3], NAMES)] == [
+        (1, "AS")
+    ]
 
 
 def test_an_earlier_trick_left_in_front_of_a_seat_is_not_this_tricks_card() -> None:
@@ -91,7 +95,7 @@ def test_a_rendered_trick_is_read_seat_by_seat(tmp_path: Path) -> None:
     """A Truco trick rendered at the camera's scale, one card in front of each seat, read by the committed models."""
     laid = [[("7H", False)], [("AS", False)], [("3C", False)], [("KD", False)]]
     still = render(5, "truco", size=SIZE, negative=0.0, laid=laid).image
-    cards = CameraCardReader().read_cards(still, [0, 1, 2, 3], 4)
+    cards = CameraCardReader().read_cards(still, [0, 1, 2, 3], NAMES)
     entries = reading(cards, [0, 1, 2, 3])["seats"]
     assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])  # never a sure wrong card
     assert sum(e["card"] == laid[e["seat"]][0][0] and not e["doubtful"] for e in entries) >= 3
@@ -203,3 +207,34 @@ def test_a_pif_paf_going_out_read_from_the_demo_camera(tmp_path: Path) -> None:
         assert now["last_hand"]["winner"] == 0, now
     finally:
         app.extensions["cacho.camera"].close()
+
+
+def marked_frame(places: dict[int, tuple[int, int]]) -> np.ndarray:
+    """A grey table with each seat's ArUco marker (240 px, on a white border) centred at its place."""
+    import cv2
+
+    from vision.seats import aruco_dictionary
+
+    frame = np.full((2592, 4608, 3), 90, np.uint8)
+    for seat, (x, y) in places.items():
+        marker = cv2.aruco.generateImageMarker(aruco_dictionary(), seat, 240)
+        frame[y - 160 : y + 160, x - 160 : x + 160] = 255
+        frame[y - 120 : y + 120, x - 120 : x + 120] = marker[..., None]
+    return frame
+
+
+CORNERS = {1: (400, 300), 2: (4200, 300), 3: (4200, 2290), 4: (400, 2290)}
+
+
+def test_with_every_players_marker_in_view_a_card_is_its_nearest_markers_player(tmp_path: Path) -> None:
+    frame = marked_frame(CORNERS)
+    reader = CameraCardReader(table_config=tmp_path / "mesa.json")  # no config yet: the players in marker order
+    vision = FakeVision([card("7H", 3700, 2000), card("AS", 900, 600), card("2C", 2304, 1296)])
+    reader._reader = vision  # type: ignore[assignment]
+    assert sorted((s.seat, s.card) for s in reader.read_cards(frame, [0, 1, 2, 3], NAMES)) == [(0, "AS"), (2, "7H")]
+    save_table_config(tmp_path / "mesa.json", TableConfig(players={4: "Ana", 1: "Beto", 2: "Caro", 3: "Dani"}))
+    assert sorted((s.seat, s.card) for s in reader.read_cards(frame, [0, 1, 2, 3], NAMES)) == [(1, "AS"), (3, "7H")]
+    # a player's marker out of view: the seats go by direction from the photo's centre
+    no_dani = marked_frame({k: v for k, v in CORNERS.items() if k != 3})
+    vision.cards = [card("7H", 2304, 2200)]
+    assert [(s.seat, s.card) for s in reader.read_cards(no_dani, [0, 1, 2, 3], NAMES)] == [(0, "7H")]

@@ -22,7 +22,7 @@ class FakeCardReader:
         self.cards: list[SeenCard] = []
         self.asked: list[list[int]] = []
 
-    def read_cards(self, frame: Any, seats: Sequence[int], players: int) -> list[SeenCard]:
+    def read_cards(self, frame: Any, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
         self.asked.append(list(seats))
         return list(self.cards)
 
