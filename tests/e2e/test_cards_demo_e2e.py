@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,8 +65,10 @@ def test_a_showdown_and_a_going_out_read_by_the_demo_camera(demo: Server, page: 
     page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = demo.url
     set_pin(page, url, PIN)
-    page.goto(url + "/camera/health")  # the dice reader loads first: a camera reading waits for it
-    expect(page.locator("body")).to_contain_text('"reader":"ready"', timeout=60_000)
+    deadline = time.monotonic() + 120  # the dice reader loads first: a camera reading waits for it
+    while page.request.get(url + "/camera/health").json()["reader"] != "ready":
+        assert time.monotonic() < deadline, "el lector no quedó listo"
+        time.sleep(0.5)
 
     cacho_base, cacho = open_demo(page, url, "Cacho español de demostración")
     base = cacho_base
