@@ -113,11 +113,42 @@ class IndexClassifier:
         return [(CLASS_NAMES[int(i)], float(probs[n, i])) for n, i in enumerate(best)]
 
 
-def _batches(crops: list[Frame], labels: npt.NDArray[np.intp], batch: int, rng: np.random.Generator) -> Any:
+def occlude(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:
+    """The crop partly covered (a chip's disc or a card's straight edge, of a flat colour), and the share covered."""
+    size = image.shape[0]
+    mask = np.zeros((size, size), np.uint8)
+    if rng.random() < 0.5:
+        centre = (int(rng.integers(0, size)), int(rng.integers(0, size)))
+        cv2.circle(mask, centre, int(rng.uniform(0.25, 0.6) * size), 1, -1)
+    else:
+        angle = float(rng.uniform(0, 2 * np.pi))
+        normal = np.array([np.cos(angle), np.sin(angle)])
+        ys, xs = np.mgrid[0:size, 0:size]
+        offset = float(rng.uniform(-0.25, 0.25) * size)
+        mask = (((xs - size / 2) * normal[0] + (ys - size / 2) * normal[1]) > offset).astype(np.uint8)
+    out = image.copy()
+    out[mask > 0] = rng.integers(0, 256, 3).astype(np.uint8)
+    return out, float(mask.mean())
+
+
+def _batches(
+    crops: list[Frame], labels: npt.NDArray[np.intp], batch: int, rng: np.random.Generator, covered: float = 0.0
+) -> Any:
+    """Augmented batches; a `covered` share of the crops partly covered, their target spread over every card by
+    the share covered (soft targets), so that a partly covered index is read less sure."""
     order = rng.permutation(len(crops))
     for start in range(0, len(order) - batch + 1, batch):
         chosen = order[start : start + batch]
-        yield preprocess([augment(crops[i], rng) for i in chosen], SIZE), labels[chosen]
+        images, targets = [], np.zeros((len(chosen), len(CLASS_NAMES)), np.float32)
+        for row, i in enumerate(chosen):
+            image, hidden = augment(crops[i], rng), 0.0
+            if rng.random() < covered:
+                image, hidden = occlude(image, rng)
+            images.append(image)
+            doubt = min(1.0, 1.5 * hidden)  # half the index hidden: hardly any of the card left to read
+            targets[row] = doubt / len(CLASS_NAMES)
+            targets[row, labels[i]] += 1.0 - doubt
+        yield preprocess(images, SIZE), targets
 
 
 def evaluate(model: Any, crops: list[Frame], labels: npt.NDArray[np.intp]) -> tuple[float, npt.NDArray[np.float32]]:
@@ -152,7 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--arch", choices=(BACKBONE_ARCH, "cnn"), default=BACKBONE_ARCH)
     parser.add_argument("--name", default=WEIGHTS_NAME, help="nombre del archivo de pesos")
+    parser.add_argument("--init", type=Path, help="seguir desde estos pesos (un clasificador de índices ya hecho)")
+    parser.add_argument("--covered", type=float, default=0.0, help="parte de los índices tapados en parte (0)")
     args = parser.parse_args(argv)
+    if not 0 <= args.covered <= 1:
+        raise SystemExit(f"--covered debe estar entre 0 y 1, no {args.covered}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -163,7 +198,13 @@ def main(argv: list[str] | None = None) -> int:
     y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
     print(f"{len(train_crops)} índices para aprender, {len(val_crops)} para validar", flush=True)
     model = build_model(CNN_WIDTHS, len(CLASS_NAMES), args.arch)
-    if args.arch != BACKBONE_ARCH:
+    if args.init is not None:
+        saved = torch.load(args.init, map_location="cpu", weights_only=True)
+        if str(saved.get("arch", BACKBONE_ARCH)) != args.arch:
+            raise SystemExit(f"{args.init} es de la arquitectura {saved.get('arch')}, no {args.arch}")
+        model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
+        print(f"partida: {args.init}", flush=True)
+    elif args.arch != BACKBONE_ARCH:
         print("red pequeña desde cero", flush=True)
     elif args.pretrained.is_file():
         print(f"partida: {load_pretrained_backbone(model, args.pretrained)} tensores de {args.pretrained}", flush=True)
@@ -176,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     epoch, history = 0, []
     model.train()
     while time.monotonic() < deadline:
-        for x, y in _batches(train_crops, y_train, args.batch, rng):
+        for x, y in _batches(train_crops, y_train, args.batch, rng, args.covered):
             share = min(1.0, (time.monotonic() - start) / (deadline - start))
             for group in optimiser.param_groups:
                 group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * share))  # cosine to zero at the deadline

@@ -1,0 +1,37 @@
+"""The index classifier's training batches: a partly covered index teaches doubt (soft targets), a whole one not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.cards import index_classifier as ic
+from vision.cards.notation import CLASS_NAMES
+
+
+def test_a_covered_crop_has_a_flat_colour_over_the_share_it_reports() -> None:
+    rng = np.random.default_rng(4)
+    image = np.full((96, 96, 3), 200, np.uint8)
+    for _ in range(20):
+        out, share = ic.occlude(image, rng)
+        changed = (out != image).any(axis=2).mean()
+        assert 0.0 <= share <= 1.0 and changed <= share + 1e-9
+
+
+def test_soft_targets_spread_by_the_share_covered() -> None:
+    rng = np.random.default_rng(0)
+    crops = [np.full((96, 96, 3), 120 + k, np.uint8) for k in range(8)]
+    labels = np.arange(8, dtype=np.intp)
+    ((x, y),) = list(ic._batches(crops, labels, 8, rng, covered=0.0))
+    assert x.shape == (8, 3, ic.SIZE, ic.SIZE) and y.shape == (8, len(CLASS_NAMES))
+    assert np.allclose(y.sum(1), 1) and (y.max(1) == 1.0).all() and sorted(y.argmax(1)) == list(labels)
+    ((x, y),) = list(ic._batches(crops, labels, 8, np.random.default_rng(1), covered=1.0))
+    assert np.allclose(y.sum(1), 1) and (y.max(1) < 1.0).all()  # every one partly covered: less sure
+    assert (y.max(1) >= 1 / len(CLASS_NAMES) - 1e-6).all()  # the card's own share never below the others'
+
+
+def test_a_start_of_another_architecture_and_a_bad_share_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--covered debe estar entre 0 y 1"):
+        ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--covered", "2"])
