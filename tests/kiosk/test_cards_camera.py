@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from flask import Flask
 
 from kiosk.cards.camera import CameraCardReader, seat_of, seen
 from kiosk.cards.demo import demo_cards, knock_out
@@ -21,7 +23,6 @@ from vision.cards.notation import deck
 from vision.cards.reader import CardRead, CardReading
 from vision.cards.synth import render
 from vision.seats import TableConfig, save_table_config
-from vision.still import StillSettings
 from vision.types import Box
 
 SIZE = (4608, 2592)
@@ -101,43 +102,44 @@ def test_a_rendered_trick_is_read_seat_by_seat(tmp_path: Path) -> None:
     assert sum(e["card"] == laid[e["seat"]][0][0] and not e["doubtful"] for e in entries) >= 3
 
 
-def test_the_demo_camera_shows_the_trick_a_demo_truco_reads(tmp_path: Path) -> None:
-    """On the demo table the demo camera renders the cards a reading expects; the reader reads them seat by seat."""
-    app = make_app(
-        tmp_path,
-        CAMERA="demo",
-        DEMO=True,
-        READER_FACTORY=lambda: LabelReader(PHOTOS / "00"),
-        READ_SYNC=True,
-        STILL=StillSettings(still_s=0.3, timeout_s=10.0, frames=2, frame_gap_s=0.0),
-    )
+@pytest.fixture
+def demo_app(tmp_path: Path) -> Iterator[Flask]:
+    """The kiosk on the demo table with the demo camera (the dice read from the demo photo's labels), ready to read."""
+    labels = LabelReader(PHOTOS / "00")
+    app = make_app(tmp_path, CAMERA="demo", DEMO=True, READER_FACTORY=lambda: labels, READ_SYNC=True)
     try:
         assert isinstance(app.config["CARD_READER"], CameraCardReader)
         wait_until(lambda: app.extensions["cacho.camera"].can_read, timeout=20)
-        co = become_coordinator(app.test_client())
-        gid = app.extensions["cacho.store"].tables("truco")[0].id
-        before = deal(co, gid, dealer=3)
-        assert co.post(f"/truco/{gid}/read", {}).status_code == 200
-        entries = state(co, gid)["reading"]["seats"]
-        laid = demo_cards("truco", 4, [0, 1, 2, 3], 1, (), gid * 100_003 + before["seq"])
-        assert [e["seat"] for e in entries] == [0, 1, 2, 3]
-        assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])
-        assert sum(not e["doubtful"] for e in entries) >= 2
-        photo = co.get(state(co, gid)["reading"]["photo_url"])
-        assert photo.status_code == 200 and photo.mimetype == "image/jpeg"
-        (tmp_path / "truco-reading.jpg").write_bytes(photo.data)
-        photo.close()
-        for e in entries:  # the coordinator confirms each doubtful card as laid
-            if e["doubtful"]:
-                body = {"seat": e["seat"], "card": laid[e["seat"]][0][0], "down": False}
-                assert co.post(f"/truco/{gid}/card", body).status_code == 200
-        after = co.post(f"/truco/{gid}/confirm", {"seq": state(co, gid)["seq"]})
-        assert after.status_code == 200, after.get_json()
-        lines = [json.loads(line) for line in app.extensions["cacho.store"].lines(gid)]
-        played = [line for line in lines if line["event"] == "play"]
-        assert len(played) == 4 and all(line["photo"].startswith(f"{gid}/") for line in played)
+        yield app
     finally:
         app.extensions["cacho.camera"].close()
+
+
+def test_the_demo_camera_shows_the_trick_a_demo_truco_reads(demo_app: Flask, tmp_path: Path) -> None:
+    """On the demo table the demo camera renders the cards a reading expects; the reader reads them seat by seat."""
+    app = demo_app
+    co = become_coordinator(app.test_client())
+    gid = app.extensions["cacho.store"].tables("truco")[0].id
+    before = deal(co, gid, dealer=3)
+    assert co.post(f"/truco/{gid}/read", {}).status_code == 200
+    entries = state(co, gid)["reading"]["seats"]
+    laid = demo_cards("truco", 4, [0, 1, 2, 3], 1, (), gid * 100_003 + before["seq"])
+    assert [e["seat"] for e in entries] == [0, 1, 2, 3]
+    assert all(e["card"] == laid[e["seat"]][0][0] for e in entries if not e["doubtful"])
+    assert sum(not e["doubtful"] for e in entries) >= 2
+    photo = co.get(state(co, gid)["reading"]["photo_url"])
+    assert photo.status_code == 200 and photo.mimetype == "image/jpeg"
+    (tmp_path / "truco-reading.jpg").write_bytes(photo.data)
+    photo.close()
+    for e in entries:  # the coordinator confirms each doubtful card as laid
+        if e["doubtful"]:
+            body = {"seat": e["seat"], "card": laid[e["seat"]][0][0], "down": False}
+            assert co.post(f"/truco/{gid}/card", body).status_code == 200
+    after = co.post(f"/truco/{gid}/confirm", {"seq": state(co, gid)["seq"]})
+    assert after.status_code == 200, after.get_json()
+    lines = [json.loads(line) for line in app.extensions["cacho.store"].lines(gid)]
+    played = [line for line in lines if line["event"] == "play"]
+    assert len(played) == 4 and all(line["photo"].startswith(f"{gid}/") for line in played)
 
 
 def test_more_sure_cards_in_front_of_a_seat_than_it_shows_are_all_in_doubt() -> None:
@@ -164,49 +166,39 @@ def test_knock_outs_for_the_demo_are_melds_the_engines_accept() -> None:
         assert all(n <= 2 for n in (Counter(nine) + Counter(ten)).values())
 
 
-def test_a_pif_paf_going_out_read_from_the_demo_camera(tmp_path: Path) -> None:
+def test_a_pif_paf_going_out_read_from_the_demo_camera(demo_app: Flask) -> None:
     """The demo camera lays the nine cards of a going out in front of the player; the reading, its doubtful cards
     confirmed as laid and the discard tapped, is ruled by the engine: the player wins the hand."""
-    app = make_app(
-        tmp_path,
-        CAMERA="demo",
-        DEMO=True,
-        READER_FACTORY=lambda: LabelReader(PHOTOS / "00"),
-        READ_SYNC=True,
-    )
-    try:
-        wait_until(lambda: app.extensions["cacho.camera"].can_read, timeout=20)
-        co = become_coordinator(app.test_client())
-        gid = app.extensions["cacho.store"].tables("pifpaf")[0].id
-        base = f"/pifpaf/{gid}"
+    app = demo_app
+    co = become_coordinator(app.test_client())
+    gid = app.extensions["cacho.store"].tables("pifpaf")[0].id
+    base = f"/pifpaf/{gid}"
 
-        def seq() -> int:
-            return int(co.get(base + "/state.json").get_json()["seq"])
+    def seq() -> int:
+        return int(co.get(base + "/state.json").get_json()["seq"])
 
-        assert co.post(base + "/action", {"action": "hand", "dealer": 2, "seq": seq()}).status_code == 200
-        for _ in range(3):
-            assert co.post(base + "/action", {"action": "call", "seq": seq()}).status_code == 200
-        assert co.post(base + "/action", {"action": "draw", "source": "stock", "seq": seq()}).status_code == 200
-        at = seq()
-        assert co.post(base + "/read", {"kind": "out", "player": 0}).status_code == 200
-        laid = [code for code, _ in demo_cards("pifpaf", 3, [0], 9, (), gid * 100_003 + at)[0]]
-        cards = co.get(base + "/state.json").get_json()["reading"]["seats"][0]["cards"]
-        assert all(c["card"] in laid for c in cards if not c["doubtful"])  # never a sure card that is not there
-        assert sum(not c["doubtful"] for c in cards) >= 6
-        left = Counter(laid)
-        left.subtract(c["card"] for c in cards if not c["doubtful"])
-        unread = list((+left).elements())  # the laid cards the reader did not read sure
-        for k, c in enumerate(cards):
-            if c["doubtful"]:
-                assert co.post(base + "/card", {"seat": 0, "index": k, "card": unread.pop()}).status_code == 200
-        for k in range(len(cards), 9):
+    assert co.post(base + "/action", {"action": "hand", "dealer": 2, "seq": seq()}).status_code == 200
+    for _ in range(3):
+        assert co.post(base + "/action", {"action": "call", "seq": seq()}).status_code == 200
+    assert co.post(base + "/action", {"action": "draw", "source": "stock", "seq": seq()}).status_code == 200
+    at = seq()
+    assert co.post(base + "/read", {"kind": "out", "player": 0}).status_code == 200
+    laid = [code for code, _ in demo_cards("pifpaf", 3, [0], 9, (), gid * 100_003 + at)[0]]
+    cards = co.get(base + "/state.json").get_json()["reading"]["seats"][0]["cards"]
+    assert all(c["card"] in laid for c in cards if not c["doubtful"])  # never a sure card that is not there
+    assert sum(not c["doubtful"] for c in cards) >= 6
+    left = Counter(laid)
+    left.subtract(c["card"] for c in cards if not c["doubtful"])
+    unread = list((+left).elements())  # the laid cards the reader did not read sure
+    for k, c in enumerate(cards):
+        if c["doubtful"]:
             assert co.post(base + "/card", {"seat": 0, "index": k, "card": unread.pop()}).status_code == 200
-        discard = next(code for code in deck("pifpaf") if code not in laid)
-        assert co.post(base + "/card", {"discard": discard}).status_code == 200
-        now = co.post(base + "/confirm", {"seq": at}).get_json()
-        assert now["last_hand"]["winner"] == 0, now
-    finally:
-        app.extensions["cacho.camera"].close()
+    for k in range(len(cards), 9):
+        assert co.post(base + "/card", {"seat": 0, "index": k, "card": unread.pop()}).status_code == 200
+    discard = next(code for code in deck("pifpaf") if code not in laid)
+    assert co.post(base + "/card", {"discard": discard}).status_code == 200
+    now = co.post(base + "/confirm", {"seq": at}).get_json()
+    assert now["last_hand"]["winner"] == 0, now
 
 
 def marked_frame(places: dict[int, tuple[int, int]]) -> np.ndarray:
