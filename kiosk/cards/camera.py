@@ -38,7 +38,7 @@ def seat_of(card: CardRead, size: tuple[int, int], seats: int) -> int | None:
     dx, dy = (cx - width / 2) / (RING[0] * width), (cy - height / 2) / (RING[1] * height)
     if math.hypot(dx, dy) < MIDDLE or seats < 1:
         return None
-    angle = math.atan2(dy * RING[1] * height, dx * RING[0] * width)
+    angle = math.atan2(cy - height / 2, cx - width / 2)
 
     def off(seat: int) -> float:
         return abs((angle - seat_angle(seat, seats) + math.pi) % (2 * math.pi) - math.pi)

@@ -260,10 +260,9 @@ def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[lis
     out = np.array(frame, copy=True)
     for card in seen:
         if card.box is not None:
-            label = (
-                f"{seat_name(desk.state.players, card.seat)}: {card.card or '?'}{'?' if readers.doubtful(card) else ''}"
-            )
-            boxed(out, Box(*card.box), label, DOUBTFUL if readers.doubtful(card) else SURE)
+            doubt = readers.doubtful(card)
+            label = f"{seat_name(desk.state.players, card.seat)}: {card.card or '?'}{'?' if doubt else ''}"
+            boxed(out, Box(*card.box), label, DOUBTFUL if doubt else SURE)
     jpeg = encode_jpeg(shrink(out, PHOTO_WIDTH), 85)
     return seen, web.save_photo(desk.table_id, photo_name(desk.seq, time.time()), jpeg)
 

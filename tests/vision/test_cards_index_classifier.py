@@ -35,3 +35,6 @@ def test_soft_targets_spread_by_the_share_covered() -> None:
 def test_a_start_of_another_architecture_and_a_bad_share_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--covered debe estar entre 0 y 1"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--covered", "2"])
+    with pytest.raises(SystemExit, match="no existe el clasificador de partida"):
+        ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--init", str(tmp_path / "nada.pt")])
+    assert not (tmp_path / "o").exists()

@@ -142,7 +142,7 @@ def _batches(
         images, targets = [], np.zeros((len(chosen), len(CLASS_NAMES)), np.float32)
         for row, i in enumerate(chosen):
             image, hidden = augment(crops[i], rng), 0.0
-            if rng.random() < covered:
+            if covered and rng.random() < covered:  # none covered: the same augmentations as before --covered
                 image, hidden = occlude(image, rng)
             images.append(image)
             doubt = min(1.0, 1.5 * hidden)  # half the index hidden: hardly any of the card left to read
@@ -188,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.covered <= 1:
         raise SystemExit(f"--covered debe estar entre 0 y 1, no {args.covered}")
+    if args.init is not None and not args.init.is_file():
+        raise SystemExit(f"no existe el clasificador de partida {args.init}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)

@@ -23,12 +23,12 @@ import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
-from vision.cards.spotter import SPOT_SIZE
 from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FINDER_NAME = "finder.pt"
 SPOTTER_NAME = "spotter.pt"
+SPOT_SIZE = 1536  # the long side of the copy the spotter looks at (a 4608 px still reduced threefold)
 WINDOW = 96  # the full-resolution window round a spot: half again an index's long side at the camera's scale (40-60 px)
 WINDOW_REACH = 1.8  # ... or this many of the spots' median long side, where the indices are larger
 TILE = 640

@@ -2,10 +2,11 @@
 
     python -m vision.cards.spotter --out data/cards/spot --synth DIR... --index data/cards/index [--seed 0]
 
-The reader finds the indices of a whole still on a reduced copy (long side SPOT_SIZE: a 4608x2592 still becomes
-1536x864, an index 13-20 px tall), then reads each one at full resolution. The spotter (`spotter.pt`, two classes
-as the finder: `index`, `BACK`) learns that scale from rendered windows of the still (e.g. 1920x1920) reduced to a
-long side of 640, and from the index folder's real photos reduced twofold (2x2 to a picture) and threefold (3x3).
+The reader finds the indices of a whole still on a reduced copy (long side `vision.cards.reader.SPOT_SIZE`: a
+4608x2592 still becomes 1536x864, an index 13-20 px tall), then reads each one at full resolution. The spotter
+(`spotter.pt`, two classes as the finder: `index`, `BACK`) learns that scale from rendered windows of the still
+(e.g. 1920x1920) reduced to a long side of 640, and from the index folder's real photos reduced twofold (2x2 to a
+picture) and threefold (3x3).
 Validation: the real validation photos, reduced the same way, and one rendered window in ten.
 """
 
@@ -21,7 +22,6 @@ import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, synth_rows, write_yaml
 
-SPOT_SIZE = 1536  # the long side of the copy the spotter looks at (a 4608 px still reduced threefold)
 TRAIN_SIDE = 640  # the spotter's training pictures: a rendered window reduced to this long side
 VAL_EVERY = 10  # one rendered window in ten is validation
 GRIDS = (2, 3)  # real photos reduced twofold in 2x2 pictures, threefold in 3x3
