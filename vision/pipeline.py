@@ -19,25 +19,19 @@ class ModelsMissing(FileNotFoundError):
 
 
 class PairedFaces:
-    """The face readers (CNN and pip counter, and a second CNN where there is one) as the reader needs them: every
-    face 1-6, a doubtful one flagged."""
+    """The face readers' pair (CNN and pip counter) as the reader needs it: every face 1-6, a doubtful one flagged."""
 
     def __init__(self, model_dir: Path, processes: bool = False, count_doubtful: bool = False) -> None:
         """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter);
         `count_doubtful`: count pips also on dice the model already doubts (they are flagged either way)."""
-        from vision.faces.classifier import FaceClassifier, second_classifier
+        from vision.faces.classifier import FaceClassifier
         from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
         pips = PipCounter(processes=processes)
-        self.second = second_classifier(model_dir)
         self.pair = FaceReaderPair(
-            self.classifier,
-            pips,
-            threshold=self.classifier.threshold,
-            count_doubtful=count_doubtful,
-            second=self.second,
+            self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
         )
 
     @property
@@ -58,9 +52,7 @@ class PairedFaces:
         # the classifier runs once: its guesses for the pair, its probabilities for a face no reader names
         seen = turned if turned is not None and self.classifier.turned else crops
         probabilities = self.classifier.probabilities(seen)
-        guesses = [guess_from_probabilities(row) for row in probabilities]
-        second_seen = turned if turned is not None and self.second is not None and self.second.turned else crops
-        verdicts = self.pair.verdicts(crops, guesses, tops, second_seen)
+        verdicts = self.pair.verdicts(crops, [guess_from_probabilities(row) for row in probabilities], tops)
         # both thresholds are None for a model with no cocked class: it never drops a die nor flags one so
         absent, leaning = self.classifier.absent_threshold, self.classifier.cocked_threshold
         return [

@@ -19,12 +19,10 @@ from vision.faces.adapt import (
     adapt,
     allowed_errors,
     choose_levels,
-    confirmed_faces,
     evidence_labels,
     read_held_out,
 )
 from vision.faces.classifier import FaceClassifier
-from vision.faces.crops import load_samples
 from vision.faces.reader import NOT_COUNTED, combine
 from vision.reasons import ReasonCode, has
 from vision.types import FaceGuess
@@ -90,36 +88,6 @@ def test_the_held_out_dice_are_read_by_the_pair_and_the_level_alone() -> None:
     wrong[40:45] = 4  # five of the uncounted 3s are 4s: no level alone keeps within the errors allowed
     assert choose_levels(probs, wrong, pips, allowed=0)[1] is None
     assert choose_levels(probs, wrong, pips, allowed=5)[1] is not None  # unless the model started from erred so
-
-
-def test_the_held_out_dice_count_what_the_second_classifier_confirms_as_the_reader_does() -> None:
-    probs = np.array([row(3, 0.995)] * 120 + [row(4, 0.95)] * 10)
-    labels = np.array([3] * 120 + [2] * 10)  # the 4s are read wrong
-    pips = np.zeros(130, int)  # nothing counted
-    assert read_held_out(probs, labels, pips, 0.9, None).flagged == 130
-    confirming = np.array([3] * 120 + [4] * 10)  # the second agrees with every reading, the wrong ones too
-    held = read_held_out(probs, labels, pips, 0.9, None, confirming)
-    assert (held.right, held.wrong, held.flagged) == (120, 10, 0)
-    # the level is chosen with those errors in view: the wrong 4s (at 0.95) stay off
-    pair, alone = choose_levels(probs, labels, pips, 0, 0.9, confirming)
-    assert pair is not None and pair > 0.95 and alone is None
-    assert read_held_out(probs, labels, pips, pair, alone, confirming).wrong == 0
-
-
-def test_an_adapted_folder_keeps_the_second_classifier_and_its_level(tmp_path: Path, source: Path) -> None:
-    folder = dice_folder(tmp_path / "mesa", 60)
-    held = load_samples(folder, None, turn=True)
-    assert confirmed_faces(source / "faces", held) is None  # no faces2/ in the folder
-    from tests.vision.test_second import install_second
-
-    install_second(tmp_path, source, "0.99")
-    confirmed = confirmed_faces(source / "faces", held)
-    assert confirmed is not None and confirmed.shape == (len(held),)
-    assert set(np.unique(confirmed)) <= set(range(7))
-    out = tmp_path / "adaptado"
-    result = adapt(folder, out, source, holdout=0.4, minutes=0.05)
-    if result.written:
-        assert FaceClassifier(out / "faces2").confirm_threshold == 0.99
 
 
 def test_the_two_levels_are_chosen_together_for_the_least_load() -> None:

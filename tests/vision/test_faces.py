@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -15,7 +14,7 @@ import numpy as np
 import pytest
 
 from vision.faces import evaluate
-from vision.faces.classifier import ONNX_NAME, TORCH_NAME, FaceClassifier, preprocess, second_classifier
+from vision.faces.classifier import ONNX_NAME, TORCH_NAME, FaceClassifier, preprocess
 from vision.faces.crops import (
     CROP_MARGIN,
     UNREADABLE,
@@ -42,9 +41,8 @@ from vision.faces.pips import (
     median,
     percentile,
 )
-from vision.faces.reader import SECOND_METHOD, FaceReaderPair, combine
+from vision.faces.reader import FaceReaderPair, combine
 from vision.faces.train import choose_threshold, class_weights, pooled_real_threshold, strictest_threshold
-from vision.reasons import ReasonCode, has
 from vision.types import Box, FaceGuess, FaceVerdict, Frame
 
 FIXTURES = Path(__file__).parent / "fixtures" / "faces"
@@ -363,30 +361,6 @@ def test_combine_when_the_model_sees_no_face() -> None:
     assert nothing.uncertain and nothing.face is None and len(nothing.reasons) == 2
 
 
-def placed(face: int, confidence: float, squash: float | None = 0.99) -> FaceGuess:
-    """The second classifier's guess, with its face's pips placed on the die (None: not found)."""
-    return FaceGuess(face, confidence, SECOND_METHOD, None if squash is None else (0.5, 0.5), squash)
-
-
-def test_a_second_classifier_confirms_a_sure_face_whose_pips_were_not_counted() -> None:
-    uncounted = pips(None, 0.0)
-    second = placed(2, 0.995)
-    confirmed = combine(cnn(2), uncounted, 0.9, second=second, second_level=0.99)
-    assert not confirmed.uncertain and confirmed.face == 2
-    assert confirmed.guesses == (cnn(2), uncounted, second)
-    assert combine(cnn(2), uncounted, 0.9, second=placed(2, 0.98), second_level=0.99).uncertain
-    other = combine(cnn(2), uncounted, 0.9, second=placed(5, 0.999), second_level=0.99)
-    assert other.reasons == ("no se pudieron contar los puntos",)
-    # the face's pips not found on the die, or looking squashed (a cocked die seen face-on): no confirmation
-    assert combine(cnn(2), uncounted, 0.9, second=placed(2, 0.999, None), second_level=0.99).uncertain
-    assert combine(cnn(2), uncounted, 0.9, second=placed(2, 0.999, 0.9), second_level=0.99).uncertain
-    doubted = combine(cnn(2, 0.8), uncounted, 0.9, second=second, second_level=0.99)
-    assert doubted.uncertain  # it confirms a sure classifier only, never stands in for it
-    assert combine(cnn(2), uncounted, 0.9, second=second, second_level=None).uncertain  # no level: no say
-    disagree = combine(cnn(2), pips(3), 0.9, second=second, second_level=0.99)
-    assert has(disagree.reasons, ReasonCode.READERS_DISAGREE)  # a count that disagrees is never overruled
-
-
 class FixedReader:
     """A stand-in reader that always answers the same."""
 
@@ -433,58 +407,6 @@ def test_pair_counts_pips_only_where_the_model_is_sure_when_asked() -> None:
     every = ListReader([pips(3), pips(4), pips(2)])
     FaceReaderPair(ListReader([cnn(3), cnn(5, 0.6), cnn(None, 0.9)]), every, threshold=0.9).verdicts(crops)
     assert every.given == [3]  # the default counts every crop
-
-
-class PlacingReader(ListReader):
-    """A stand-in pip reader that also places a face's pips: square, at the crop's centre."""
-
-    def __init__(self, guesses: list[FaceGuess]) -> None:
-        super().__init__(guesses)
-        self.placed: list[int] = []
-
-    def layout(self, crop: Frame, face: int) -> FaceGuess | None:
-        self.placed.append(face)
-        return FaceGuess(face, 0.3, "pips:colocados", (0.5, 0.5), 0.99)
-
-
-def test_the_second_classifier_reads_only_the_sure_dice_whose_pips_were_not_counted() -> None:
-    crops = [draw_die(f, "rojo", 60) for f in (3, 5, 2, 4)]
-    model = ListReader([cnn(3), cnn(5), cnn(2, 0.6), cnn(4)])
-    counter = PlacingReader([pips(3), pips(None, 0.0), pips(2), pips(1)])
-    second = ListReader([FaceGuess(5, 0.999, "cnn")])
-    pair = FaceReaderPair(model, counter, threshold=0.9, second=second, second_level=0.99)
-    counted, confirmed, doubted, disagreeing = pair.verdicts(crops)
-    assert second.given == [1] and counter.placed == [5]  # the 5 alone: the others were counted, or doubted
-    assert not counted.uncertain and not confirmed.uncertain and confirmed.face == 5
-    assert confirmed.guesses[2] == FaceGuess(5, 0.999, SECOND_METHOD, (0.5, 0.5), 0.99)
-    assert doubted.uncertain and disagreeing.uncertain
-    unplaced = FaceReaderPair(
-        ListReader([cnn(5)]), ListReader([pips(None, 0.0)]), threshold=0.9, second=second, second_level=0.99
-    )
-    assert unplaced.verdicts(crops[1:2])[0].uncertain  # a pip reader that cannot place the face: no confirmation
-    alone = ListReader([FaceGuess(5, 0.999, "cnn")])
-    unset = FaceReaderPair(ListReader([cnn(5)]), ListReader([pips(None, 0.0)]), threshold=0.9, second=alone)
-    assert unset.verdicts(crops[1:2])[0].uncertain and alone.given == []  # a second with no level is not asked
-
-
-def test_the_pip_counter_places_a_named_face_it_would_not_count() -> None:
-    die = draw_die(4, "blanco", 60, seed=3)
-    four = PipCounter().layout(die, 4)
-    assert four is not None and four.face == 4 and four.centre is not None and four.squash is not None
-    assert abs(four.centre[0] - 0.5) < 0.1 and abs(four.centre[1] - 0.5) < 0.1 and four.squash > 0.9
-    assert PipCounter().layout(die, 6) is None  # no reading finds six pips on a 4
-
-
-def test_a_second_classifier_is_found_beside_the_first_with_its_level(tmp_path: Path) -> None:
-    from tests.vision.test_second import install_second
-
-    models = tmp_path / "modelos"
-    shutil.copytree(MODEL_DIR, models / "faces")
-    assert second_classifier(models / "faces") is None  # a models folder without faces2/
-    install_second(tmp_path, models, "0.99")
-    second = second_classifier(models / "faces")
-    assert second is not None and second.confirm_threshold == 0.99 and second.turned
-    assert FaceReaderPair(model_dir=models / "faces").second is not None
 
 
 class TopsReader(ListReader):

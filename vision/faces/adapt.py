@@ -31,7 +31,6 @@ from vision.faces.classifier import (
     likeliest_face,
     no_face_probability,
     preprocess,
-    second_classifier,
     softmax,
 )
 from vision.faces.crops import UNREADABLE, DieSample, augment, load_samples, yolo_pairs
@@ -147,23 +146,14 @@ def check_dice(faces: dict[int, int]) -> None:
 
 
 def read_held_out(
-    probs: np.ndarray,
-    labels: np.ndarray,
-    pip_faces: np.ndarray,
-    threshold: float,
-    alone: float | None,
-    second_faces: np.ndarray | None = None,
+    probs: np.ndarray, labels: np.ndarray, pip_faces: np.ndarray, threshold: float, alone: float | None
 ) -> HeldOut:
     """The held-out dice as the reader's rule reads them: accepted when the model is sure and the pip count
-    agrees, or the pips are not counted and the second classifier confirms the face (`second_faces`: the face it
-    names at its level, 0 where none), or, with `alone`, when the pips are not counted and the model is at least
-    that sure."""
+    agrees, or, with `alone`, when the pips are not counted and the model is at least that sure."""
     pred = likeliest_face(probs)
     conf = probs[np.arange(len(probs)), pred]
     readable = conf >= no_face_probability(probs)
     accepted = readable & (conf >= threshold) & (pip_faces == pred)
-    if second_faces is not None:
-        accepted |= readable & (conf >= threshold) & (pip_faces == 0) & (second_faces == pred)
     if alone is not None:
         accepted |= readable & (conf >= alone) & (pip_faces == 0)
     dice = labels != UNREADABLE
@@ -194,27 +184,21 @@ def evidence_labels(labels: np.ndarray, probs: np.ndarray, pip_faces: np.ndarray
 
 
 def choose_levels(
-    probs: np.ndarray,
-    labels: np.ndarray,
-    pip_faces: np.ndarray,
-    allowed: int,
-    floor: float = LEVELS[0],
-    second_faces: np.ndarray | None = None,
+    probs: np.ndarray, labels: np.ndarray, pip_faces: np.ndarray, allowed: int, floor: float = LEVELS[0]
 ) -> tuple[float | None, float | None]:
     """(pair level, alone level) on the held-out dice (`labels`: evidence_labels): of every pair of levels from
     `floor` (the starting model's level: a few hundred dice do not show a lower one safe) that keeps the silent
     errors within `allowed`, the one that leaves the coordinator the fewest dice (the higher levels on a tie). The
     alone level, from which a die whose pips are not counted is accepted on the model alone, is never under the
     pair's, and is used only where it takes at least MIN_ALONE_SUPPORT dice off the coordinator (None: never). The
-    pair level is None when no level keeps within `allowed`: such a model is not written. `second_faces`: what the
-    second classifier confirms (read_held_out)."""
+    pair level is None when no level keeps within `allowed`: such a model is not written."""
     best: tuple[tuple[int, float, float], float, float | None] | None = None
     for pair in (t for t in LEVELS if t >= floor):
-        paired = read_held_out(probs, labels, pip_faces, pair, None, second_faces)
+        paired = read_held_out(probs, labels, pip_faces, pair, None)
         if paired.wrong > allowed:
             continue
         for alone in (None, *(t for t in LEVELS if t >= pair)):
-            held = paired if alone is None else read_held_out(probs, labels, pip_faces, pair, alone, second_faces)
+            held = paired if alone is None else read_held_out(probs, labels, pip_faces, pair, alone)
             if alone is not None and (held.wrong > allowed or paired.flagged - held.flagged < MIN_ALONE_SUPPORT):
                 continue
             key = (held.load, -pair, -(alone if alone is not None else 2.0))
@@ -353,15 +337,13 @@ def adapt(
     seen = [s.crop(turned=model.turned) for s in held]
     start = float(model.meta["threshold"])
     starting = model.probabilities(seen)
-    # the second classifier (copied unchanged with the folder) confirms the adapted model as it did the stock one
-    second = confirmed_faces(source / "faces", held)
-    before = read_held_out(starting, labels, pip_faces, start, model.meta.get("alone_threshold"), second)
+    before = read_held_out(starting, labels, pip_faces, start, model.meta.get("alone_threshold"))
     evidence = evidence_labels(labels, starting, pip_faces, start)
     epochs = model.fine_tune(fit, max(1.0, minutes * 60 - (time.perf_counter() - started)), seed, progress)
     probs = model.probabilities(seen)
-    pair, alone = choose_levels(probs, evidence, pip_faces, allowed_errors(held_dice), start, second)
+    pair, alone = choose_levels(probs, evidence, pip_faces, allowed_errors(held_dice), floor=start)
     threshold = pair if pair is not None else LEVELS[-1]
-    after = read_held_out(probs, labels, pip_faces, threshold, alone, second)
+    after = read_held_out(probs, labels, pip_faces, threshold, alone)
     written = pair is not None and after.load <= before.load and after.wrong <= before.wrong
     fit_dice = sum(s.face != UNREADABLE for s in fit)
     result = Adapted(
@@ -370,22 +352,6 @@ def adapt(
     if written:
         _write(source, out, model, result, folder, command)
     return result
-
-
-def confirmed_faces(faces_dir: Path, held: Sequence[DieSample]) -> np.ndarray | None:
-    """The face the models folder's second classifier names at its level on each held-out crop where that face's
-    pips are found (0: none), or None when the folder has no second classifier."""
-    second = second_classifier(faces_dir)
-    if second is None or second.confirm_threshold is None:
-        return None
-    from vision.faces.pips import PipCounter
-    from vision.faces.reader import placed_faces
-
-    probs = second.probabilities([s.crop(turned=second.turned) for s in held])
-    pred = likeliest_face(probs)
-    conf = probs[np.arange(len(probs)), pred]
-    sure = np.where((conf >= second.confirm_threshold) & (conf >= no_face_probability(probs)), pred, 0)
-    return np.array(placed_faces(PipCounter(), [s.crop() for s in held], [int(f) for f in sure]))
 
 
 def _write(source: Path, out: Path, model: _Model, result: Adapted, folder: Path, command: str) -> None:

@@ -27,7 +27,6 @@ CLASS_NAMES = ("sin dado", "1", "2", "3", "4", "5", "6", "dado montado")
 # way, but cannot tell a cocked die from no die, so they never drop a detection.
 DEFAULT_THRESHOLD = 0.9
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "faces"
-SECOND_DIR = "faces2"  # beside faces/ in a models folder: the second classifier (vision.faces.second)
 ONNX_NAME = "face_cnn.onnx"
 TORCH_NAME = "face_cnn.pt"
 METHOD = "cnn"
@@ -211,10 +210,6 @@ class FaceClassifier:
         # a model adapted to one table's dice: trusted alone from this level where the pips are not counted
         alone = meta.get("alone_threshold")
         self.alone_threshold = float(alone) if alone is not None else None
-        # a second classifier: the level from which it confirms the first one's face where the pips are not
-        # counted (vision.faces.second); None: it confirms nothing
-        confirm = meta.get("confirm_threshold")
-        self.confirm_threshold = float(confirm) if confirm is not None else None
         # the logits are divided by it before the softmax: fitted on the calibration crops (1: as trained)
         self.temperature = float(meta.get("temperature", 1.0))
         # Calibrated, and only for a model with the cocked class (None: never): p(no die) at or above which a
@@ -250,12 +245,3 @@ class FaceClassifier:
     def read_faces(self, crops: Sequence[Frame]) -> list[FaceGuess]:
         """One guess per crop: the most probable face and its probability (None when no face is readable)."""
         return [guess_from_probabilities(row) for row in self.probabilities(crops)]
-
-
-def second_classifier(model_dir: Path) -> FaceClassifier | None:
-    """The second classifier beside `model_dir` (its models folder's faces2/), when there is one with a level."""
-    folder = model_dir.parent / SECOND_DIR
-    if not (folder / ONNX_NAME).is_file() and not (folder / TORCH_NAME).is_file():
-        return None
-    second = FaceClassifier(folder)
-    return second if second.confirm_threshold is not None else None

@@ -17,16 +17,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.faces.classifier import (
-    MODEL_DIR,
-    FaceClassifier,
-    guess_from_probabilities,
-    likeliest_face,
-    second_classifier,
-)
+from vision.faces.classifier import MODEL_DIR, FaceClassifier, guess_from_probabilities, likeliest_face
 from vision.faces.crops import labelled_dice, reader_crop
 from vision.faces.pips import PipCounter
-from vision.faces.reader import FaceReaderPair, combine
+from vision.faces.reader import combine
 from vision.faces.realsets import PARTS, RealSet, eval_crops, photos, real_sets
 from vision.faces.train import METRICS_NAME, VAL_SPLIT, update_metrics
 from vision.types import FaceGuess, FaceVerdict, Frame
@@ -56,9 +50,7 @@ def _measured(
     t0 = time.perf_counter()
     pip_guesses = counter.read_faces(crops)
     pip_ms = (time.perf_counter() - t0) * 1000 / max(1, len(crops))
-    second = SecondReading(model_dir, classifier)
-    confirming = second.guesses(crops, turned, probs, pip_guesses)
-    tally = _Tally(faces, images, probs, pip_guesses, classifier.threshold, classifier.alone_threshold, *confirming)
+    tally = _Tally(faces, images, probs, pip_guesses, classifier.threshold, classifier.alone_threshold)
     figures = {
         "dice": tally.n,
         "images": len(tally.per_image),
@@ -69,25 +61,6 @@ def _measured(
         "classifier_errors_caught": tally.caught(),
     }
     return figures, tally
-
-
-class SecondReading:
-    """The second classifier beside a models folder's faces/, reading where the reader would ask it."""
-
-    def __init__(self, model_dir: Path, classifier: FaceClassifier) -> None:
-        self.classifier = classifier
-        self.second = second_classifier(model_dir)
-
-    def guesses(
-        self, crops: list[Frame], turned: list[Frame] | None, probs: np.ndarray, pips: list[FaceGuess]
-    ) -> tuple[list[FaceGuess | None] | None, float | None]:
-        """(its guess for each crop, None where it is not asked; its level), or (None, None) without one."""
-        if self.second is None:
-            return None, None
-        pair = FaceReaderPair(self.classifier, PipCounter(), threshold=self.classifier.threshold, second=self.second)
-        seen = turned if turned is not None and self.second.turned else crops
-        model = [guess_from_probabilities(row) for row in probs]
-        return pair.second_reading(crops, seen, list(zip(model, pips, strict=True))), pair.second_level
 
 
 class _Tally:
@@ -101,18 +74,12 @@ class _Tally:
         pip_guesses: list[FaceGuess],
         threshold: float,
         alone: float | None = None,
-        second: list[FaceGuess | None] | None = None,
-        second_level: float | None = None,
     ) -> None:
         self.n, self.threshold, self.faces = len(faces), threshold, faces
         self.cnn_guesses = [guess_from_probabilities(row) for row in probs]
         self.pip_guesses = pip_guesses
         # an adapted model's level alone, as the reader applies it
-        seconds = second if second is not None else [None] * self.n
-        self.verdicts = [
-            combine(m, p, threshold, alone, s, second_level)
-            for m, p, s in zip(self.cnn_guesses, pip_guesses, seconds, strict=True)
-        ]
+        self.verdicts = [combine(m, p, threshold, alone) for m, p in zip(self.cnn_guesses, pip_guesses, strict=True)]
         self.best = [int(face) for face in likeliest_face(probs)]
         self.cnn_right = [b == f for b, f in zip(self.best, faces, strict=True)]
         self.pip_answered = [g.face is not None for g in pip_guesses]
@@ -197,7 +164,7 @@ def write_failures(
     for crop, face, verdict in zip(crops, faces, verdicts, strict=True):
         if verdict.face == face and not verdict.uncertain:
             continue
-        model, pips = verdict.guesses[:2]
+        model, pips = verdict.guesses
         tile = cv2.resize(crop, (112, 112))
         colour = (0, 0, 255) if not verdict.uncertain else (0, 160, 255)
         cv2.putText(tile, f"{face} m{model.face} p{pips.face}", (2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 2)
@@ -334,11 +301,8 @@ def measure_sets(
     contact sheet of each set's flagged or wrong dice in failures/<set>/."""
     classifier = FaceClassifier(model_dir)
     counter = PipCounter(processes=True)  # a `python -m` entry point: worker processes are safe
-    second = SecondReading(model_dir, classifier)
     rows: dict[str, Any] = {}
     pooled: tuple[list[int], list[str], list[np.ndarray], list[FaceGuess]] = ([], [], [], [])
-    confirmed: list[FaceGuess | None] = []
-    level: float | None = None
     for rs in sets:
         crops: list[Frame] = []
         seen: list[Frame] = []
@@ -351,9 +315,7 @@ def measure_sets(
             images.append(image)
         probs = classifier.probabilities(seen)
         pips = counter.read_faces(crops)
-        guesses, level = second.guesses(crops, seen, probs, pips)
-        tally = _Tally(faces, images, probs, pips, classifier.threshold, classifier.alone_threshold, guesses, level)
-        confirmed.extend(guesses if guesses is not None else [None] * len(crops))
+        tally = _Tally(faces, images, probs, pips, classifier.threshold, classifier.alone_threshold)
         rows[rs.name] = {"photos": len(photos(rs, root, part)), **set_figures(tally)}
         if failures is not None:
             write_failures(failures / rs.name, crops, faces, tally.verdicts)
@@ -362,14 +324,7 @@ def measure_sets(
         pooled[2].append(probs)
         pooled[3].extend(pips)
     every = _Tally(
-        pooled[0],
-        pooled[1],
-        np.concatenate(pooled[2]),
-        pooled[3],
-        classifier.threshold,
-        classifier.alone_threshold,
-        confirmed,
-        level,
+        pooled[0], pooled[1], np.concatenate(pooled[2]), pooled[3], classifier.threshold, classifier.alone_threshold
     )
     total = {"photos": sum(row["photos"] for row in rows.values()), **set_figures(every)}
     return {

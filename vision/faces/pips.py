@@ -580,7 +580,6 @@ MIN_TOP_SQUASH = 0.97
 # leaning on a die of their colour on rendered tables (0.56 and 0.43), which only the spill had kept out. So a
 # rescued count must be strong: over 0.6 (docs/experiments/2026-11-26-pip-counter-on-real-dice.md).
 MIN_BOXED_CONFIDENCE = 0.6
-LAYOUT_METHOD = "pips:colocados"  # PipCounter.layout: the pips of a face another reader named, placed, not counted
 PROCESS_MIN = 6  # with fewer crops than this, a process pool costs more than it saves
 
 
@@ -709,23 +708,6 @@ class PipCounter:
         scale = (width / WORK, height / WORK)
         squash = round(face_squash(best.pips, scale), 4)
         return FaceGuess(best.face, confidence, METHOD, centre, squash)
-
-    def layout(self, crop: Frame, face: int) -> FaceGuess | None:
-        """Where the pips of `face` lie on the crop, however poorly they fit (the best of that face's readings over
-        the whole die and its brighter face), with the face's centre and squash for the reader's lean and tilt
-        checks; None where no reading finds that face at all. Not a count: a face another reader named is placed."""
-        prepared = _Prepared(crop)
-        best: PipCount | None = None
-        for region in REGIONS:
-            for count in prepared.tier(region):
-                if count.face == face and count.pips and (best is None or count.fit > best.fit):
-                    best = count
-        if best is None:
-            return None
-        height, width = crop.shape[:2]
-        centre = (float(np.mean([p.x for p in best.pips])) / WORK, float(np.mean([p.y for p in best.pips])) / WORK)
-        squash = round(face_squash(best.pips, (width / WORK, height / WORK)), 4)
-        return FaceGuess(face, round(best.fit, 4), LAYOUT_METHOD, centre, squash)
 
     def read_faces(self, crops: Sequence[Frame], tops: TopShares | None = None) -> list[FaceGuess]:
         """One guess per crop, counted in parallel: the same guesses as one at a time (`tops`: see `read`)."""
