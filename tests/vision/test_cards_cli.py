@@ -117,3 +117,17 @@ def test_a_whole_still_is_spotted_reduced_and_read_at_full_resolution(
     scores = json.loads(capsys.readouterr().out)
     assert scores["shown"] >= 15 and scores["silent_errors"] == 0, scores["errors"]
     assert scores["recall"] >= 0.85 and scores["load"] <= 0.3
+
+
+def test_cards_face_down_in_a_heap_are_read_one_by_one_on_a_whole_still(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Cacho showdown with a player's three cards face down, overlapping: three cards face down, not one."""
+    generate(tmp_path, 1, 7116, "cacho", split="val", size=(4608, 2592), negative=0.0)
+    meta = json.loads(next((tmp_path / "meta" / "val").glob("*.json")).read_text())
+    assert sum(card["face_down"] for card in meta["cards"]) == 3
+    image = next((tmp_path / "images" / "val").glob("*.jpg"))
+    status, lines = read_json(capsys, str(image))
+    assert status == 0
+    down = [card for card in lines[0]["cards"] if card["face_down"]]  # type: ignore[union-attr]
+    assert len(down) == 3 and not any(card["uncertain"] for card in down)

@@ -133,7 +133,8 @@ def merge(hits: list[IndexHit], iou: float = 0.5) -> list[IndexHit]:
 
 
 def join_backs(hits: list[IndexHit]) -> list[IndexHit]:
-    """Card backs that overlap joined into one (a back cut by tiles; cards face down in a heap count as one)."""
+    """Card backs that overlap joined into one: a back cut by tiles (cards face down in a heap then count as one,
+    which is why the spotter's backs, seen whole, are not joined)."""
     backs = [h for h in hits if h.name == NAMES[BACK_CLASS]]
     joined: list[IndexHit] = []
     for hit in sorted(backs, key=lambda h: -h.confidence):
@@ -321,7 +322,9 @@ class CardReader:
                 for hit in _hits(here, x0, y0):
                     if hit.name != NAMES[BACK_CLASS] and not _cut(hit.box, x0, y0, here.orig_shape, (height, width)):
                         hits.append(hit)
-        return merge(hits) + join_backs(backs)
+        # each back is seen whole on the reduced copy and the spotter keeps one box a back: backs that overlap there
+        # are cards face down in a heap, each a card (joined, a player's three face down were read as one)
+        return merge(hits) + backs
 
     def read(self, frame: Frame) -> CardReading:
         """The cards of one frame."""
