@@ -172,3 +172,13 @@ def shot(page: Any, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def tap(page: Any, selector: str, path: str = "/action", *, must_be_ok: bool = False) -> dict[str, Any]:
+    """Tap a button that posts to `path` and wait for the kiosk's answer; the answer (`must_be_ok`: asserting it
+    succeeded)."""
+    with page.expect_response(lambda r: r.url.endswith(path) and r.request.method == "POST") as answer:
+        page.click(selector)
+    if must_be_ok:
+        assert answer.value.ok, answer.value.text()
+    return dict(answer.value.json())

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of
+from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of, tap
 
 PIN = "9753"
 
@@ -30,13 +30,6 @@ def kiosk(tmp_path: Path) -> Iterator[Server]:
     """The kiosk with no camera: the cards are tapped."""
     with serving(tmp_path, "none") as server:
         yield server
-
-
-def tap(page: Any, selector: str, path: str = "/action") -> dict[str, Any]:
-    """Tap a button that posts to the table and wait for the kiosk's answer; the answer."""
-    with page.expect_response(lambda r: r.url.endswith(path) and r.request.method == "POST") as answer:
-        page.click(selector)
-    return dict(answer.value.json())
 
 
 def test_two_hands_of_spanish_cacho_by_taps(kiosk: Server, page: Any, browser: Any, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import pytest
 
 from kiosk.cards.demo import demo_cards
 from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of
+from tests.e2e.conftest import tap as posted
 
 PIN = "8642"
 
@@ -35,11 +37,7 @@ def demo(tmp_path: Path) -> Iterator[Server]:
         yield server
 
 
-def tap(page: Any, selector: str, path: str = "/action") -> dict[str, Any]:
-    with page.expect_response(lambda r: r.url.endswith(path) and r.request.method == "POST") as answer:
-        page.click(selector)
-    assert answer.value.ok, answer.value.text()
-    return dict(answer.value.json())
+tap = partial(posted, must_be_ok=True)  # every tap here must succeed
 
 
 def open_demo(page: Any, url: str, name: str) -> tuple[str, int]:

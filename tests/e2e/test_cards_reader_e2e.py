@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from werkzeug.serving import make_server
 from kiosk.app import create_app
 from kiosk.cards.reader import SeenCard
 from tests.e2e.conftest import free_port, set_pin, shot, state_of
+from tests.e2e.conftest import tap as posted
 
 PIN = "1357"
 
@@ -52,11 +54,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, FakeCardReader]]:
         app.extensions["cacho.camera"].close()
 
 
-def tap(page: Any, selector: str, path: str = "/action") -> dict[str, Any]:
-    with page.expect_response(lambda r: r.url.endswith(path) and r.request.method == "POST") as answer:
-        page.click(selector)
-    assert answer.value.ok, answer.value.text()
-    return dict(answer.value.json())
+tap = partial(posted, must_be_ok=True)  # every tap here must succeed
 
 
 def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: Any) -> None:

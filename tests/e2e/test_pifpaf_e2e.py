@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of
+from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of, tap
 
 PIN = "7531"
 OUT = ["AS", "2S", "3S", "4H", "4D", "4C", "7C", "8C", "9C"]
@@ -30,13 +30,6 @@ def kiosk(tmp_path: Path) -> Iterator[Server]:
     """The kiosk with no camera: the cards are tapped."""
     with serving(tmp_path, "none") as server:
         yield server
-
-
-def tap(page: Any, selector: str) -> dict[str, Any]:
-    """Tap a button that posts a tap and wait for the kiosk's answer; the answer."""
-    with page.expect_response(lambda r: r.url.endswith("/action") and r.request.method == "POST") as answer:
-        page.click(selector)
-    return dict(answer.value.json())
 
 
 def pick(page: Any, cards: list[str]) -> None:

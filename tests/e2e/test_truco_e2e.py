@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engines.cards.replay import replay
-from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, start_server, state_of
+from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, start_server, state_of, tap
 from tests.e2e.test_crash_recovery import Client
 
 PIN = "8642"
@@ -35,13 +35,6 @@ def kiosk(tmp_path: Path) -> Iterator[Server]:
     """The kiosk with no camera: the cards are tapped."""
     with serving(tmp_path, "none") as server:
         yield server
-
-
-def tap(page: Any, selector: str, path: str = "/action") -> dict[str, Any]:
-    """Tap a button that posts to the table and wait for the kiosk's answer; the answer."""
-    with page.expect_response(lambda r: r.url.endswith(path) and r.request.method == "POST") as answer:
-        page.click(selector)
-    return dict(answer.value.json())
 
 
 def play_card(page: Any, card: str, down: bool = False) -> dict[str, Any]:
