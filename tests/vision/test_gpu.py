@@ -181,6 +181,41 @@ def test_train_rehearsal_writes_out_and_resumes(
     assert "desde finder.q8.pt" in log and json.loads((out2 / "run.json").read_text())["resumed"]
 
 
+def test_train_rehearsal_with_a_cocked_class(
+    data_root: Path, coco: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--cocked-class: cocked dice labelled 1 in the tiles, every real die 0, a two-class finder written under its
+    own name, started from the one-class candidate and then from its own."""
+    for missing in ("polars", "thop", "ultralytics_platform"):
+        monkeypatch.setitem(sys.modules, missing, None)
+    pack = tmp_path / "pack"
+    _pack(pack, data_root, coco, tmp_path / "none")
+    scratch = tmp_path / "scratch"
+    common = [str(pack), "--device", "cpu", "--imgsz", "64", "--batch", "4", "--workers", "0", "--tables", "3"]
+    common += ["--val-tables", "1", "--table-size", "960x540", "--compose-workers", "1", "--no-faces"]
+    common += ["--cocked-class", "--cocked-rate", "1", "--reserve", "8", "--scratch", str(scratch)]
+    candidates = tmp_path / "candidates"
+    out = tmp_path / "out1"
+    assert gpu_train.main([*common, "--candidates", str(candidates), "--minutes", "0.5", "--out", str(out)]) == 0
+    labels = (scratch / "tiles" / "labels").glob("*.txt")
+    tiles = [line.split()[0] for f in labels for line in f.read_text().splitlines()]
+    assert set(tiles) == {"0", "1"}
+    real = [line.split()[0] for f in (scratch / "real-flat").rglob("*.txt") for line in f.read_text().splitlines()]
+    assert real and set(real) == {"0"}
+    assert {"finder-cocked.pt", "finder-cocked.q8.pt"} <= {p.name for p in out.iterdir()}
+    assert not (out / "finder.pt").exists()
+    run = json.loads((out / "run.json").read_text())
+    assert run["finder"]["names"] == ["die", "cocked"] and not run["resumed"]
+    from ultralytics import YOLO
+
+    assert YOLO(str(out / "finder-cocked.pt")).names == {0: "die", 1: "cocked"}
+    candidates.mkdir()
+    shutil.copy(out / "finder-cocked.q8.pt", candidates / "finder-cocked.q8.pt")
+    out2 = tmp_path / "out2"
+    assert gpu_train.main([*common, "--candidates", str(candidates), "--minutes", "0.5", "--out", str(out2)]) == 0
+    assert "desde finder-cocked.q8.pt" in (out2 / "log.txt").read_text()
+
+
 def test_the_checkout_leaves_the_pack_room_for_real_photos() -> None:
     """Everything tracked but what `aside` moves travels to the GPU machine with the pack: 30 MiB must stay free
     for it (the wheel 1.4, the start weights 2-4, about 600 real photos); a large file committed takes them."""

@@ -23,6 +23,8 @@ from vision.gpu.weights import load_quantized, save_quantized, yolo_checkpoint
 LOG = "log.txt"
 RUN = "run.json"
 RESERVE_S = 40.0  # left at the end for the finder's last save and validation, and the copies into --out
+COCKED_CANDIDATE = "finder-cocked.q8.pt"  # the finder with a cocked class: its own line of candidates
+COCKED_NAMES = ["die", "cocked"]
 
 
 class Log:
@@ -61,17 +63,21 @@ def check_pack(pack: Path) -> dict[str, Any]:
     return manifest
 
 
-def _compose(task: tuple[int, str, str, int, int, str, int]) -> int:
-    """Compose one table (full frame with meta for the faces, and finder tiles); the number of tiles written."""
+def _compose(task: tuple[int, str, str, int, int, str, int, float]) -> int:
+    """Compose one table (full frame with meta for the faces, and finder tiles); the number of tiles written.
+    With a cocked rate (> 0) the table has that rate and every cocked sprite, and its tiles label a cocked die 1."""
     import cv2
 
     from vision.synth.compose import tiles, yolo_lines
     from vision.synth.generate import build_parser, make_one
 
-    seed, tables, tile_dir, tile, long_side, size, split_val = task
+    seed, tables, tile_dir, tile, long_side, size, split_val, cocked_rate = task
     sprites = "val" if split_val else "train"
     split = "val" if split_val else "train"
-    args = build_parser().parse_args(["--out", tables, "--count", "1", "--size", size, "--sprites", sprites])
+    command = ["--out", tables, "--count", "1", "--size", size, "--sprites", sprites]
+    if cocked_rate > 0:
+        command += ["--cocked-rate", str(cocked_rate), "--more-cocked"]
+    args = build_parser().parse_args(command)
     args.split = split
     make_one((seed, args))
     stem = f"{split}_{seed:08d}"
@@ -83,7 +89,9 @@ def _compose(task: tuple[int, str, str, int, int, str, int]) -> int:
     for k, (img, dice, _origin) in enumerate(tiles(frame, meta["dice"], tile, long_side)):
         name = f"{stem}_t{k}"
         cv2.imwrite(str(out / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        (out / "labels" / f"{name}.txt").write_text(yolo_lines(dice, img.shape[1], img.shape[0], one_class=True))
+        if cocked_rate > 0:
+            dice = [{**d, "class": int(bool(d.get("cocked")))} for d in dice]
+        (out / "labels" / f"{name}.txt").write_text(yolo_lines(dice, img.shape[1], img.shape[0], cocked_rate <= 0))
     return k + 1
 
 
@@ -91,10 +99,11 @@ def compose(
     first_seed: int, count: int, tables: Path, tile_dir: Path, args: argparse.Namespace, deadline: float, val: bool
 ) -> tuple[int, int]:
     """Compose up to `count` tables from `first_seed` on every core until `deadline`: (tables, tiles)."""
+    cocked = args.cocked_rate if args.cocked_class else 0.0
     for folder in (tables / "images", tables / "labels", tables / "meta", tile_dir / "images", tile_dir / "labels"):
         folder.mkdir(parents=True, exist_ok=True)
     tasks = [
-        (first_seed + i, str(tables), str(tile_dir), args.imgsz, 2 * args.imgsz, args.table_size, int(val))
+        (first_seed + i, str(tables), str(tile_dir), args.imgsz, 2 * args.imgsz, args.table_size, int(val), cocked)
         for i in range(count)
     ]
     done = tiles = 0
@@ -120,12 +129,39 @@ def finder_sets(pack: Path) -> list[Path]:
     return out
 
 
-def finder_data(pack: Path, tiles: Path, val: Path, scratch: Path, real_share: float) -> tuple[Path, dict[str, int]]:
-    """A data.yaml: every rendered tile once, the real photos repeated to about `real_share`; val: held-out tiles."""
+def one_class_copies(folders: list[Path], scratch: Path) -> list[str]:
+    """Links to the photos of `folders` beside labels whose every die is class 0 (a real die lies flat: the real
+    sets label faces, not cocked dice); the links' paths."""
+    out = []
+    for k, folder in enumerate(folders):
+        head, _, tail = str(folder).rpartition("/images")
+        labels = Path(head + "/labels" + tail)
+        images_copy, labels_copy = scratch / "real-flat" / str(k) / "images", scratch / "real-flat" / str(k) / "labels"
+        images_copy.mkdir(parents=True, exist_ok=True)
+        labels_copy.mkdir(parents=True, exist_ok=True)
+        for photo in sorted(folder.glob("*.jpg")):
+            label = labels / f"{photo.stem}.txt"
+            lines = label.read_text().split("\n") if label.is_file() else []
+            flat = ["0 " + line.split(maxsplit=1)[1] for line in lines if len(line.split()) == 5]
+            (labels_copy / f"{photo.stem}.txt").write_text("".join(line + "\n" for line in flat))
+            link = images_copy / photo.name
+            link.symlink_to(photo.resolve())
+            out.append(str(link.absolute()))
+    return out
+
+
+def finder_data(
+    pack: Path, tiles: Path, val: Path, scratch: Path, real_share: float, names: list[str]
+) -> tuple[Path, dict[str, int]]:
+    """A data.yaml: every rendered tile once, the real photos repeated to about `real_share`; val: held-out tiles.
+    With more than one class the real photos' labels are copied as class 0 (a die)."""
     import yaml
 
     rendered = sorted(str(p.resolve()) for p in (tiles / "images").glob("*.jpg"))
-    real = sorted(str(p.resolve()) for folder in finder_sets(pack) for p in folder.glob("*.jpg"))
+    if len(names) > 1:
+        real = one_class_copies(finder_sets(pack), scratch)
+    else:
+        real = sorted(str(p.resolve()) for folder in finder_sets(pack) for p in folder.glob("*.jpg"))
     repeat = 1
     if real and rendered:
         repeat = max(1, min(50, round(real_share * len(rendered) / ((1 - real_share) * len(real)))))
@@ -133,7 +169,7 @@ def finder_data(pack: Path, tiles: Path, val: Path, scratch: Path, real_share: f
     listing.write_text("\n".join(rendered + real * repeat) + "\n")
     data = scratch / "finder-data.yaml"
     data.write_text(
-        yaml.safe_dump({"train": str(listing), "val": str((val / "images").resolve()), "names": {0: "die"}})
+        yaml.safe_dump({"train": str(listing), "val": str((val / "images").resolve()), "names": dict(enumerate(names))})
     )
     return data, {"rendered_tiles": len(rendered), "real_photos": len(real), "real_repeat": repeat}
 
@@ -154,10 +190,14 @@ def _patch_ultralytics() -> None:
     trainer.check_amp = lambda model: True  # the check downloads yolo26n.pt; the GPU machine is offline
 
 
-def finder_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str]:
-    """An ultralytics checkpoint of one-class YOLOv5n from the candidate, else COCO's layers 0-23; and its source."""
-    if (candidates / FINDER_CANDIDATE).is_file():
-        source = candidates / FINDER_CANDIDATE
+def finder_start(candidates: Path, pack: Path, scratch: Path, names: list[str]) -> tuple[Path, str]:
+    """An ultralytics checkpoint of YOLOv5n with `names` from the candidate, else COCO's layers 0-23; its source.
+    With a cocked class the candidate is the last cocked finder, else the one-class finder (its head's class
+    layer starting afresh)."""
+    first = [COCKED_CANDIDATE, FINDER_CANDIDATE] if len(names) > 1 else [FINDER_CANDIDATE]
+    found = [candidates / name for name in first if (candidates / name).is_file()]
+    if found:
+        source = found[0]
     elif (pack / "weights" / START_WEIGHTS).is_file():
         source = pack / "weights" / START_WEIGHTS
     else:
@@ -165,7 +205,7 @@ def finder_start(candidates: Path, pack: Path, scratch: Path) -> tuple[Path, str
             f"no hay pesos de partida: ni {candidates / FINDER_CANDIDATE} ni {START_WEIGHTS} en el paquete"
         )
     path = scratch / "finder-start.pt"
-    loaded = yolo_checkpoint(load_quantized(source), ["die"], path)
+    loaded = yolo_checkpoint(load_quantized(source), names, path)
     return path, f"{source.name} ({loaded} tensores)"
 
 
@@ -226,7 +266,7 @@ def train_finder(data: Path, start: Path, hours: float, args: argparse.Namespace
         epochs=1000,  # replaced by what `time` allows after the first epoch
         imgsz=args.imgsz,
         batch=args.batch,
-        single_cls=True,
+        single_cls=not args.cocked_class,
         device=args.device,
         workers=args.workers,
         project=str(scratch),
@@ -299,6 +339,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--faces-input", type=int, default=64, help="lado de la entrada del clasificador")
     p.add_argument("--reserve", type=float, default=RESERVE_S, help="segundos que se dejan al final")
     p.add_argument("--no-faces", action="store_true", help="solo el buscador")
+    p.add_argument(
+        "--cocked-class",
+        action="store_true",
+        help=f"el buscador aprende dos clases, dado y dado montado; sus pesos salen como {COCKED_CANDIDATE}",
+    )
+    p.add_argument(
+        "--cocked-rate",
+        type=float,
+        default=0.5,
+        help="con --cocked-class: la probabilidad de un dado montado en cada asiento de las mesas compuestas",
+    )
     return p
 
 
@@ -319,7 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     if scratch.exists():
         shutil.rmtree(scratch)
     scratch.mkdir(parents=True)
-    resumed = (args.candidates / FINDER_CANDIDATE).is_file()
+    names = COCKED_NAMES if args.cocked_class else ["die"]
+    candidate = COCKED_CANDIDATE if args.cocked_class else FINDER_CANDIDATE
+    resumed = (args.candidates / candidate).is_file()
     val_tables, val_tiles = compose(
         900_000, args.val_tables, scratch / "val-tables", scratch / "val", args, deadline, True
     )
@@ -339,8 +392,8 @@ def main(argv: list[str] | None = None) -> int:
         start, source = faces_start(args.candidates, pack, scratch)
         log(f"caras: desde {source}")
         faces = start_faces(pack, scratch, start, args, max(10.0, end - time.time() - 60), log)
-    data, counts = finder_data(pack, scratch / "tiles", scratch / "val", scratch, args.real_share)
-    start, source = finder_start(args.candidates, pack, scratch)
+    data, counts = finder_data(pack, scratch / "tiles", scratch / "val", scratch, args.real_share, names)
+    start, source = finder_start(args.candidates, pack, scratch, names)
     log(f"buscador: desde {source}; {counts}")
     hours = max(1.0, end - time.time() - 20) / 3600
     run = train_finder(data, start, hours, args, scratch, 1.0 if resumed else 3.0)
@@ -349,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         "device": gpu,
         "resumed": resumed,
         "tables": tables,
-        "finder": {"from": source, **counts, "last": last_row(run / "results.csv")},
+        "finder": {"from": source, "names": names, **counts, "last": last_row(run / "results.csv")},
     }
     last = run / "weights" / "last.pt"
     if last.is_file():
@@ -358,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
         ckpt = torch.load(last, map_location="cpu", weights_only=False)
         summary["finder"]["epochs"] = int(float(summary["finder"]["last"].get("epoch", 0)))
         model = ckpt.get("ema") or ckpt["model"]
-        save_quantized(model.float().state_dict(), out / FINDER_CANDIDATE)
-        strip_optimizer(str(last), str(out / "finder.pt"))
+        save_quantized(model.float().state_dict(), out / candidate)
+        strip_optimizer(str(last), str(out / candidate.replace(".q8", "")))
     log(f"buscador: {summary['finder'].get('epochs')} épocas; {summary['finder']['last']}")
     if faces is not None:
         process, handle = faces
