@@ -37,6 +37,31 @@ def reduce(frame: Frame, long_side: int, max_enlarge: float = MAX_ENLARGE) -> tu
     return np.ascontiguousarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA)), scale
 
 
+COCKED_CLASS = 1  # a finder with two classes: 0 a die, 1 a cocked die
+
+
+def one_box_a_die(xyxy: np.ndarray, confidences: np.ndarray, classes: np.ndarray, iou: float) -> list[Detection]:
+    """A two-class finder's boxes (suppressed class by class) as one box a die, most confident first: a box is
+    kept unless a kept box overlaps it by `iou` or more, and a kept box's `cocked` is the best confidence of the
+    cocked boxes on it (0 where none)."""
+    order = np.argsort(-confidences, kind="stable")
+    kept: list[int] = []
+    for i in order:
+        box = Box(*map(float, xyxy[i]))
+        if all(box.iou(Box(*map(float, xyxy[k]))) < iou for k in kept):
+            kept.append(int(i))
+    out = []
+    for k in kept:
+        box = Box(*map(float, xyxy[k]))
+        cocked = [
+            float(confidences[j])
+            for j in range(len(xyxy))
+            if classes[j] == COCKED_CLASS and box.iou(Box(*map(float, xyxy[j]))) >= iou
+        ]
+        out.append(Detection(box, float(confidences[k]), int(classes[k]), max(cocked, default=0.0)))
+    return out
+
+
 class YoloFinder:
     """Finds dice with a YOLO model (.pt, .onnx or an NCNN folder); boxes in original-frame pixels."""
 
@@ -80,6 +105,8 @@ class YoloFinder:
         xyxy = np.asarray(boxes.xyxy.cpu()) / scale
         confidences = np.asarray(boxes.conf.cpu())
         classes = np.asarray(boxes.cls.cpu()).astype(int)
+        if len(self.model.names) > 1:
+            return one_box_a_die(xyxy, confidences, classes, self.iou)
         found = [Detection(Box(*map(float, xyxy[i])), float(confidences[i]), int(classes[i])) for i in range(len(xyxy))]
         return sorted(found, key=lambda d: -d.confidence)
 

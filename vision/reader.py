@@ -94,6 +94,12 @@ class ReaderSettings:
     # (docs/experiments/2026-11-23-top-face-counted-alone.md). None: off.
     top_sweep: float | None = 0.015
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
+    # A finder with a cocked class (`python -m vision.gpu train --cocked-class`) sees the die's neighbours and the
+    # cup: a die it calls cocked with this confidence or more is flagged. Its cocked class fires strongly or not at
+    # all (on tables-an-cases 0.40 of the cocked dice and 0.03 of the flat ones from 0.05, 0.38 and 0.03 at 0.3),
+    # so the level matters little (docs/experiments/2026-11-27-a-finder-with-a-cocked-class.md). None: off; a
+    # one-class finder gives no such confidence.
+    finder_cocked: float | None = 0.2
     # Where nothing is a die: polygons in frame pixels (the seat markers with their white border, which the finder
     # can take for dice). A box whose centre lies in one is never read.
     no_dice: tuple[tuple[tuple[float, float], ...], ...] = ()
@@ -225,7 +231,7 @@ class DiceReader:
             ]
         verdicts = self.faces.read_dice([frame[y1:y2, x1:x2] for x1, y1, x2, y2 in bounds], turned, tops)
         found = list(zip(detections, verdicts, bounds, strict=True))
-        dice = [self._read_one(frame, d.box, d.confidence, v, b) for d, v, b in found[:sure] if not v.absent]
+        dice = [self._read_one(frame, d, v, b) for d, v, b in found[:sure] if not v.absent]
         dice = self._odd_sizes(dice, self._second_chances(frame, found[sure:], dice))
         dice.sort(key=lambda d: (d.box.center[1], d.box.center[0]))
         not_dice = tuple(d.box for d, v, _ in found[:sure] if v.absent)
@@ -238,8 +244,9 @@ class DiceReader:
             for polygon in self.settings.no_dice
         )
 
-    def _read_one(self, frame: Frame, box: Box, detection: float, verdict: FaceVerdict, bounds: Bounds) -> DieReading:
+    def _read_one(self, frame: Frame, found: Detection, verdict: FaceVerdict, bounds: Bounds) -> DieReading:
         s = self.settings
+        box, detection = found.box, found.confidence
         if verdict.face is None:
             raise ValueError("el lector de caras no nombró una cara: DiceReader necesita una para cada dado")
         height, width = frame.shape[:2]
@@ -253,6 +260,8 @@ class DiceReader:
         if s.from_above and s.max_die_share is not None and box.side > s.max_die_share * max(width, height):
             reasons.append(Reason(ReasonCode.TOO_BIG, share=box.side / max(width, height)))
         reasons.extend(verdict.reasons)
+        if s.finder_cocked is not None and found.cocked is not None and found.cocked >= s.finder_cocked:
+            reasons.append(Reason(ReasonCode.FINDER_COCKED, p=found.cocked, threshold=s.finder_cocked))
         lean = self._lean_reason(box, bounds, verdict, width, height)
         if lean:
             reasons.append(lean)
@@ -284,7 +293,7 @@ class DiceReader:
             box = detection.box
             if any(max(box.overlap_share(b), b.overlap_share(box)) > s.second_chance_overlap for b in boxes):
                 continue
-            die = self._read_one(frame, box, detection.confidence, verdict, bounds)
+            die = self._read_one(frame, detection, verdict, bounds)
             if not die.uncertain:
                 die = die.flagged(Reason(ReasonCode.DOUBTFUL_DETECTION, confidence=detection.confidence))
             out.append(die)

@@ -25,6 +25,7 @@ class ReasonCode(StrEnum):
     NOT_COUNTED = "not_counted"  # the pip counter could not count
     READERS_DISAGREE = "readers_disagree"  # the classifier and the pip counter name different faces
     MAYBE_COCKED = "maybe_cocked"  # the face classifier's cocked class is at its threshold or over
+    FINDER_COCKED = "finder_cocked"  # the finder's cocked class is at its threshold or over (the die's surroundings)
     FEW_FRAMES = "few_frames"  # seen on only some of a still's frames
     FRAMES_DISAGREE = "frames_disagree"  # a still's frames read different faces
     OUTSIDE = "outside"  # outside the table (the seat check)
@@ -48,6 +49,7 @@ MESSAGES: dict[ReasonCode, str] = {
     ReasonCode.NOT_COUNTED: "no se pudieron contar los puntos",
     ReasonCode.READERS_DISAGREE: "los dos lectores no coinciden (modelo {model}, puntos {pips})",
     ReasonCode.MAYBE_COCKED: "el modelo ve un dado quizá montado ({p:.2f} ≥ {threshold:.2f})",
+    ReasonCode.FINDER_COCKED: "el buscador ve un dado quizá montado ({p:.2f} ≥ {threshold:.2f})",
     ReasonCode.FEW_FRAMES: "visto en {seen} de {frames} imágenes",
     ReasonCode.FRAMES_DISAGREE: "las imágenes no coinciden en la cara ({faces})",
     ReasonCode.OUTSIDE: "fuera de la mesa",

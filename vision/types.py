@@ -66,15 +66,20 @@ class Box:
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    """A die found on the frame by the finder: where, how sure, and the finder's class (0 = die)."""
+    """A die found on the frame by the finder: where, how sure, the finder's class (0 = die) and, from a finder
+    with a cocked class, how sure it is that the die is cocked (None from a one-class finder)."""
 
     box: Box
     confidence: float
     cls: int = 0
+    cocked: float | None = None
 
     def to_dict(self) -> dict[str, object]:
         """JSON form."""
-        return {"box": self.box.to_list(), "confidence": round(self.confidence, 4), "class": self.cls}
+        out: dict[str, object] = {"box": self.box.to_list(), "confidence": round(self.confidence, 4), "class": self.cls}
+        if self.cocked is not None:
+            out["cocked"] = round(self.cocked, 4)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -209,6 +209,15 @@ def test_train_rehearsal_with_a_cocked_class(
     from ultralytics import YOLO
 
     assert YOLO(str(out / "finder-cocked.pt")).names == {0: "die", 1: "cocked"}
+    from vision.gpu import cocked
+
+    report = cocked.measure(out / "finder-cocked.pt", scratch / "val-tables")
+    assert report["tables"] == 1 and report["cocked"] >= 1 and report["flat"] >= 1
+    assert set(report["flagged"]) == {str(t) for t in cocked.THRESHOLDS}
+    with pytest.raises(SystemExit, match="no tiene clase de dado montado"):
+        cocked.measure(gpu_pack.REPO / "models" / "dice" / "finder.pt", scratch / "val-tables")
+    with pytest.raises(SystemExit, match="no tiene meta"):
+        cocked.main(["--finder", str(out / "finder-cocked.pt"), str(tmp_path)])
     candidates.mkdir()
     shutil.copy(out / "finder-cocked.q8.pt", candidates / "finder-cocked.q8.pt")
     out2 = tmp_path / "out2"
@@ -332,6 +341,26 @@ def test_judge_reads_each_set_with_both_finders(tmp_path: Path, capsys: pytest.C
     assert out["adoptable"] and out["sets"][0]["base"] == out["sets"][0]["candidate"]
     assert (work / "models" / "dice" / "finder.pt").resolve() == finder.resolve()
     assert (work / "models" / "faces" / "face_cnn.onnx").is_file()
+
+
+def test_judge_links_the_face_readers_it_is_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--faces alone: the shipped finder beside the given face readers; neither given: nothing to judge."""
+    from vision.gpu import judge
+
+    faces = gpu_pack.REPO / "models" / "faces"
+    photos = Path(__file__).parent / "fixtures" / "real"
+    work = tmp_path / "work"
+    args = ["--faces", str(faces), "--val", str(tmp_path / "none"), "--rendered", str(photos), "--work", str(work)]
+    assert judge.main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["adoptable"]
+    assert (work / "models" / "faces").resolve() == faces.resolve()
+    assert (work / "models" / "dice" / "finder.pt").resolve() == (gpu_pack.REPO / "models" / "dice" / "finder.pt")
+    with pytest.raises(SystemExit) as stop:
+        judge.main(["--val", str(tmp_path / "none"), "--rendered", str(photos)])
+    assert stop.value.code == 2 and "nada que juzgar" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        judge.main(["--faces", str(tmp_path), "--rendered", str(photos)])
+    assert stop.value.code == 2 and "no tiene face_cnn.onnx" in capsys.readouterr().err
 
 
 def test_judge_names_the_sets_a_candidate_reads_worse() -> None:

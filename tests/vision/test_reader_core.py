@@ -25,6 +25,7 @@ from vision.evaluate import (
 from vision.faces.pips import TopShares
 from vision.frames import FrameError, check_frame, load_image
 from vision.reader import SECOND_CHANCE, DiceReader, ReaderSettings, crop_box, top_face_share
+from vision.reasons import ReasonCode, has
 from vision.types import Box, Detection, DieReading, FaceGuess, FaceVerdict, Frame
 
 
@@ -586,6 +587,31 @@ def test_a_face_seen_at_a_slant_is_flagged_as_maybe_cocked(squash: float | None,
         ReaderSettings(max_die_share=None, from_above=False),
     ):
         assert not DiceReader(finder, SquashedFaces(squash), off).read(frame).dice[0].uncertain
+
+
+@pytest.mark.parametrize(("cocked", "flagged"), [(0.9, True), (0.2, True), (0.19, False), (0.0, False), (None, False)])
+def test_a_die_the_finder_calls_cocked_is_flagged(cocked: float | None, flagged: bool) -> None:
+    # a finder with a cocked class: flagged from 0.2 (docs/experiments/2026-11-27-a-finder-with-a-cocked-class.md)
+    frame = frame_with_patches({(500, 150, 540, 190): 200})
+    finder = FakeFinder([Detection(Box(500, 150, 540, 190), 0.9, 0, cocked)])
+    settings = ReaderSettings(max_die_share=None, lean_sideways=None)
+    [die] = DiceReader(finder, FakeFaces(), settings).read(frame).dice
+    assert die.uncertain == flagged
+    assert has(die.reasons, ReasonCode.FINDER_COCKED) == flagged
+    assert any("el buscador ve un dado quizá montado" in r for r in die.reasons) == flagged
+    off = replace(settings, finder_cocked=None)
+    assert not DiceReader(finder, FakeFaces(), off).read(frame).dice[0].uncertain
+
+
+def test_a_two_class_finder_gives_one_box_a_die() -> None:
+    """Boxes of both classes on one die become one detection that keeps the cocked confidence; a cocked box alone
+    is a die too; a die apart stays apart with cocked 0."""
+    from vision.finder import one_box_a_die
+
+    xyxy = np.array([[0, 0, 40, 40], [1, 1, 41, 41], [100, 0, 140, 40], [200, 0, 240, 40]], float)
+    found = one_box_a_die(xyxy, np.array([0.9, 0.6, 0.3, 0.8]), np.array([0, 1, 1, 0]), 0.5)
+    assert [(d.confidence, d.cls, d.cocked) for d in found] == [(0.9, 0, 0.6), (0.8, 0, 0.0), (0.3, 1, 0.3)]
+    assert found[0].to_dict()["cocked"] == 0.6 and "cocked" not in Detection(Box(0, 0, 1, 1), 0.5).to_dict()
 
 
 class SureOfBright:

@@ -1,6 +1,6 @@
-"""`python -m vision.gpu judge --finder PT [--val DIR] [--rendered DIR ...]`: a loan's finder against the shipped one,
-behind the shipped face readers, on every real val part and every rendered set given, read by `cacho vision eval`
-exactly as a user reads them; a table, and whether it may be adopted (docs/gpu.md §4)."""
+"""`python -m vision.gpu judge [--finder PT] [--faces DIR] [--val DIR] [--rendered DIR ...]`: a loan's finder, face
+readers or both against the shipped ones, on every real val part and every rendered set given, read by
+`cacho vision eval` exactly as a user reads them; a table, and whether it may be adopted (docs/gpu.md §4)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,11 @@ MODELS = REPO / "models"
 CACHO = Path(sys.executable).parent / "cacho"
 
 
-def candidate_models(finder: Path, folder: Path, models: Path = MODELS) -> Path:
-    """A models folder of links: `finder` as dice/finder.pt beside the shipped face readers."""
+def candidate_models(finder: Path, folder: Path, models: Path = MODELS, faces: Path | None = None) -> Path:
+    """A models folder of links: `finder` as dice/finder.pt beside the face readers of `faces` (the shipped ones
+    by default)."""
     (folder / "dice").mkdir(parents=True, exist_ok=True)
-    for link, target in ((folder / "dice" / "finder.pt", finder), (folder / "faces", models / "faces")):
+    for link, target in ((folder / "dice" / "finder.pt", finder), (folder / "faces", faces or models / "faces")):
         if link.is_symlink() or link.exists():
             link.unlink()
         os.symlink(target.resolve(), link)
@@ -75,7 +76,12 @@ def verdict(rows: list[dict[str, Any]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Print the comparison, one line a set, and the verdict."""
     p = argparse.ArgumentParser(prog="python -m vision.gpu judge", description=__doc__)
-    p.add_argument("--finder", type=Path, required=True, help="los pesos del buscador de la corrida (finder.pt)")
+    p.add_argument(
+        "--finder", type=Path, help="los pesos del buscador de la corrida (finder.pt; por omisión el de --base)"
+    )
+    p.add_argument(
+        "--faces", type=Path, help="una carpeta de lectores de caras como models/faces (por omisión los de --base)"
+    )
     p.add_argument("--base", type=Path, default=MODELS, help="la carpeta de modelos contra la que se juzga")
     p.add_argument(
         "--val", type=Path, default=Path("runs/gpu/val"), help="lo que escribió python -m vision.gpu valsets"
@@ -84,8 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", type=Path, default=Path("runs/gpu/judge"), help="donde se arma la carpeta candidata")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    if not args.finder.is_file():
-        p.error(f"--finder: no existe {args.finder}")
+    if args.finder is None and args.faces is None:
+        p.error("nada que juzgar: dé --finder, --faces o ambos")
+    finder = args.finder or args.base / "dice" / "finder.pt"
+    if not finder.is_file():
+        p.error(f"--finder: no existe {finder}")
+    if args.faces is not None and not (args.faces / "face_cnn.onnx").is_file():
+        p.error(f"--faces: {args.faces} no tiene face_cnn.onnx")
     if not CACHO.is_file():
         p.error(f"no encuentro el comando cacho junto a {sys.executable}: instale el proyecto (./run.sh o ./test.sh)")
     sets = sorted(d for d in args.val.iterdir() if (d / "images").is_dir()) if args.val.is_dir() else []
@@ -94,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--rendered: {missing[0]} no es una carpeta YOLO (falta images/)")
     if not sets and not args.rendered:
         p.error(f"nada que leer: ni partes de validación en {args.val} (python -m vision.gpu valsets) ni --rendered")
-    candidate = candidate_models(args.finder, args.work / "models", args.base)
+    candidate = candidate_models(finder, args.work / "models", args.base, args.faces)
     rows = []
     for folder in [*sets, *args.rendered]:
         base, cand = evaluate(folder, args.base), evaluate(folder, candidate)
