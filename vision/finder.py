@@ -44,22 +44,21 @@ def one_box_a_die(xyxy: np.ndarray, confidences: np.ndarray, classes: np.ndarray
     """A two-class finder's boxes (suppressed class by class) as one box a die, most confident first: a box is
     kept unless a kept box overlaps it by `iou` or more, and a kept box's `cocked` is the best confidence of the
     cocked boxes on it (0 where none)."""
-    order = np.argsort(-confidences, kind="stable")
+    boxes = [Box(*map(float, row)) for row in xyxy]
     kept: list[int] = []
-    for i in order:
-        box = Box(*map(float, xyxy[i]))
-        if all(box.iou(Box(*map(float, xyxy[k]))) < iou for k in kept):
+    for i in np.argsort(-confidences, kind="stable"):
+        if all(boxes[i].iou(boxes[k]) < iou for k in kept):
             kept.append(int(i))
-    out = []
-    for k in kept:
-        box = Box(*map(float, xyxy[k]))
-        cocked = [
-            float(confidences[j])
-            for j in range(len(xyxy))
-            if classes[j] == COCKED_CLASS and box.iou(Box(*map(float, xyxy[j]))) >= iou
-        ]
-        out.append(Detection(box, float(confidences[k]), int(classes[k]), max(cocked, default=0.0)))
-    return out
+    cocked = [j for j in range(len(boxes)) if classes[j] == COCKED_CLASS]
+    return [
+        Detection(
+            boxes[k],
+            float(confidences[k]),
+            int(classes[k]),
+            max((float(confidences[j]) for j in cocked if boxes[k].iou(boxes[j]) >= iou), default=0.0),
+        )
+        for k in kept
+    ]
 
 
 class YoloFinder:

@@ -196,6 +196,10 @@ def test_train_rehearsal_with_a_cocked_class(
     common += ["--cocked-class", "--cocked-rate", "1", "--reserve", "8", "--scratch", str(scratch)]
     candidates = tmp_path / "candidates"
     out = tmp_path / "out1"
+    for rate in ("0", "1.5"):  # a rate that is no probability stops the run before anything is written
+        with pytest.raises(SystemExit) as stop:
+            gpu_train.main([*common, "--cocked-rate", rate, "--out", str(out)])
+        assert stop.value.code == 2 and not out.exists() and not scratch.exists()
     assert gpu_train.main([*common, "--candidates", str(candidates), "--minutes", "0.5", "--out", str(out)]) == 0
     labels = (scratch / "tiles" / "labels").glob("*.txt")
     tiles = [line.split()[0] for f in labels for line in f.read_text().splitlines()]

@@ -134,13 +134,11 @@ def one_class_copies(folders: list[Path], scratch: Path) -> list[str]:
     sets label faces, not cocked dice); the links' paths."""
     out = []
     for k, folder in enumerate(folders):
-        head, _, tail = str(folder).rpartition("/images")
-        labels = Path(head + "/labels" + tail)
         images_copy, labels_copy = scratch / "real-flat" / str(k) / "images", scratch / "real-flat" / str(k) / "labels"
         images_copy.mkdir(parents=True, exist_ok=True)
         labels_copy.mkdir(parents=True, exist_ok=True)
         for photo in sorted(folder.glob("*.jpg")):
-            label = labels / f"{photo.stem}.txt"
+            label = realsets._label_path(photo)
             lines = label.read_text().split("\n") if label.is_file() else []
             flat = ["0 " + line.split(maxsplit=1)[1] for line in lines if len(line.split()) == 5]
             (labels_copy / f"{photo.stem}.txt").write_text("".join(line + "\n" for line in flat))
@@ -355,7 +353,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one loan's training and write its results into --out."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.cocked_class and not 0 < args.cocked_rate <= 1:
+        parser.error(f"--cocked-rate: una probabilidad mayor que 0 y hasta 1, no {args.cocked_rate}")
     started = time.time()
     deadline = started + args.minutes * 60
     out, scratch, pack = args.out, args.scratch, args.pack
