@@ -226,3 +226,22 @@ def test_a_card_seen_only_by_a_covered_corner_counts_only_when_read_wrong_and_su
     # a labelled card read from its covered corner is the card read
     other = evaluate_folder(folder, {"one.jpg": [*base, reading("QC", [860, 310, 890, 370])]})
     assert (other.right_sure, other.extra) == (3, 0)
+
+
+def test_cards_boxed_whole_match_the_reading_whose_corners_they_hold() -> None:
+    # a fan: 9S lies over JS, so JS's box holds a corner of 9S too
+    jack = TruthCard("JS", False, ((100.0, 100.0, 300.0, 380.0),), whole_only=True)
+    nine = TruthCard("9S", False, ((250.0, 90.0, 450.0, 370.0),), whole_only=True)
+    nine_read = {"card": "9S", "box": [255.0, 95.0, 280.0, 140.0], "uncertain": False}  # inside both boxes
+    jack_read = {"card": "JS", "box": [105.0, 105.0, 130.0, 150.0], "uncertain": False}
+    both = CardScores()
+    score_image([jack, nine], [nine_read, jack_read], both)
+    assert (finish(both).right_sure, both.silent_errors, both.extra) == (2, 0, 0)
+    # the jack's corner read as the nine: the nine's own card is still matched, the jack's reading is one of more
+    misread = CardScores()
+    score_image([jack, nine], [nine_read, {**jack_read, "card": "9S"}], misread)
+    assert (finish(misread).right_sure, misread.silent_errors, misread.silent_extra) == (1, 1, 0)
+    # a reading outside every box is a reading of more
+    outside = CardScores()
+    score_image([jack], [{**jack_read, "box": [500.0, 500.0, 520.0, 540.0]}], outside)
+    assert (finish(outside).matched, outside.silent_extra) == (0, 1)

@@ -32,6 +32,8 @@ class TruthCard:
     face_down: bool
     boxes: tuple[tuple[float, float, float, float], ...]
     optional: bool = False
+    # a set that boxes whole cards, not their indices: a reading matches the card whose box holds its corners
+    whole_only: bool = False
 
 
 @dataclass
@@ -111,6 +113,9 @@ def truth_cards(meta: Mapping[str, Any], labels: Sequence[str], names: Sequence[
             max(p[1] for p in outline),
         )
         seen = tuple(card["visible_box"]) if card.get("visible_box") else whole
+        if card.get("corners_unlabelled"):
+            shown.append(TruthCard(parse_card(card["card"]), bool(card["face_down"]), (whole,), whole_only=True))
+            continue
         if card["face_down"]:
             shown.append(TruthCard(None, True, (seen, whole)))
             continue
@@ -172,6 +177,35 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
+def inside(box: Sequence[float], outline: Sequence[float]) -> float:
+    """The share of a box that lies inside an outline [x1, y1, x2, y2]."""
+    w = min(box[2], outline[2]) - max(box[0], outline[0])
+    h = min(box[3], outline[3]) - max(box[1], outline[1])
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return max(w, 0.0) * max(h, 0.0) / area if area > 0 else 0.0
+
+
+def match_score(truth: TruthCard, reading: Mapping[str, Any]) -> float:
+    """How well a reading lies on a card: its best corner's IoU with one of the card's boxes or, for a card boxed
+    whole, the share of its corners inside the box, more where it names that card, less a little for their distance
+    from the box's nearest corner (in a fan one card's box holds another's corners too: a wrong name given there is
+    matched elsewhere or leaves the card it belongs to unmatched, a reading of more or a card missed)."""
+    mine = reading.get("indices") or [reading["box"]]
+    if not truth.whole_only:
+        return max(iou(index, box) for box in truth.boxes for index in mine)
+    outline = truth.boxes[0]
+    held = sum(inside(index, outline) >= 0.5 for index in mine) / len(mine)
+    if not held:
+        return 0.0
+    diagonal = math.hypot(outline[2] - outline[0], outline[3] - outline[1])
+    gaps = [
+        min(math.dist(((i[0] + i[2]) / 2, (i[1] + i[3]) / 2), (x, y)) for x in outline[::2] for y in outline[1::2])
+        for i in mine
+    ]
+    same = reading.get("card") is not None and reading["card"] == truth.card
+    return 0.5 * held + 0.3 * same + 0.2 * (1 - min(1.0, sum(gaps) / len(gaps) / diagonal))
+
+
 def _is_right(truth: TruthCard, reading: Mapping[str, Any]) -> bool:
     if truth.face_down:
         return bool(reading.get("face_down")) and reading.get("card") is None
@@ -187,11 +221,7 @@ def score_image(
     reading's boxes are its corner indices where it gives them: a set that labels one corner of a card matches the
     card read from another). An optional card counts only when it is read wrong and sure."""
     pairs = sorted(
-        (
-            (max(iou(mine, box) for box in truth.boxes for mine in reading.get("indices") or [reading["box"]]), t, r)
-            for t, truth in enumerate(truths)
-            for r, reading in enumerate(readings)
-        ),
+        ((match_score(truth, reading), t, r) for t, truth in enumerate(truths) for r, reading in enumerate(readings)),
         reverse=True,
     )
     match: dict[int, int] = {}

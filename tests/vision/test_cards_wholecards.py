@@ -1,0 +1,80 @@
+"""A real set boxed by whole cards, made a folder `cacho cards eval` scores, and its corners labelled for training."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import wholecards
+from vision.cards.evaluate import evaluate_folder
+from vision.cards.reader import IndexHit
+from vision.types import Box
+
+HEADER = "source_stem\tfile\trelation_to_first_version\tchirality\n"
+
+
+@pytest.fixture
+def real(tmp_path: Path) -> Path:
+    """A whole-card set: 20 photos, each with a mirrored copy, two cards each (10C and AS in the set's classes)."""
+    root = tmp_path / "whole-card"
+    (root / "images" / "train").mkdir(parents=True)
+    (root / "labels" / "train").mkdir(parents=True)
+    (root / "class_map.txt").write_text(
+        "# class_id\tsource_name\tcanonical\n0\t10 of clubs\t10C\n1\tace of spades\tAS\n"
+    )
+    rows = []
+    for i in range(20):
+        for kind in ("ref", "hflip"):
+            name = f"IMG_{i:03d}_jpg.rf.{kind}"
+            cv2.imwrite(str(root / "images" / "train" / f"{name}.jpg"), np.full((64, 64, 3), 200, np.uint8))
+            (root / "labels" / "train" / f"{name}.txt").write_text("0 0.25 0.5 0.3 0.6\n1 0.75 0.5 0.3 0.6\n")
+            rows.append(f"IMG_{i:03d}\t{name}.jpg\t{kind}\t-\n")
+    (root / wholecards.GROUPS).write_text(HEADER + "".join(rows))
+    return root
+
+
+def test_only_first_versions_split_by_runs(real: Path, tmp_path: Path) -> None:
+    out = tmp_path / "whole"
+    counts = wholecards.build(real, out)
+    assert counts == {"train": 12, "val": 8, "train_cards": 24, "val_cards": 16}  # runs of 8: train, val, train
+    assert not list(out.rglob("*hflip*"))
+    meta = json.loads(next((out / "meta" / "val").glob("*.json")).read_text())
+    assert [c["card"] for c in meta["cards"]] == ["10C", "AS"]
+    assert meta["cards"][0]["corners_unlabelled"] and meta["size"] == [64, 64]
+
+
+def test_eval_matches_readings_by_the_corners_a_box_holds(real: Path, tmp_path: Path) -> None:
+    out = tmp_path / "whole"
+    wholecards.build(real, out)
+    right = {"card": "10C", "face_down": False, "box": [8.0, 14.0, 14.0, 22.0], "uncertain": False}
+    wrong = {"card": "2S", "face_down": False, "box": [42.0, 14.0, 48.0, 22.0], "uncertain": False}
+    readings = {p.name: [right, wrong] for p in (out / "images" / "val").iterdir()}
+    scores = evaluate_folder(out, readings, "val")
+    assert (scores.shown, scores.right_sure, scores.silent_errors, scores.extra) == (16, 8, 8, 0)
+
+
+def test_a_corner_takes_the_code_of_the_one_card_that_can_hold_it() -> None:
+    cards = [("JS", (100.0, 100.0, 300.0, 380.0)), ("9S", (250.0, 90.0, 450.0, 370.0))]
+    lone = IndexHit("7D", 0.9, Box(105, 105, 130, 150), second="7D")  # the jack's own corner, misread
+    assert wholecards.corner_code(lone, cards) == "JS"
+    shared = IndexHit("9S", 0.9, Box(255, 95, 280, 140), second="6S")  # near both boxes' edges
+    assert wholecards.corner_code(shared, cards) == "9S"
+    unsure = IndexHit("4H", 0.9, Box(255, 95, 280, 140), second="4H")  # neither code: no label
+    assert wholecards.corner_code(unsure, cards) is None
+    middle = IndexHit("JS", 0.9, Box(180, 220, 205, 265))  # a pip in the card's middle is no corner
+    assert wholecards.corner_code(middle, cards) is None
+
+
+def test_bad_folders_are_refused_in_spanish(real: Path, tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    with pytest.raises(SystemExit, match=r"falta class_map\.txt"):
+        wholecards.main(["--out", str(out), "--real", str(tmp_path)])
+    with pytest.raises(SystemExit, match=r"falta data\.yaml"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--corners-into", str(tmp_path / "nada")])
+    with pytest.raises(SystemExit, match="--val-every"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--val-every", "0"])
+    assert not out.exists()

@@ -1,0 +1,186 @@
+"""A real set labelled by whole-card boxes as a folder `cacho cards eval` scores: cards matched by their corners.
+
+    python -m vision.cards.wholecards --out data/cards/whole [--real DIR] [--val-every N] [--corners-into DIR]
+
+The real "poker-cards" photos (`../shared/data/cards-real/whole-card`) box each whole card, not its corner indices.
+Only each photo's first version is taken: the set's other copies are the same photo turned over or mirrored, and a
+mirrored index is no card anyone holds. A meta JSON per photo marks each card `corners_unlabelled`, so a reading is
+matched to the card whose box holds its corner indices (`vision.cards.evaluate`). Photos are split by runs of
+consecutive shots, as `vision.cards.dataset` splits the corner-index set.
+
+`--corners-into DIR` adds the training photos to a `vision.cards.dataset` folder labelled by corner index: the
+reader's finder finds the indices, and each takes the code of the one card that can hold it (its box holds the
+index and the index lies near the box's edge, where a card's corners touch it; where several can, the one either
+classifier names). The validation photos are never labelled so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+
+from vision.cards.dataset import BACK_CLASS, NAMES, RUN, _link, real_names, write_yaml
+from vision.cards.evaluate import inside
+from vision.cards.notation import CLASS_OF
+from vision.frames import load_image
+from vision.types import Box
+
+if TYPE_CHECKING:
+    from vision.cards.reader import IndexHit
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards-real" / "whole-card"  # read where it lies
+GROUPS = "train_augmentation_groups.tsv"
+VAL_EVERY = 2  # one run of RUN shots in two is validation: the set is this reader's largest real test
+HELD = 0.7  # an index box this much inside a card's box is on that card, or on one lying over it
+EDGE_REACH = 1.5  # ... and within this many index sides of the box's edge: a rotated card's corners touch its box
+
+
+def first_versions(real: Path) -> list[str]:
+    """The file names of each photo's first version (the set's table of copies; every image when it has none)."""
+    table = real / GROUPS
+    images = real / "images" / "train"
+    if not table.exists():
+        return sorted(p.name for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    rows = [line.split("\t") for line in table.read_text().splitlines()[1:] if line.strip()]
+    return sorted(row[1] for row in rows if len(row) >= 3 and row[2] == "ref")
+
+
+def build(real: Path, out: Path, val_every: int = VAL_EVERY) -> dict[str, int]:
+    """Link the first versions into out/images/{train,val} with labels and metas in our classes; cards per split."""
+    mapping = real_names(real)
+    names = first_versions(real)
+    if not names:
+        raise ValueError(f"no hay fotos en {real / 'images' / 'train'}")
+    order = sorted(names)
+    counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0}
+    for i, name in enumerate(order):
+        split = "val" if (i // RUN) % val_every == val_every - 1 else "train"
+        photo = real / "images" / "train" / name
+        stem = Path(name).stem
+        label = real / "labels" / "train" / f"{stem}.txt"
+        if not photo.exists() or not label.exists():
+            raise ValueError(f"falta la foto o la etiqueta de {name} en {real}")
+        pixels = cv2.imread(str(photo))
+        if pixels is None:
+            raise ValueError(f"no se puede leer la imagen {photo}")
+        height, width = pixels.shape[:2]
+        lines, cards = [], []
+        for row in label.read_text().splitlines():
+            parts = row.split()
+            ours = mapping.get(int(parts[0])) if parts else None
+            if ours is None:
+                continue
+            cx, cy, w, h = (float(v) for v in parts[1:5])
+            x1, y1, x2, y2 = (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
+            lines.append(" ".join([str(ours), *parts[1:5]]))
+            card = NAMES[ours]
+            outline = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
+            cards.append(
+                {
+                    "card": card,
+                    "face_down": False,
+                    "polygon": outline,
+                    "visible_box": [x1, y1, x2, y2],
+                    "indices": [],
+                    "corners_unlabelled": True,
+                }
+            )
+        target = f"real-whole-{stem}"
+        _link(photo, out / "images" / split / f"{target}.jpg")
+        for kind, text in (
+            ("labels", "".join(f"{x}\n" for x in lines)),
+            ("meta", json.dumps({"size": [width, height], "cards": cards, "source": name})),
+        ):
+            path = out / kind / split / f"{target}.{'txt' if kind == 'labels' else 'json'}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        counts[split] += 1
+        counts[f"{split}_cards"] += len(cards)
+    write_yaml(out)
+    return counts
+
+
+def near_edge(index: Box, card: tuple[float, float, float, float]) -> bool:
+    """Whether an index lies near a card box's edge (a card's corners touch its box whichever way it is turned)."""
+    x, y = index.center
+    gap = min(x - card[0], card[2] - x, y - card[1], card[3] - y)
+    return gap <= EDGE_REACH * max(index.width, index.height)
+
+
+def corner_code(hit: IndexHit, cards: list[tuple[str, tuple[float, float, float, float]]]) -> str | None:
+    """The code of the one card that can hold this index, or None where none or several can."""
+    box = hit.box.to_list()
+    able = [code for code, card in cards if inside(box, card) >= HELD and near_edge(hit.box, card)]
+    if len(set(able)) == 1:
+        return able[0]
+    named = [code for code in set(able) if code in (hit.name, hit.second)]
+    return named[0] if len(named) == 1 else None
+
+
+def add_corners(whole: Path, into: Path, models: Path | None = None) -> dict[str, int]:
+    """Label the corner indices of `whole`'s training photos and link them into `into`'s train split."""
+    from vision.cards.reader import MODELS, CardReader
+
+    reader = CardReader(models or MODELS)
+    counts = {"photos": 0, "indices": 0, "labelled": 0, "agree": 0}
+    for meta_path in sorted((whole / "meta" / "train").glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        photo = whole / "images" / "train" / f"{meta_path.stem}.jpg"
+        frame = load_image(photo)
+        cards = [(c["card"], tuple(c["visible_box"])) for c in meta["cards"]]
+        width, height = meta["size"]
+        rows = []
+        for hit in reader.detect(frame):
+            if hit.name == NAMES[BACK_CLASS]:
+                continue
+            counts["indices"] += 1
+            code = corner_code(hit, cards)
+            if code is None:
+                continue
+            counts["labelled"] += 1
+            counts["agree"] += code == hit.name
+            b = hit.box
+            rows.append(
+                f"{CLASS_OF[code]} {(b.x1 + b.x2) / 2 / width:.6f} {(b.y1 + b.y2) / 2 / height:.6f} "
+                f"{b.width / width:.6f} {b.height / height:.6f}"
+            )
+        _link(photo, into / "images" / "train" / photo.name)
+        (into / "labels" / "train").mkdir(parents=True, exist_ok=True)
+        (into / "labels" / "train" / f"{meta_path.stem}.txt").write_text("".join(f"{r}\n" for r in rows))
+        counts["photos"] += 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the folder and say what is in it."""
+    parser = argparse.ArgumentParser(prog="python -m vision.cards.wholecards", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--real", type=Path, default=REAL, help="carpeta real etiquetada por cartas enteras")
+    parser.add_argument(
+        "--corners-into", type=Path, help="añade las fotos de entrenamiento, por esquinas, a esta carpeta"
+    )
+    parser.add_argument("--models", type=Path, help="modelos que buscan las esquinas (por defecto, models/cards)")
+    parser.add_argument("--val-every", type=int, default=VAL_EVERY, help="una tanda de fotos de cada N es validación")
+    args = parser.parse_args(argv)
+    if not (args.real / "class_map.txt").is_file():
+        raise SystemExit(f"{args.real} no es una carpeta de cartas enteras: falta class_map.txt")
+    if args.val_every < 1:
+        raise SystemExit(f"--val-every debe ser 1 o más, no {args.val_every}")
+    if args.corners_into and not (args.corners_into / "data.yaml").is_file():
+        raise SystemExit(f"{args.corners_into} no es una carpeta de vision.cards.dataset: falta data.yaml")
+    try:
+        report: dict[str, object] = dict(build(args.real, args.out, args.val_every))
+        if args.corners_into:
+            report["corners"] = add_corners(args.out, args.corners_into, args.models)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
