@@ -72,8 +72,8 @@ def test_a_card_is_sure_only_when_two_corners_agree() -> None:
     assert alone.uncertain and "una sola esquina" in alone.reasons[0]
     both = IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10H")
     assert not judge([both], CardSettings(alone=0.95)).uncertain  # one corner, named so by both classifiers
-    assert not judge([both], CardSettings()).uncertain  # the default accepts it from 0.9
-    assert judge([IndexHit("10H", 0.85, Box(0, 0, 30, 50), second="10H")], CardSettings()).uncertain
+    assert not judge([both], CardSettings()).uncertain  # the default accepts it from 0.95
+    assert judge([IndexHit("10H", 0.94, Box(0, 0, 30, 50), second="10H")], CardSettings()).uncertain
     assert judge([hit("10H", 0.99, 0, 0)], CardSettings(alone=0.95)).uncertain  # no second classifier: one reading
     other = judge([IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10D")], CardSettings())
     assert other.uncertain and other.reasons[0] == "la segunda lectura dice 10D"
@@ -95,6 +95,18 @@ def test_two_corners_that_agree_are_still_doubted_when_the_second_classifier_nam
     one = judge([named("QH", 0, 0), named("10D", 200, 300)], settings)  # every corner, not one
     assert one.uncertain and one.reasons == ("la segunda lectura dice 10D",)
     assert not judge([hit("QH", 0.95, 0, 0), hit("QH", 0.95, 200, 300)], settings).uncertain  # no second model
+
+
+def test_two_sure_corners_are_enough_whatever_a_third_of_the_same_name_scores() -> None:
+    settings = CardSettings(pair=0.9)
+    three = [hit("7S", 0.95, 0, 0), hit("7S", 0.92, 200, 300), hit("7S", 0.4, 200, 0)]
+    card = judge(three, settings)
+    assert not card.uncertain and card.confidence == 0.92 and card.corners == 3
+    assert judge([hit("7S", 0.95, 0, 0), hit("7S", 0.6, 200, 300), hit("7S", 0.4, 200, 0)], settings).uncertain
+    # the second classifier still reads every corner, the faint one too
+    faint = IndexHit("7S", 0.4, Box(200, 0, 230, 50), second="4S")
+    named = [IndexHit("7S", 0.95, Box(0, 0, 30, 50), second="7S"), IndexHit("7S", 0.92, Box(9, 9, 40, 60), second="7S")]
+    assert judge([*named, faint], settings).uncertain
 
 
 def test_a_back_is_a_card_face_down_never_a_code() -> None:
