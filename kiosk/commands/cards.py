@@ -105,7 +105,7 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--alone",
         type=float,
         help="aceptar una carta vista por una sola esquina, si las dos lecturas la nombran, desde esta confianza "
-        "(0.9; 1: nunca)",
+        "(0.95; 1: nunca)",
     )
     parser.add_argument("--back", type=float, help="confianza mínima de un dorso (carta boca abajo)")
 
