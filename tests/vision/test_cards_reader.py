@@ -103,10 +103,14 @@ def test_two_sure_corners_are_enough_whatever_a_third_of_the_same_name_scores() 
     card = judge(three, settings)
     assert not card.uncertain and card.confidence == 0.92 and card.corners == 3
     assert judge([hit("7S", 0.95, 0, 0), hit("7S", 0.6, 200, 300), hit("7S", 0.4, 200, 0)], settings).uncertain
-    # the second classifier still reads every corner, the faint one too
-    faint = IndexHit("7S", 0.4, Box(200, 0, 230, 50), second="4S")
+    # a faint corner the second classifier names otherwise doubts nothing; a sure one does
     named = [IndexHit("7S", 0.95, Box(0, 0, 30, 50), second="7S"), IndexHit("7S", 0.92, Box(9, 9, 40, 60), second="7S")]
-    assert judge([*named, faint], settings).uncertain
+    assert not judge([*named, IndexHit("7S", 0.4, Box(200, 0, 230, 50), second="4S", rival="1S")], settings).uncertain
+    dissent = judge([*named, IndexHit("7S", 0.91, Box(200, 0, 230, 50), second="4S")], settings)
+    assert dissent.uncertain and dissent.reasons == ("la segunda lectura dice 4S",)
+    # with fewer than two sure corners every corner still counts
+    weak = [IndexHit("7S", 0.95, Box(0, 0, 30, 50), second="7S"), IndexHit("7S", 0.5, Box(9, 9, 40, 60), second="4S")]
+    assert "la segunda lectura dice 4S" in judge(weak, settings).reasons
 
 
 def test_a_back_is_a_card_face_down_never_a_code() -> None:

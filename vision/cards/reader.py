@@ -191,11 +191,14 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
         doubts = () if sure else ("dorso poco seguro",)
         return CardRead(None, True, confidence, box, not sure, doubts, 0, tuple(h.box for h in group))
     reasons = []
-    # a second classifier, made differently, must name the card on every corner
-    others = sorted({h.second for h in group if h.second is not None and h.second != group[0].name})
+    # a second classifier, made differently, must name the card on every corner that counts: once two corners are
+    # each sure, a corner the first classifier itself doubts is no evidence either way
+    sure = [h for h in group if h.confidence >= settings.pair]
+    voters = sure if len(sure) >= 2 else group
+    others = sorted({h.second for h in voters if h.second is not None and h.second != group[0].name})
     if others:
         reasons.append("la segunda lectura dice " + ", ".join(others))
-    rivals = sorted({h.rival for h in group if h.rival})
+    rivals = sorted({h.rival for h in voters if h.rival})
     if rivals:
         reasons.append("otra lectura posible: " + ", ".join(rivals))
     if len(group) >= 2:
