@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -10,6 +11,8 @@ import numpy as np
 import pytest
 
 from kiosk.cli import main
+from vision.cards import wholecards
+from vision.cards.notation import CLASS_NAMES
 from vision.cards.synth import generate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
@@ -105,6 +108,23 @@ def test_a_real_photo_is_read_card_by_card(capsys: pytest.CaptureFixture[str]) -
     cards = lines[0]["cards"]
     assert sorted(c["card"] for c in cards) == ["2C", "8D", "AH", "JS"]  # type: ignore[index]
     assert not any(c["uncertain"] for c in cards) and all(c["corners"] == 2 for c in cards)  # type: ignore[index]
+
+
+def test_real_fans_of_five_cards_are_read_and_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two real photos of five cards fanned over each other (tests/fixtures/cards/SOURCES.md), as a whole-card folder
+    (vision.cards.wholecards): every card found and named right, none accepted wrong, at most one left unsure."""
+    real = tmp_path / "whole-card"
+    real.mkdir()
+    (real / "class_map.txt").write_text("".join(f"{i}\t{name}\t{name}\n" for i, name in enumerate(CLASS_NAMES)))
+    for stem in ("real-whole-165352", "real-whole-172515"):
+        for kind, suffix in (("images", ".jpg"), ("labels", ".txt")):
+            (real / kind / "train").mkdir(parents=True, exist_ok=True)
+            shutil.copy(FIXTURES / f"{stem}{suffix}", real / kind / "train" / f"{stem}{suffix}")
+    wholecards.build(real, tmp_path / "whole", val_every=1)
+    assert main(["cards", "eval", str(tmp_path / "whole"), "--split", "val", "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert (scores["shown"], scores["matched"], scores["right"]) == (10, 10, 10)
+    assert scores["silent_errors"] == scores["silent_extra"] == 0 and scores["right_sure"] >= 9
 
 
 def test_a_whole_still_is_spotted_reduced_and_read_at_full_resolution(
