@@ -193,8 +193,8 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
     reasons = []
     # a second classifier, made differently, must name the card on every corner that counts: once two corners are
     # each sure, a corner the first classifier itself doubts is no evidence either way
-    sure = [h for h in group if h.confidence >= settings.pair]
-    voters = sure if len(sure) >= 2 else group
+    sure_corners = [h for h in group if h.confidence >= settings.pair]
+    voters = sure_corners if len(sure_corners) >= 2 else group
     others = sorted({h.second for h in voters if h.second is not None and h.second != group[0].name})
     if others:
         reasons.append("la segunda lectura dice " + ", ".join(others))
