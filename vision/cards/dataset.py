@@ -28,10 +28,10 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 FIXES = Path(__file__).resolve().parents[2] / "models" / "cards" / "relabelled_indices.txt"
 
 
-def real_split(names: Iterable[str]) -> dict[str, str]:
-    """Each real photo's split, "train" or "val", by runs of RUN photos in name order."""
+def real_split(names: Iterable[str], every: int = VAL_EVERY) -> dict[str, str]:
+    """Each real photo's split, "train" or "val", by runs of RUN photos in name order, one run in `every` val."""
     ordered = sorted(names)
-    return {name: "val" if (i // RUN) % VAL_EVERY == VAL_EVERY - 1 else "train" for i, name in enumerate(ordered)}
+    return {name: "val" if (i // RUN) % every == every - 1 else "train" for i, name in enumerate(ordered)}
 
 
 def real_names(real: Path) -> dict[int, int | None]:

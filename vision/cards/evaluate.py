@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 
 from vision.cards.notation import CLASS_NAMES, parse_card
+from vision.types import Box
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 BACK = "BACK"  # the class of a card's back in a folder labelled by hand: a card face down
@@ -177,14 +178,6 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
-def inside(box: Sequence[float], outline: Sequence[float]) -> float:
-    """The share of a box that lies inside an outline [x1, y1, x2, y2]."""
-    w = min(box[2], outline[2]) - max(box[0], outline[0])
-    h = min(box[3], outline[3]) - max(box[1], outline[1])
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return max(w, 0.0) * max(h, 0.0) / area if area > 0 else 0.0
-
-
 def match_score(truth: TruthCard, reading: Mapping[str, Any]) -> float:
     """How well a reading lies on a card: its best corner's IoU with one of the card's boxes or, for a card boxed
     whole, the share of its corners inside the box, more where it names that card, less a little for their distance
@@ -194,7 +187,7 @@ def match_score(truth: TruthCard, reading: Mapping[str, Any]) -> float:
     if not truth.whole_only:
         return max(iou(index, box) for box in truth.boxes for index in mine)
     outline = truth.boxes[0]
-    held = sum(inside(index, outline) >= 0.5 for index in mine) / len(mine)
+    held = sum(Box(*index).overlap_share(Box(*outline)) >= 0.5 for index in mine) / len(mine)
     if not held:
         return 0.0
     diagonal = math.hypot(outline[2] - outline[0], outline[3] - outline[1])

@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING
 
 import cv2
 
-from vision.cards.dataset import BACK_CLASS, NAMES, RUN, _link, real_names, write_yaml
-from vision.cards.evaluate import inside
+from vision.cards.dataset import BACK_CLASS, NAMES, _link, real_names, real_split, write_yaml
 from vision.cards.notation import CLASS_OF
 from vision.frames import load_image
 from vision.types import Box
@@ -55,10 +54,10 @@ def build(real: Path, out: Path, val_every: int = VAL_EVERY) -> dict[str, int]:
     names = first_versions(real)
     if not names:
         raise ValueError(f"no hay fotos en {real / 'images' / 'train'}")
-    order = sorted(names)
+    splits = real_split(names, val_every)
     counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0}
-    for i, name in enumerate(order):
-        split = "val" if (i // RUN) % val_every == val_every - 1 else "train"
+    for name in names:
+        split = splits[name]
         photo = real / "images" / "train" / name
         stem = Path(name).stem
         label = real / "labels" / "train" / f"{stem}.txt"
@@ -113,8 +112,7 @@ def near_edge(index: Box, card: tuple[float, float, float, float]) -> bool:
 
 def corner_code(hit: IndexHit, cards: list[tuple[str, tuple[float, float, float, float]]]) -> str | None:
     """The code of the one card that can hold this index, or None where none or several can."""
-    box = hit.box.to_list()
-    able = [code for code, card in cards if inside(box, card) >= HELD and near_edge(hit.box, card)]
+    able = [code for code, card in cards if hit.box.overlap_share(Box(*card)) >= HELD and near_edge(hit.box, card)]
     if len(set(able)) == 1:
         return able[0]
     named = [code for code in set(able) if code in (hit.name, hit.second)]
