@@ -40,7 +40,8 @@ def real(tmp_path: Path) -> Path:
 def test_only_first_versions_split_by_runs(real: Path, tmp_path: Path) -> None:
     out = tmp_path / "whole"
     counts = wholecards.build(real, out)
-    assert counts == {"train": 12, "val": 8, "train_cards": 24, "val_cards": 16}  # runs of 8: train, val, train
+    # runs of 8: train, val, train
+    assert counts == {"train": 12, "val": 8, "train_cards": 24, "val_cards": 16, "mirrored": 0, "left_out": 0}
     assert not list(out.rglob("*hflip*"))
     meta = json.loads(next((out / "meta" / "val").glob("*.json")).read_text())
     assert [c["card"] for c in meta["cards"]] == ["10C", "AS"]
@@ -77,4 +78,49 @@ def test_bad_folders_are_refused_in_spanish(real: Path, tmp_path: Path) -> None:
         wholecards.main(["--out", str(out), "--real", str(real), "--corners-into", str(tmp_path / "nada")])
     with pytest.raises(SystemExit, match="--val-every"):
         wholecards.main(["--out", str(out), "--real", str(real), "--val-every", "0"])
+    assert not out.exists()
+
+
+def test_a_mirrored_photo_is_turned_back_and_an_undecided_one_left_out(real: Path, tmp_path: Path) -> None:
+    photo = real / "images" / "train" / "IMG_001_jpg.rf.ref.jpg"
+    pixels = np.full((64, 64, 3), 200, np.uint8)
+    pixels[:, :16] = 20  # a dark band on the left: on the right once turned back
+    cv2.imwrite(str(photo), pixels)
+    listed = tmp_path / "mirrored.txt"
+    listed.write_text(
+        "# photo verdict score indices\nIMG_001 mirrored -12.0 9\nIMG_002 undecided 1.0 3\nIMG_003 same 9 9\n"
+    )
+    out = tmp_path / "whole"
+    counts = wholecards.build(real, out, chirality=listed)
+    assert (counts["mirrored"], counts["left_out"], counts["train"] + counts["val"]) == (1, 1, 19)
+    assert not list(out.rglob("*IMG_002*"))
+    plain = tmp_path / "plain"
+    wholecards.build(real, plain)
+    for split in ("train", "val"):  # leaving a photo out moves no other to the other side
+        kept = {p.name for p in (plain / "images" / split).iterdir()} - {"real-whole-IMG_002_jpg.rf.ref.jpg"}
+        assert {p.name for p in (out / "images" / split).iterdir()} == kept
+    turned = next(out.rglob("images/*/real-whole-IMG_001_jpg.rf.ref.jpg"))
+    assert not turned.is_symlink()
+    read = cv2.imread(str(turned))
+    assert read is not None
+    assert read[:, 56:].mean() < 60 and read[:, :40].mean() > 150
+    label = next(out.rglob("labels/*/real-whole-IMG_001_jpg.rf.ref.txt")).read_text().split()
+    assert label[:2] == ["48", "0.750000"]  # 10C, its centre moved from x 0.25 to 0.75
+    meta = json.loads(next(out.rglob("meta/*/real-whole-IMG_001_jpg.rf.ref.json")).read_text())
+    assert meta["cards"][0]["visible_box"][0] == pytest.approx(38.4)
+    assert next(out.rglob("images/*/real-whole-IMG_003_jpg.rf.ref.jpg")).is_symlink()
+
+
+def test_a_bad_photo_or_list_writes_nothing(real: Path, tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    (real / "labels" / "train" / "IMG_019_jpg.rf.ref.txt").unlink()  # the last photo's label
+    with pytest.raises(SystemExit, match="falta la foto o la etiqueta de IMG_019"):
+        wholecards.main(["--out", str(out), "--real", str(real)])
+    assert not out.exists()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("IMG_001 flipped\n")
+    with pytest.raises(SystemExit, match="línea 1: se espera"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--mirrored", str(bad)])
+    with pytest.raises(SystemExit, match="no existe la lista de fotos espejadas"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--mirrored", str(tmp_path / "none.txt")])
     assert not out.exists()

@@ -347,16 +347,27 @@ def test_judge_reads_each_set_with_both_finders(tmp_path: Path, capsys: pytest.C
     assert (work / "models" / "faces" / "face_cnn.onnx").is_file()
 
 
-def test_judge_links_the_face_readers_it_is_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """--faces alone: the shipped finder beside the given face readers; neither given: nothing to judge."""
+def test_judge_links_the_face_readers_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--faces alone: the shipped finder beside the given face readers; neither given: nothing to judge. (Reading
+    with `cacho vision eval` is the test above's; here the reading is a stand-in.)"""
     from vision.gpu import judge
 
+    read: list[Path] = []
+
+    def fake_evaluate(folder: Path, models: Path) -> dict[str, object]:
+        read.append(models)
+        return {"labelled": 4, "recall": 1.0, "load": 0.25, "unsafe": 0, "silent_errors": 0}
+
+    monkeypatch.setattr(judge, "evaluate", fake_evaluate)
     faces = gpu_pack.REPO / "models" / "faces"
     photos = Path(__file__).parent / "fixtures" / "real"
     work = tmp_path / "work"
     args = ["--faces", str(faces), "--val", str(tmp_path / "none"), "--rendered", str(photos), "--work", str(work)]
     assert judge.main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["adoptable"]
+    assert len(read) == 2 and work / "models" in read
     assert (work / "models" / "faces").resolve() == faces.resolve()
     assert (work / "models" / "dice" / "finder.pt").resolve() == (gpu_pack.REPO / "models" / "dice" / "finder.pt")
     with pytest.raises(SystemExit) as stop:

@@ -1,12 +1,16 @@
 """A real set labelled by whole-card boxes as a folder `cacho cards eval` scores: cards matched by their corners.
 
-    python -m vision.cards.wholecards --out data/cards/whole [--real DIR] [--val-every N] [--corners-into DIR]
+    python -m vision.cards.wholecards --out data/cards/whole [--real DIR] [--val-every N] [--mirrored FILE]
+        [--corners-into DIR]
 
 The real "poker-cards" photos (`../shared/data/cards-real/whole-card`) box each whole card, not its corner indices.
-Only each photo's first version is taken: the set's other copies are the same photo turned over or mirrored, and a
-mirrored index is no card anyone holds. A meta JSON per photo marks each card `corners_unlabelled`, so a reading is
-matched to the card whose box holds its corner indices (`vision.cards.evaluate`). Photos are split by runs of
-consecutive shots, as `vision.cards.dataset` splits the corner-index set.
+Only each photo's first version is taken: the set's other copies are the same photo turned over or mirrored. The
+first version itself is mirrored in about a third of the photos, and a mirrored index is no card anyone holds: the
+photos `--mirrored FILE` (by default models/cards/mirrored_whole.txt, from `python -m vision.cards.chirality`) names
+mirrored are turned back, and those it could not tell are left out. A meta JSON per photo marks each card
+`corners_unlabelled`, so a reading is matched to the card whose box holds its corner indices
+(`vision.cards.evaluate`). Photos are split by runs of consecutive shots, as `vision.cards.dataset` splits the
+corner-index set.
 
 `--corners-into DIR` adds the training photos to a `vision.cards.dataset` folder labelled by corner index: the
 reader's finder finds the indices, and each takes the code of the one card that can hold it (its box holds the
@@ -18,15 +22,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
+import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, NAMES, _link, real_names, real_split, write_yaml
 from vision.cards.notation import CLASS_OF
 from vision.frames import load_image
-from vision.types import Box
+from vision.types import Box, Frame
 
 if TYPE_CHECKING:
     from vision.cards.reader import IndexHit
@@ -35,6 +41,8 @@ REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards-real" / 
 GROUPS = "train_augmentation_groups.tsv"
 VAL_EVERY = 2  # one run of RUN shots in two is validation: the set is this reader's largest real test
 HELD = 0.7  # an index box this much inside a card's box is on that card, or on one lying over it
+CHIRALITY = Path(__file__).resolve().parents[2] / "models" / "cards" / "mirrored_whole.txt"
+VERDICTS = ("mirrored", "undecided", "same")
 EDGE_REACH = 1.5  # ... and within this many index sides of the box's edge: a rotated card's corners touch its box
 
 
@@ -48,48 +56,89 @@ def first_versions(real: Path) -> list[str]:
     return sorted(row[1] for row in rows if len(row) >= 3 and row[2] == "ref")
 
 
-def build(real: Path, out: Path, val_every: int = VAL_EVERY) -> dict[str, int]:
-    """Link the first versions into out/images/{train,val} with labels and metas in our classes; cards per split."""
+def photo_cards(
+    real: Path, name: str, mapping: Mapping[int, int | None], mirrored: bool = False
+) -> tuple[Frame, list[str], list[dict[str, Any]]]:
+    """One photo of the set (turned back when `mirrored`), its label lines in our classes and its cards' metas."""
+    photo = real / "images" / "train" / name
+    label = real / "labels" / "train" / f"{Path(name).stem}.txt"
+    if not photo.exists() or not label.exists():
+        raise ValueError(f"falta la foto o la etiqueta de {name} en {real}")
+    pixels = cv2.imread(str(photo))
+    if pixels is None:
+        raise ValueError(f"no se puede leer la imagen {photo}")
+    frame = np.ascontiguousarray(pixels[:, ::-1] if mirrored else pixels, np.uint8)
+    height, width = frame.shape[:2]
+    lines: list[str] = []
+    cards: list[dict[str, Any]] = []
+    for row in label.read_text().splitlines():
+        parts = row.split()
+        ours = mapping.get(int(parts[0])) if parts else None
+        if ours is None:
+            continue
+        cx, cy, w, h = (float(v) for v in parts[1:5])
+        if mirrored:
+            cx = 1.0 - cx
+        x1, y1, x2, y2 = (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
+        lines.append(f"{ours} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+        outline = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
+        cards.append(
+            {
+                "card": NAMES[ours],
+                "face_down": False,
+                "polygon": outline,
+                "visible_box": [x1, y1, x2, y2],
+                "indices": [],
+                "corners_unlabelled": True,
+            }
+        )
+    return frame, lines, cards
+
+
+def read_chirality(path: Path | None) -> dict[str, str]:
+    """The photos `vision.cards.chirality` found mirrored or could not tell, by source stem ("mirrored" or
+    "undecided"); an absent file (None) corrects nothing."""
+    if path is None:
+        return {}
+    if not path.is_file():
+        raise ValueError(f"no existe la lista de fotos espejadas {path}")
+    verdicts = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        parts = line.split()
+        if not parts or line.startswith("#"):
+            continue
+        if len(parts) < 2 or parts[1] not in VERDICTS:
+            raise ValueError(f"{path}, línea {number}: se espera «FOTO {'|'.join(VERDICTS)} ...», no {line!r}")
+        verdicts[parts[0]] = parts[1]
+    return verdicts
+
+
+def build(real: Path, out: Path, val_every: int = VAL_EVERY, chirality: Path | None = None) -> dict[str, int]:
+    """Write the first versions into out/images/{train,val} with labels and metas in our classes, a photo found
+    mirrored turned back and one that could not be told left out; cards per split. Every photo and label is read
+    before anything is written."""
     mapping = real_names(real)
-    names = first_versions(real)
+    verdicts = read_chirality(chirality)
+    every = first_versions(real)
+    splits = real_split(every, val_every)  # before any is left out, so that no photo changes sides
+    names = [name for name in every if verdicts.get(source_stem(name)) != "undecided"]
     if not names:
         raise ValueError(f"no hay fotos en {real / 'images' / 'train'}")
-    splits = real_split(names, val_every)
-    counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0}
-    for name in names:
-        split = splits[name]
-        photo = real / "images" / "train" / name
-        stem = Path(name).stem
-        label = real / "labels" / "train" / f"{stem}.txt"
-        if not photo.exists() or not label.exists():
-            raise ValueError(f"falta la foto o la etiqueta de {name} en {real}")
-        pixels = cv2.imread(str(photo))
-        if pixels is None:
-            raise ValueError(f"no se puede leer la imagen {photo}")
-        height, width = pixels.shape[:2]
-        lines, cards = [], []
-        for row in label.read_text().splitlines():
-            parts = row.split()
-            ours = mapping.get(int(parts[0])) if parts else None
-            if ours is None:
-                continue
-            cx, cy, w, h = (float(v) for v in parts[1:5])
-            x1, y1, x2, y2 = (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
-            lines.append(" ".join([str(ours), *parts[1:5]]))
-            card = NAMES[ours]
-            outline = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
-            cards.append(
-                {
-                    "card": card,
-                    "face_down": False,
-                    "polygon": outline,
-                    "visible_box": [x1, y1, x2, y2],
-                    "indices": [],
-                    "corners_unlabelled": True,
-                }
-            )
+    photos = {name: photo_cards(real, name, mapping, verdicts.get(source_stem(name)) == "mirrored") for name in names}
+    counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0, "mirrored": 0, "left_out": 0}
+    counts["left_out"] = len(every) - len(names)
+    for name, (frame, lines, cards) in photos.items():
+        split, stem = splits[name], Path(name).stem
         target = f"real-whole-{stem}"
-        _link(photo, out / "images" / split / f"{target}.jpg")
+        image = out / "images" / split / f"{target}.jpg"
+        if verdicts.get(source_stem(name)) == "mirrored":
+            image.parent.mkdir(parents=True, exist_ok=True)
+            image.unlink(missing_ok=True)
+            cv2.imwrite(str(image), frame, [cv2.IMWRITE_JPEG_QUALITY, 97])
+            counts["mirrored"] += 1
+        else:
+            _link(real / "images" / "train" / name, image)
+        height, width = frame.shape[:2]
         for kind, text in (
             ("labels", "".join(f"{x}\n" for x in lines)),
             ("meta", json.dumps({"size": [width, height], "cards": cards, "source": name})),
@@ -101,6 +150,11 @@ def build(real: Path, out: Path, val_every: int = VAL_EVERY) -> dict[str, int]:
         counts[f"{split}_cards"] += len(cards)
     write_yaml(out)
     return counts
+
+
+def source_stem(name: str) -> str:
+    """The photo a file of the set is a version of (`IMG_20220316_134551_jpg.rf.…` -> `IMG_20220316_134551`)."""
+    return name.split("_jpg.rf.")[0] if "_jpg.rf." in name else Path(name).stem
 
 
 def near_edge(index: Box, card: tuple[float, float, float, float]) -> bool:
@@ -163,6 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--models", type=Path, help="modelos que buscan las esquinas (por defecto, models/cards)")
     parser.add_argument("--val-every", type=int, default=VAL_EVERY, help="una tanda de fotos de cada N es validación")
+    parser.add_argument(
+        "--mirrored",
+        type=Path,
+        default=CHIRALITY,
+        help="fotos espejadas (se dan vuelta) o dudosas (se dejan fuera), de python -m vision.cards.chirality",
+    )
     args = parser.parse_args(argv)
     if not (args.real / "class_map.txt").is_file():
         raise SystemExit(f"{args.real} no es una carpeta de cartas enteras: falta class_map.txt")
@@ -171,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.corners_into and not (args.corners_into / "data.yaml").is_file():
         raise SystemExit(f"{args.corners_into} no es una carpeta de vision.cards.dataset: falta data.yaml")
     try:
-        report: dict[str, object] = dict(build(args.real, args.out, args.val_every))
+        report: dict[str, object] = dict(build(args.real, args.out, args.val_every, args.mirrored))
         if args.corners_into:
             report["corners"] = add_corners(args.out, args.corners_into, args.models)
     except ValueError as error:
