@@ -91,6 +91,7 @@ def test_a_mirrored_photo_is_turned_back_and_an_undecided_one_left_out(real: Pat
         "# photo verdict score indices\nIMG_001 mirrored -12.0 9\nIMG_002 undecided 1.0 3\nIMG_003 same 9 9\n"
     )
     out = tmp_path / "whole"
+    wholecards.build(real, out)  # an earlier build, before the list: its IMG_002 goes
     counts = wholecards.build(real, out, chirality=listed)
     assert (counts["mirrored"], counts["left_out"], counts["train"] + counts["val"]) == (1, 1, 19)
     assert not list(out.rglob("*IMG_002*"))

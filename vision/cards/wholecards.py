@@ -127,6 +127,9 @@ def build(real: Path, out: Path, val_every: int = VAL_EVERY, chirality: Path | N
     photos = {name: photo_cards(real, name, mapping, verdicts.get(source_stem(name)) == "mirrored") for name in names}
     counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0, "mirrored": 0, "left_out": 0}
     counts["left_out"] = len(every) - len(names)
+    for name in set(every) - set(names):  # left out: none of it stays from an earlier build into the same folder
+        for kind, suffix in (("images", "jpg"), ("labels", "txt"), ("meta", "json")):
+            (out / kind / splits[name] / f"real-whole-{Path(name).stem}.{suffix}").unlink(missing_ok=True)
     for name, (frame, lines, cards) in photos.items():
         split, stem = splits[name], Path(name).stem
         target = f"real-whole-{stem}"
