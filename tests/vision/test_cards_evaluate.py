@@ -99,6 +99,7 @@ def test_silent_error_flagged_error_missed_card_and_extra(folder: Path) -> None:
     assert scores.extra == 2 and scores.silent_extra == 1
     assert scores.load == 1.0 and scores.silent_rate == 0.5 and scores.images_all_right == 0
     assert {e["truth"] for e in scores.errors} == {"10H", None}
+    assert [(e["image"], e["reading"]["card"]) for e in scores.extras] == [("empty.jpg", "KD")]  # the flagged 5S not
 
 
 def test_face_up_card_read_face_down_is_wrong(folder: Path) -> None:

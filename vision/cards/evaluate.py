@@ -60,6 +60,9 @@ class CardScores:
     silent_rate: float = 0.0
     images_all_right_share: float = 0.0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    # the unflagged extra readings, one by one: a sure card where the labels have none (a right reading of a card
+    # they leave out, or a card that is not there)
+    extras: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict."""
@@ -265,6 +268,7 @@ def score_image(
         scores.extra += 1
         if not reading.get("uncertain"):
             scores.silent_extra += 1
+            scores.extras.append({"image": image, "reading": dict(reading)})
             all_right = False
     scores.images_all_right += all_right
 
