@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from vision.cards import chirality
+from vision.cards.index_classifier import IndexClassifier
 from vision.cards.notation import CLASS_NAMES
 
 
@@ -25,6 +26,10 @@ class LeftHeavy(torch.nn.Module):
 
 
 class Fake:
+    """The classifier's own probabilities over the stand-in network."""
+
+    probabilities = IndexClassifier.probabilities
+
     def __init__(self) -> None:
         self.model: Any = LeftHeavy()
         self.temperature = 1.0

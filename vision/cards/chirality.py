@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.dataset import real_names
-from vision.cards.index_classifier import SIZE, IndexClassifier, crop
+from vision.cards.dataset import BACK_CLASS, NAMES, real_names
+from vision.cards.index_classifier import IndexClassifier, crop
 from vision.cards.notation import CLASS_NAMES
 from vision.cards.wholecards import REAL, corner_code, first_versions, photo_cards, source_stem
 from vision.types import Frame
@@ -35,17 +35,6 @@ CAP = 3.0  # one index's say, so that a single odd crop cannot decide a photo
 SYMMETRIC = ("A", "8")  # ranks whose index is its own mirror image
 
 
-def probabilities(classifier: IndexClassifier, crops: Sequence[Frame]) -> np.ndarray:
-    """Each crop's probability of every card, as the classifier's calibrated softmax gives it."""
-    import torch
-
-    from vision.faces.classifier import preprocess, softmax
-
-    with torch.inference_mode():
-        logits = classifier.model(torch.from_numpy(preprocess(crops, SIZE))).numpy()
-    return np.asarray(softmax(logits / classifier.temperature))
-
-
 def score(classifiers: Sequence[IndexClassifier], crops: Sequence[Frame], codes: Sequence[str]) -> float:
     """How much surer the classifiers read each index's card as it is than mirrored, summed (log-odds)."""
     if not crops:
@@ -53,8 +42,8 @@ def score(classifiers: Sequence[IndexClassifier], crops: Sequence[Frame], codes:
     rows, columns = np.arange(len(codes)), [CLASS_NAMES.index(code) for code in codes]
     total = 0.0
     for classifier in classifiers:
-        upright = probabilities(classifier, crops)[rows, columns]
-        flipped = probabilities(classifier, [np.ascontiguousarray(c[:, ::-1]) for c in crops])[rows, columns]
+        upright = classifier.probabilities(crops)[rows, columns]
+        flipped = classifier.probabilities([np.ascontiguousarray(c[:, ::-1]) for c in crops])[rows, columns]
         total += float(np.clip(np.log(upright + 1e-4) - np.log(flipped + 1e-4), -CAP, CAP).sum())
     return total
 
@@ -78,7 +67,7 @@ def scan(
         boxes = [(c["card"], tuple(c["visible_box"])) for c in cards]
         crops, codes = [], []
         for hit in reader.detect(frame):
-            code = corner_code(hit, boxes) if hit.name != "BACK" else None
+            code = corner_code(hit, boxes) if hit.name != NAMES[BACK_CLASS] else None
             if code is None or code[:-1] in SYMMETRIC:
                 continue
             crops.append(crop(frame, hit.box))

@@ -100,15 +100,19 @@ class IndexClassifier:
         self.model.eval()
         self.temperature = float(saved.get("temperature", 1.0))
 
-    def classify(self, crops: Sequence[Frame]) -> list[tuple[str, float]]:
-        """The likeliest card of each crop and its probability."""
+    def probabilities(self, crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
+        """Each crop's probability of every card (N x 52, the calibrated softmax)."""
         import torch
 
-        if not crops:
-            return []
         with torch.inference_mode():
             logits = self.model(torch.from_numpy(preprocess(crops, SIZE))).numpy()
-        probs = softmax(logits / self.temperature)
+        return softmax(logits / self.temperature)
+
+    def classify(self, crops: Sequence[Frame]) -> list[tuple[str, float]]:
+        """The likeliest card of each crop and its probability."""
+        if not crops:
+            return []
+        probs = self.probabilities(crops)
         best = probs.argmax(1)
         return [(CLASS_NAMES[int(i)], float(probs[n, i])) for n, i in enumerate(best)]
 

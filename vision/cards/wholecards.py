@@ -124,24 +124,27 @@ def build(real: Path, out: Path, val_every: int = VAL_EVERY, chirality: Path | N
     names = [name for name in every if verdicts.get(source_stem(name)) != "undecided"]
     if not names:
         raise ValueError(f"no hay fotos en {real / 'images' / 'train'}")
-    photos = {name: photo_cards(real, name, mapping, verdicts.get(source_stem(name)) == "mirrored") for name in names}
-    counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0, "mirrored": 0, "left_out": 0}
+    mirrored = {name for name in names if verdicts.get(source_stem(name)) == "mirrored"}
+    # every photo read first (a bad one stops the build before anything is written); only the labels are kept
+    photos = {}
+    for name in names:
+        frame, lines, cards = photo_cards(real, name, mapping, name in mirrored)
+        photos[name] = (frame.shape[:2], lines, cards)
+    counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0, "mirrored": len(mirrored), "left_out": 0}
     counts["left_out"] = len(every) - len(names)
     for name in set(every) - set(names):  # left out: none of it stays from an earlier build into the same folder
         for kind, suffix in (("images", "jpg"), ("labels", "txt"), ("meta", "json")):
             (out / kind / splits[name] / f"real-whole-{Path(name).stem}.{suffix}").unlink(missing_ok=True)
-    for name, (frame, lines, cards) in photos.items():
+    for name, ((height, width), lines, cards) in photos.items():
         split, stem = splits[name], Path(name).stem
         target = f"real-whole-{stem}"
         image = out / "images" / split / f"{target}.jpg"
-        if verdicts.get(source_stem(name)) == "mirrored":
+        if name in mirrored:
             image.parent.mkdir(parents=True, exist_ok=True)
             image.unlink(missing_ok=True)
-            cv2.imwrite(str(image), frame, [cv2.IMWRITE_JPEG_QUALITY, 97])
-            counts["mirrored"] += 1
+            cv2.imwrite(str(image), photo_cards(real, name, mapping, True)[0], [cv2.IMWRITE_JPEG_QUALITY, 97])
         else:
             _link(real / "images" / "train" / name, image)
-        height, width = frame.shape[:2]
         for kind, text in (
             ("labels", "".join(f"{x}\n" for x in lines)),
             ("meta", json.dumps({"size": [width, height], "cards": cards, "source": name})),
