@@ -73,6 +73,11 @@ def test_bad_arguments_are_refused_in_spanish(tmp_path: Path) -> None:
         chirality.main(
             ["--classifiers", str(tmp_path / "x.pt"), "--out", str(tmp_path / "o.txt"), "--real", str(tmp_path)]
         )
+    (tmp_path / "x.pt").write_text("no son pesos")
+    with pytest.raises(SystemExit, match="no son pesos de un clasificador de índices"):
+        chirality.main(
+            ["--classifiers", str(tmp_path / "x.pt"), "--out", str(tmp_path / "o.txt"), "--real", str(tmp_path)]
+        )
     with pytest.raises(SystemExit, match="--margin"):
         chirality.main(["--classifiers", "x.pt", "--out", "o", "--real", str(tmp_path), "--margin", "-1"])
     assert not (tmp_path / "o.txt").exists()

@@ -111,7 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     missing = [str(p) for p in paths if not p.is_file()]
     if not paths or missing:
         raise SystemExit(f"no están los pesos de los clasificadores: {', '.join(missing) or args.classifiers!r}")
-    classifiers = [IndexClassifier(p) for p in paths]
+    classifiers = []
+    for path in paths:
+        try:
+            classifiers.append(IndexClassifier(path))
+        except Exception as error:  # torch's own errors for a file that is no set of weights, or another network's
+            raise SystemExit(f"{path} no son pesos de un clasificador de índices: {error}") from None
     try:
         found = scan(args.real, classifiers, args.models)
     except ValueError as error:
