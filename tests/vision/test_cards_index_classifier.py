@@ -1,4 +1,5 @@
-"""The index classifier's training batches: a partly covered index teaches doubt (soft targets), a whole one not."""
+"""The index classifier's training batches: a partly covered index teaches doubt (soft targets), a whole one not;
+its weights carry the side of the crop it reads."""
 
 from __future__ import annotations
 
@@ -38,3 +39,23 @@ def test_a_start_of_another_architecture_and_a_bad_share_are_refused(tmp_path: P
     with pytest.raises(SystemExit, match="no existe el clasificador de partida"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--init", str(tmp_path / "nada.pt")])
     assert not (tmp_path / "o").exists()
+    with pytest.raises(SystemExit, match="--size debe estar entre 24 y 160"):
+        ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--size", "8"])
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("size", [48, 64])
+def test_the_classifier_reads_at_the_side_its_weights_were_trained_at(tmp_path: Path, size: int) -> None:
+    import torch
+
+    from vision.faces.classifier import build_model
+
+    model = build_model(ic.CNN_WIDTHS, len(CLASS_NAMES), "cnn")
+    weights = tmp_path / "w.pt"
+    torch.save({"state": model.state_dict(), "size": size, "arch": "cnn", "widths": list(ic.CNN_WIDTHS)}, weights)
+    seen: list[tuple[int, ...]] = []
+    classifier = ic.IndexClassifier(weights)
+    classifier.model.register_forward_pre_hook(lambda _, args: seen.append(tuple(args[0].shape)))
+    probs = classifier.probabilities([np.full((40, 30, 3), 90, np.uint8)])
+    assert classifier.size == size and seen == [(1, 3, size, size)]
+    assert probs.shape == (1, len(CLASS_NAMES)) and np.isclose(probs.sum(), 1.0, atol=1e-5)

@@ -45,8 +45,9 @@ def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
     return np.ascontiguousarray(frame[y1:y2, x1:x2])
 
 
-def crops_of(folder: Path, split: str) -> tuple[list[Frame], list[int]]:
-    """Every card index box of a YOLO folder's split (classes 0-51), cropped from its image, and its class."""
+def crops_of(folder: Path, split: str, size: int = SIZE) -> tuple[list[Frame], list[int]]:
+    """Every card index box of a YOLO folder's split (classes 0-51), cropped from its image (kept at twice the
+    classifier's side `size`, for the augmentations), and its class."""
     crops, labels = [], []
     for label in sorted((folder / "labels" / split).glob("*.txt")):
         rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
@@ -63,7 +64,7 @@ def crops_of(folder: Path, split: str) -> tuple[list[Frame], list[int]]:
             cx, cy, bw, bh = (float(v) for v in r[1:5])
             box = Box((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
             if min(box.width, box.height) >= 6:
-                small = cv2.resize(crop(frame, box), (SIZE * 2, SIZE * 2), interpolation=cv2.INTER_AREA)
+                small = cv2.resize(crop(frame, box), (size * 2, size * 2), interpolation=cv2.INTER_AREA)
                 crops.append(np.asarray(small, np.uint8))
                 labels.append(int(r[0]))
     return crops, labels
@@ -99,13 +100,14 @@ class IndexClassifier:
         self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
         self.model.eval()
         self.temperature = float(saved.get("temperature", 1.0))
+        self.size = int(saved.get("size", SIZE))
 
     def probabilities(self, crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
         """Each crop's probability of every card (N x 52, the calibrated softmax)."""
         import torch
 
         with torch.inference_mode():
-            logits = self.model(torch.from_numpy(preprocess(crops, SIZE))).numpy()
+            logits = self.model(torch.from_numpy(preprocess(crops, self.size))).numpy()
         return softmax(logits / self.temperature)
 
     def classify(self, crops: Sequence[Frame]) -> list[tuple[str, float]]:
@@ -136,7 +138,12 @@ def occlude(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:
 
 
 def _batches(
-    crops: list[Frame], labels: npt.NDArray[np.intp], batch: int, rng: np.random.Generator, covered: float = 0.0
+    crops: list[Frame],
+    labels: npt.NDArray[np.intp],
+    batch: int,
+    rng: np.random.Generator,
+    covered: float = 0.0,
+    size: int = SIZE,
 ) -> Any:
     """Augmented batches; a `covered` share of the crops partly covered, their target spread over every card by
     the share covered (soft targets), so that a partly covered index is read less sure."""
@@ -152,17 +159,19 @@ def _batches(
             doubt = min(1.0, 1.5 * hidden)  # half the index hidden: hardly any of the card left to read
             targets[row] = doubt / len(CLASS_NAMES)
             targets[row, labels[i]] += 1.0 - doubt
-        yield preprocess(images, SIZE), targets
+        yield preprocess(images, size), targets
 
 
-def evaluate(model: Any, crops: list[Frame], labels: npt.NDArray[np.intp]) -> tuple[float, npt.NDArray[np.float32]]:
+def evaluate(
+    model: Any, crops: list[Frame], labels: npt.NDArray[np.intp], size: int = SIZE
+) -> tuple[float, npt.NDArray[np.float32]]:
     """Top-1 accuracy on upright crops, and the logits."""
     import torch
 
     model.eval()
     with torch.inference_mode():
         logits = np.concatenate(
-            [model(torch.from_numpy(preprocess(crops[i : i + 256], SIZE))).numpy() for i in range(0, len(crops), 256)]
+            [model(torch.from_numpy(preprocess(crops[i : i + 256], size))).numpy() for i in range(0, len(crops), 256)]
         )
     model.train()
     return float((logits.argmax(1) == labels).mean()), logits
@@ -189,16 +198,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default=WEIGHTS_NAME, help="nombre del archivo de pesos")
     parser.add_argument("--init", type=Path, help="seguir desde estos pesos (un clasificador de índices ya hecho)")
     parser.add_argument("--covered", type=float, default=0.0, help="parte de los índices tapados en parte (0)")
+    parser.add_argument("--size", type=int, default=SIZE, help=f"lado del recorte que lee, en píxeles ({SIZE})")
     args = parser.parse_args(argv)
     if not 0 <= args.covered <= 1:
         raise SystemExit(f"--covered debe estar entre 0 y 1, no {args.covered}")
+    if not 24 <= args.size <= 160:
+        raise SystemExit(f"--size debe estar entre 24 y 160 píxeles, no {args.size}")
     if args.init is not None and not args.init.is_file():
         raise SystemExit(f"no existe el clasificador de partida {args.init}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    train_crops, train_labels = crops_of(args.data, "train")
-    val_crops, val_labels = crops_of(args.data, "val")
+    train_crops, train_labels = crops_of(args.data, "train", args.size)
+    val_crops, val_labels = crops_of(args.data, "val", args.size)
     if not train_crops:
         raise SystemExit(f"no hay índices de cartas en {args.data}/labels/train")
     y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
@@ -223,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     epoch, history = 0, []
     model.train()
     while time.monotonic() < deadline:
-        for x, y in _batches(train_crops, y_train, args.batch, rng, args.covered):
+        for x, y in _batches(train_crops, y_train, args.batch, rng, args.covered, args.size):
             share = min(1.0, (time.monotonic() - start) / (deadline - start))
             for group in optimiser.param_groups:
                 group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * share))  # cosine to zero at the deadline
@@ -234,14 +246,15 @@ def main(argv: list[str] | None = None) -> int:
             if time.monotonic() >= deadline:
                 break
         epoch += 1
-        accuracy = evaluate(model, val_crops, y_val)[0] if val_crops else float("nan")
+        accuracy = evaluate(model, val_crops, y_val, args.size)[0] if val_crops else float("nan")
         history.append({"epoch": epoch, "loss": float(loss.detach()), "val_accuracy": accuracy})
         print(json.dumps(history[-1]), flush=True)
-    accuracy, logits = evaluate(model, val_crops, y_val) if val_crops else (float("nan"), None)
+    accuracy, logits = evaluate(model, val_crops, y_val, args.size) if val_crops else (float("nan"), None)
     temperature = fit_temperature(logits, y_val) if logits is not None else 1.0
     args.out.mkdir(parents=True, exist_ok=True)
     state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
-    saved = {"state": state, "temperature": temperature, "size": SIZE, "arch": args.arch, "widths": list(CNN_WIDTHS)}
+    saved = {"state": state, "temperature": temperature, "size": args.size, "arch": args.arch}
+    saved["widths"] = list(CNN_WIDTHS)
     torch.save(saved, args.out / args.name)
     (args.out / f"{Path(args.name).stem}.json").write_text(
         json.dumps({"val_accuracy": accuracy, "temperature": temperature, "history": history}, indent=1) + "\n"
