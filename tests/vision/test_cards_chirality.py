@@ -33,6 +33,7 @@ class Fake:
     def __init__(self) -> None:
         self.model: Any = LeftHeavy()
         self.temperature = 1.0
+        self.size = 48
 
 
 def _crop(left: int, right: int) -> np.ndarray:

@@ -16,6 +16,7 @@ from vision.cards.reader import (
     WINDOW_REACH,
     CardSettings,
     IndexHit,
+    cards_of,
     join_backs,
     judge,
     merge,
@@ -111,6 +112,28 @@ def test_two_sure_corners_are_enough_whatever_a_third_of_the_same_name_scores() 
     # with fewer than two sure corners every corner still counts
     weak = [IndexHit("7S", 0.95, Box(0, 0, 30, 50), second="7S"), IndexHit("7S", 0.5, Box(9, 9, 40, 60), second="4S")]
     assert "la segunda lectura dice 4S" in judge(weak, settings).reasons
+
+
+def test_a_corner_the_second_classifier_names_as_the_sure_card_beside_it_leaves_the_group() -> None:
+    def named(first: str, second: str, x: float, y: float, confidence: float = 0.98) -> IndexHit:
+        return IndexHit(first, confidence, Box(x, y, x + 30, y + 50), second=second)
+
+    four = [named("4S", "4S", 0, 0), named("4S", "4S", 200, 300), named("4S", "4S", 0, 300)]
+    stray = named("4S", "AS", 120, 150)  # an ace's corner in the fan, taken for a four by the first classifier
+    ace = [named("AS", "AS", 260, 150), named("AS", "AS", 400, 400)]
+    cards = {c.card: c for c in cards_of([*four, stray, *ace], CardSettings())}
+    assert not cards["4S"].uncertain and cards["4S"].corners == 3 and not cards["AS"].uncertain
+    # no ace read sure beside it: the dissent still doubts the four
+    alone = {c.card: c for c in cards_of([*four, stray], CardSettings())}
+    assert alone["4S"].uncertain and alone["4S"].reasons == ("la segunda lectura dice AS",)
+    unsure_ace = [named("AS", "AS", 260, 150, 0.6), named("AS", "AS", 400, 400, 0.6)]
+    assert {c.card: c for c in cards_of([*four, stray, *unsure_ace], CardSettings())}["4S"].uncertain
+    # the stray leaves only where two sure corners named alike by both classifiers remain
+    two = [named("4S", "4S", 0, 0), stray]
+    assert {c.card: c for c in cards_of([*two, *ace], CardSettings())}["4S"].uncertain
+    # without a second classifier nothing leaves
+    plain = [hit("4S", 0.98, 0, 0), hit("4S", 0.98, 200, 300), hit("4S", 0.98, 120, 150), hit("AS", 0.98, 260, 150)]
+    assert {c.card: c for c in cards_of(plain, CardSettings())}["4S"].corners == 3
 
 
 def test_a_back_is_a_card_face_down_never_a_code() -> None:

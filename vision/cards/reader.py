@@ -165,12 +165,7 @@ def pair_corners(hits: list[IndexHit]) -> list[list[IndexHit]]:
 
     for i, a in enumerate(faces):
         for j in range(i + 1, len(faces)):
-            b = faces[j]
-            if a.name != b.name:
-                continue
-            side = max(a.box.width, a.box.height, b.box.width, b.box.height)
-            (ax, ay), (bx, by) = a.box.center, b.box.center
-            if math.hypot(ax - bx, ay - by) <= PAIR_REACH * side:
+            if a.name == faces[j].name and _near(a, faces[j]):
                 parent[root(j)] = root(i)
     groups: dict[int, list[IndexHit]] = {}
     for i, hit in enumerate(faces):
@@ -212,9 +207,36 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
 
 
+def _near(a: IndexHit, b: IndexHit) -> bool:
+    """Whether two corners lie close enough to be corners of one card."""
+    side = max(a.box.width, a.box.height, b.box.width, b.box.height)
+    (ax, ay), (bx, by) = a.box.center, b.box.center
+    return math.hypot(ax - bx, ay - by) <= PAIR_REACH * side
+
+
+def strays(group: list[IndexHit], groups: list[list[IndexHit]], settings: CardSettings) -> list[IndexHit]:
+    """The corners of `group` that the second classifier names as a card beside it, one with a corner both
+    classifiers name so, sure: most likely that card's corner, which the first classifier misnamed."""
+    name = group[0].name
+    beside = [h for g in groups if g[0].name != name for h in g if h.second == h.name and h.confidence >= settings.pair]
+    return [
+        h for h in group if h.second not in (None, name) and any(o.name == h.second and _near(h, o) for o in beside)
+    ]
+
+
 def cards_of(hits: list[IndexHit], settings: CardSettings) -> tuple[CardRead, ...]:
     """The cards the named corners and backs make, judged at `settings`, top to bottom."""
-    cards = [judge(group, settings) for group in pair_corners(hits)]
+    groups = pair_corners(hits)
+    cards = []
+    for group in groups:
+        if group[0].name != NAMES[BACK_CLASS]:
+            left = strays(group, groups, settings)
+            rest = [h for h in group if h not in left]
+            # a stray leaves its card only where two sure corners that both classifiers name alike remain, so a
+            # card is never accepted on less than a pair would be
+            if left and sum(h.confidence >= settings.pair and h.second == h.name for h in rest) >= 2:
+                group = rest
+        cards.append(judge(group, settings))
     return tuple(sorted(cards, key=lambda c: (c.box.y1, c.box.x1)))
 
 
