@@ -41,7 +41,15 @@ def test_only_first_versions_split_by_runs(real: Path, tmp_path: Path) -> None:
     out = tmp_path / "whole"
     counts = wholecards.build(real, out)
     # runs of 8: train, val, train
-    assert counts == {"train": 12, "val": 8, "train_cards": 24, "val_cards": 16, "mirrored": 0, "left_out": 0}
+    assert counts == {
+        "train": 12,
+        "val": 8,
+        "train_cards": 24,
+        "val_cards": 16,
+        "mirrored": 0,
+        "left_out": 0,
+        "relabelled": 0,
+    }
     assert not list(out.rglob("*hflip*"))
     meta = json.loads(next((out / "meta" / "val").glob("*.json")).read_text())
     assert [c["card"] for c in meta["cards"]] == ["10C", "AS"]
@@ -124,4 +132,37 @@ def test_a_bad_photo_or_list_writes_nothing(real: Path, tmp_path: Path) -> None:
         wholecards.main(["--out", str(out), "--real", str(real), "--mirrored", str(bad)])
     with pytest.raises(SystemExit, match="no existe la lista de fotos espejadas"):
         wholecards.main(["--out", str(out), "--real", str(real), "--mirrored", str(tmp_path / "none.txt")])
+    assert not out.exists()
+
+
+def test_a_card_the_set_labels_wrong_is_relabelled_by_a_point_in_the_photo_as_the_set_gives_it(
+    real: Path, tmp_path: Path
+) -> None:
+    fixes = tmp_path / "fixes.txt"
+    # the ace (right half) of a photo as given, and of one turned back (its ace then on the left)
+    fixes.write_text("# photo x y card\nIMG_004_jpg.rf.ref.jpg 48 32 AC\nIMG_001_jpg.rf.ref.jpg 48 30 2H  # mirrored\n")
+    listed = tmp_path / "mirrored.txt"
+    listed.write_text("IMG_001 mirrored -12.0 9\n")
+    out = tmp_path / "whole"
+    assert wholecards.build(real, out, chirality=listed, fixes=fixes)["relabelled"] == 2
+    cards = {}
+    for name in ("IMG_004", "IMG_001"):
+        meta = json.loads(next(out.rglob(f"meta/*/real-whole-{name}_jpg.rf.ref.json")).read_text())
+        cards[name] = [(c["card"], round(c["visible_box"][0], 1)) for c in meta["cards"]]
+    assert cards == {"IMG_004": [("10C", 6.4), ("AC", 38.4)], "IMG_001": [("10C", 38.4), ("2H", 6.4)]}
+    label = next(out.rglob("labels/*/real-whole-IMG_004_jpg.rf.ref.txt")).read_text().splitlines()
+    assert label[1].split()[0] == "39"  # AC: the 52 codes go suit by suit (spades, hearts, diamonds, clubs)
+
+
+def test_a_correction_that_lands_on_no_card_or_a_missing_list_writes_nothing(real: Path, tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("IMG_004_jpg.rf.ref.jpg 32 2 AC\n")  # between the two cards' boxes
+    with pytest.raises(SystemExit, match=r"una corrección de IMG_004_jpg\.rf\.ref\.jpg no cae en ninguna carta"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--fixes", str(fixes)])
+    fixes.write_text("IMG_004_jpg.rf.ref.jpg 48 32 ZZ\n")
+    with pytest.raises(SystemExit, match="se esperaba «foto x y carta»"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--fixes", str(fixes)])
+    with pytest.raises(SystemExit, match="no existe la lista de cartas mal etiquetadas"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--fixes", str(tmp_path / "none.txt")])
     assert not out.exists()

@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
-from vision.cards.dataset import BACK_CLASS, NAMES, _link, real_names, real_split, write_yaml
+from vision.cards.dataset import BACK_CLASS, NAMES, _link, card_class, real_names, real_split, write_yaml
 from vision.cards.notation import CLASS_OF
 from vision.frames import load_image
+from vision.relabel import Relabel, by_image, read_relabels, relabelled
 from vision.types import Box, Frame
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ GROUPS = "train_augmentation_groups.tsv"
 VAL_EVERY = 2  # one run of RUN shots in two is validation: the set is this reader's largest real test
 HELD = 0.7  # an index box this much inside a card's box is on that card, or on one lying over it
 CHIRALITY = Path(__file__).resolve().parents[2] / "models" / "cards" / "mirrored_whole.txt"
+FIXES = Path(__file__).resolve().parents[2] / "models" / "cards" / "relabelled_whole.txt"
 VERDICTS = ("mirrored", "undecided", "same")
 EDGE_REACH = 1.5  # ... and within this many index sides of the box's edge: a rotated card's corners touch its box
 
@@ -57,9 +59,10 @@ def first_versions(real: Path) -> list[str]:
 
 
 def photo_cards(
-    real: Path, name: str, mapping: Mapping[int, int | None], mirrored: bool = False
+    real: Path, name: str, mapping: Mapping[int, int | None], mirrored: bool = False, fixes: Sequence[Relabel] = ()
 ) -> tuple[Frame, list[str], list[dict[str, Any]]]:
-    """One photo of the set (turned back when `mirrored`), its label lines in our classes and its cards' metas."""
+    """One photo of the set (turned back when `mirrored`), its label lines in our classes, the `fixes` applied (their
+    points in the photo as the set gives it), and its cards' metas."""
     photo = real / "images" / "train" / name
     label = real / "labels" / "train" / f"{Path(name).stem}.txt"
     if not photo.exists() or not label.exists():
@@ -69,22 +72,27 @@ def photo_cards(
         raise ValueError(f"no se puede leer la imagen {photo}")
     frame = np.ascontiguousarray(pixels[:, ::-1] if mirrored else pixels, np.uint8)
     height, width = frame.shape[:2]
-    lines: list[str] = []
-    cards: list[dict[str, Any]] = []
+    ours = []
     for row in label.read_text().splitlines():
         parts = row.split()
-        ours = mapping.get(int(parts[0])) if parts else None
-        if ours is None:
-            continue
-        cx, cy, w, h = (float(v) for v in parts[1:5])
+        cls = mapping.get(int(parts[0])) if parts else None
+        if cls is not None:
+            ours.append(" ".join([str(cls), *parts[1:5]]))
+    text, applied = relabelled("".join(f"{line}\n" for line in ours), width, height, fixes)
+    if applied < len(fixes):
+        raise ValueError(f"una corrección de {name} no cae en ninguna carta de su etiqueta")
+    lines: list[str] = []
+    cards: list[dict[str, Any]] = []
+    for row in text.splitlines():
+        cls, (cx, cy, w, h) = int(row.split()[0]), (float(v) for v in row.split()[1:5])
         if mirrored:
             cx = 1.0 - cx
         x1, y1, x2, y2 = (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
-        lines.append(f"{ours} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+        lines.append(f"{cls} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
         outline = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
         cards.append(
             {
-                "card": NAMES[ours],
+                "card": NAMES[cls],
                 "face_down": False,
                 "polygon": outline,
                 "visible_box": [x1, y1, x2, y2],
@@ -113,12 +121,17 @@ def read_chirality(path: Path | None) -> dict[str, str]:
     return verdicts
 
 
-def build(real: Path, out: Path, val_every: int = VAL_EVERY, chirality: Path | None = None) -> dict[str, int]:
+def build(
+    real: Path, out: Path, val_every: int = VAL_EVERY, chirality: Path | None = None, fixes: Path | None = None
+) -> dict[str, int]:
     """Write the first versions into out/images/{train,val} with labels and metas in our classes, a photo found
-    mirrored turned back and one that could not be told left out; cards per split. Every photo and label is read
-    before anything is written."""
+    mirrored turned back and one that could not be told left out, the cards `fixes` names relabelled; cards per
+    split. Every photo and label is read before anything is written."""
     mapping = real_names(real)
     verdicts = read_chirality(chirality)
+    if fixes is not None and not fixes.is_file():
+        raise ValueError(f"no existe la lista de cartas mal etiquetadas {fixes}")
+    fixes_of = by_image(read_relabels(fixes, card_class, "carta")) if fixes is not None else {}
     every = first_versions(real)
     splits = real_split(every, val_every)  # before any is left out, so that no photo changes sides
     names = [name for name in every if verdicts.get(source_stem(name)) != "undecided"]
@@ -128,9 +141,10 @@ def build(real: Path, out: Path, val_every: int = VAL_EVERY, chirality: Path | N
     # every photo read first (a bad one stops the build before anything is written); only the labels are kept
     photos = {}
     for name in names:
-        frame, lines, cards = photo_cards(real, name, mapping, name in mirrored)
+        frame, lines, cards = photo_cards(real, name, mapping, name in mirrored, fixes_of.get(name, ()))
         photos[name] = (frame.shape[:2], lines, cards)
     counts = {"train": 0, "val": 0, "train_cards": 0, "val_cards": 0, "mirrored": len(mirrored), "left_out": 0}
+    counts["relabelled"] = sum(len(fixes_of.get(name, ())) for name in names)
     counts["left_out"] = len(every) - len(names)
     for name in set(every) - set(names):  # left out: none of it stays from an earlier build into the same folder
         for kind, suffix in (("images", "jpg"), ("labels", "txt"), ("meta", "json")):
@@ -224,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, help="modelos que buscan las esquinas (por defecto, models/cards)")
     parser.add_argument("--val-every", type=int, default=VAL_EVERY, help="una tanda de fotos de cada N es validación")
     parser.add_argument(
+        "--fixes", type=Path, default=FIXES, help="cartas que el conjunto etiqueta mal («foto x y carta» por línea)"
+    )
+    parser.add_argument(
         "--mirrored",
         type=Path,
         default=CHIRALITY,
@@ -237,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.corners_into and not (args.corners_into / "data.yaml").is_file():
         raise SystemExit(f"{args.corners_into} no es una carpeta de vision.cards.dataset: falta data.yaml")
     try:
-        report: dict[str, object] = dict(build(args.real, args.out, args.val_every, args.mirrored))
+        report: dict[str, object] = dict(build(args.real, args.out, args.val_every, args.mirrored, args.fixes))
         if args.corners_into:
             report["corners"] = add_corners(args.out, args.corners_into, args.models)
     except ValueError as error:
