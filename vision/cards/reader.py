@@ -8,7 +8,9 @@ than the spotter's copy, the finder runs over 640 px tiles of the frame at full 
 A card is read from its corner indices. Its two corners are two readings of different pixels: a card whose two
 corners are named the same, each sure enough (and, where the models have a second classifier, named so by it on
 every corner), is accepted; a card with one corner in view (a fan, an overlap) or
-unsure corners goes to the coordinator, flagged with its reasons. A back is a card face down, never a guess.
+unsure corners goes to the coordinator, flagged with its reasons. A corner the second classifier names as the card
+beside it is taken for that card's, misnamed, and leaves the card (`strays`). A back is a card face down, never a
+guess.
 """
 
 from __future__ import annotations
