@@ -28,7 +28,7 @@ GAME_NAMES = {"cacho": "Cacho español", "pifpaf": "Pif Paf", "cacheta": "Cachet
 
 
 def register(subparsers: Any) -> None:
-    """Add `cacho cards showdown|melds|trick|replay|read|eval`."""
+    """Add `cacho cards showdown|melds|trick|replay|read|eval|adapt`."""
     cards = subparsers.add_parser("cards", help="juegos de cartas: Cacho español, Pif Paf, Cacheta y Truco")
     commands = cards.add_subparsers(dest="cards_command", metavar="ACCIÓN", required=True)
 
@@ -96,6 +96,26 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--json", action="store_true")
     _reader_options(evaluate)
     evaluate.set_defaults(func=run_eval)
+
+    teach = commands.add_parser(
+        "adapt",
+        help="enseña al lector la baraja de una mesa: afina sus dos clasificadores de índices con una carpeta YOLO "
+        "etiquetada y escribe una carpeta de modelos completa",
+    )
+    teach.add_argument(
+        "folder", metavar="DIR", type=Path, help="carpeta YOLO: images/, labels/ (una caja por índice de esquina)"
+    )
+    teach.add_argument("--out", type=Path, required=True, help="carpeta de modelos que se escribe")
+    teach.add_argument(
+        "--from", dest="source", type=Path, help="carpeta de modelos de la que se parte (por defecto, models/)"
+    )
+    teach.add_argument("--split", default="", help="subcarpeta de images/ y labels/ (por defecto, la carpeta entera)")
+    teach.add_argument(
+        "--holdout", type=float, default=0.3, help="parte de las fotos apartada para comprobar (por defecto 0.3)"
+    )
+    teach.add_argument("--minutes", type=float, default=6.0, help="minutos de aprendizaje (por defecto 6)")
+    teach.add_argument("--json", action="store_true")
+    teach.set_defaults(func=run_adapt)
 
 
 def _reader_options(parser: argparse.ArgumentParser) -> None:
@@ -366,4 +386,54 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"carga del coordinador: {scores.load:.1%}; errores silenciosos: {scores.silent_errors}")
     print(f"lecturas de más: {scores.extra} ({scores.silent_extra} sin marcar)")
     print(f"imágenes enteras bien: {scores.images_all_right_share:.1%}")
+    return 0
+
+
+def run_adapt(args: argparse.Namespace) -> int:
+    """`cacho cards adapt`: fine-tune the index classifiers on a table's labelled deck; before and after."""
+    import sys
+
+    from vision.cards.adapt import AdaptError, adapt
+    from vision.pipeline import MODELS
+
+    if not 0.05 <= args.holdout <= 0.8:
+        raise CliError(f"--holdout {args.holdout}: debe estar entre 0.05 y 0.8")
+    if not 0 < args.minutes <= 120:
+        raise CliError(f"--minutes {args.minutes}: debe estar entre 0 y 120")
+    if not args.folder.is_dir():
+        raise CliError(f"{args.folder}: no existe la carpeta")
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    try:
+        result = adapt(
+            args.folder,
+            args.out,
+            args.source or MODELS,
+            split=args.split,
+            holdout=args.holdout,
+            minutes=args.minutes,
+            command="cacho cards adapt " + " ".join(sys.argv[3:]),
+            progress=progress,
+        )
+    except AdaptError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        _emit(result.to_dict())
+    else:
+        print(
+            f"aprendió de {result.learnt} esquinas ({result.cards} cartas distintas); comprobado en "
+            f"{result.held_out} esquinas apartadas ({result.seconds:.0f} s)"
+        )
+        for when, held in (("antes", result.before), ("ahora", result.after)):
+            print(f"{when}: {held.load} de {held.corners} por confirmar ({held.wrong} equivocadas sin marcar)")
+    if not result.written:
+        raise CliError(
+            f"los clasificadores adaptados leen peor las esquinas apartadas (antes {result.before.load} por "
+            f"confirmar y {result.before.wrong} equivocadas, ahora {result.after.load} y {result.after.wrong}): "
+            f"no se escribe {args.out}"
+        )
+    if not args.json:
+        print(f"modelos en {args.out}: úselos con --models {args.out}")
     return 0

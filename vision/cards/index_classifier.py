@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,13 @@ def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
 def crops_of(folder: Path, split: str, size: int = SIZE) -> tuple[list[Frame], list[int]]:
     """Every card index box of a YOLO folder's split (classes 0-51), cropped from its image (kept at twice the
     classifier's side `size`, for the augmentations), and its class."""
-    crops, labels = [], []
+    found = photo_crops(folder, split, size)
+    return [c for _, c, _ in found], [label for _, _, label in found]
+
+
+def photo_crops(folder: Path, split: str, size: int = SIZE) -> list[tuple[str, Frame, int]]:
+    """`crops_of`, each crop with the stem of the photo it was cut from."""
+    out = []
     for label in sorted((folder / "labels" / split).glob("*.txt")):
         rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
         rows = [r for r in rows if int(r[0]) < len(CLASS_NAMES)]
@@ -65,9 +71,8 @@ def crops_of(folder: Path, split: str, size: int = SIZE) -> tuple[list[Frame], l
             box = Box((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
             if min(box.width, box.height) >= 6:
                 small = cv2.resize(crop(frame, box), (size * 2, size * 2), interpolation=cv2.INTER_AREA)
-                crops.append(np.asarray(small, np.uint8))
-                labels.append(int(r[0]))
-    return crops, labels
+                out.append((label.stem, np.asarray(small, np.uint8), int(r[0])))
+    return out
 
 
 def augment(image: Frame, rng: np.random.Generator) -> Frame:
@@ -96,6 +101,7 @@ class IndexClassifier:
             raise FileNotFoundError(f"no están los pesos del clasificador de índices: {weights}")
         saved = torch.load(weights, map_location="cpu", weights_only=True)
         arch = str(saved.get("arch", BACKBONE_ARCH))
+        self.arch = arch
         self.model = build_model(tuple(saved.get("widths", CNN_WIDTHS)), len(CLASS_NAMES), arch)
         self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
         self.model.eval()
@@ -177,6 +183,57 @@ def evaluate(
     return float((logits.argmax(1) == labels).mean()), logits
 
 
+def fit(
+    model: Any,
+    crops: list[Frame],
+    labels: npt.NDArray[np.intp],
+    seconds: float,
+    lr: float,
+    rng: np.random.Generator,
+    options: Any,
+    report: Callable[[dict[str, Any]], None] = lambda entry: None,
+) -> list[dict[str, Any]]:
+    """Train `model` on the crops for `seconds`, the learning rate on a cosine from `lr` to zero at the end;
+    `options` gives batch, covered and size. Each epoch's entry (epoch, loss) is reported, and all are returned."""
+    import torch
+
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.monotonic()
+    deadline = start + seconds
+    epoch, history = 0, []
+    model.train()
+    while time.monotonic() < deadline:
+        loss = None
+        for x, y in _batches(crops, labels, options.batch, rng, options.covered, options.size):
+            share = min(1.0, (time.monotonic() - start) / (deadline - start))
+            for group in optimiser.param_groups:
+                group["lr"] = lr * 0.5 * (1 + np.cos(np.pi * share))  # cosine to zero at the deadline
+            optimiser.zero_grad()
+            loss = loss_of(model(torch.from_numpy(x)), torch.from_numpy(y))
+            loss.backward()
+            optimiser.step()
+            if time.monotonic() >= deadline:
+                break
+        if loss is None:  # fewer crops than one batch
+            break
+        epoch += 1
+        history.append({"epoch": epoch, "loss": float(loss.detach())})
+        report(history[-1])
+    model.eval()
+    return history
+
+
+def save(model: Any, path: Path, temperature: float, size: int, arch: str) -> None:
+    """The weights in half precision, with the temperature, the crop's side and the architecture."""
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
+    saved = {"state": state, "temperature": temperature, "size": size, "arch": arch, "widths": list(CNN_WIDTHS)}
+    torch.save(saved, path)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train, report the accuracy on the folder's real validation crops, save."""
     import torch
@@ -228,34 +285,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"partida: {load_pretrained_backbone(model, args.pretrained)} tensores de {args.pretrained}", flush=True)
     else:
         print(f"sin pesos preentrenados ({args.pretrained}): se empieza al azar", flush=True)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    deadline = time.monotonic() + 60 * args.minutes
-    start = time.monotonic()
-    epoch, history = 0, []
-    model.train()
-    while time.monotonic() < deadline:
-        for x, y in _batches(train_crops, y_train, args.batch, rng, args.covered, args.size):
-            share = min(1.0, (time.monotonic() - start) / (deadline - start))
-            for group in optimiser.param_groups:
-                group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * share))  # cosine to zero at the deadline
-            optimiser.zero_grad()
-            loss = loss_of(model(torch.from_numpy(x)), torch.from_numpy(y))
-            loss.backward()
-            optimiser.step()
-            if time.monotonic() >= deadline:
-                break
-        epoch += 1
-        accuracy = evaluate(model, val_crops, y_val, args.size)[0] if val_crops else float("nan")
-        history.append({"epoch": epoch, "loss": float(loss.detach()), "val_accuracy": accuracy})
-        print(json.dumps(history[-1]), flush=True)
+
+    def report(entry: dict[str, Any]) -> None:
+        entry["val_accuracy"] = evaluate(model, val_crops, y_val, args.size)[0] if val_crops else float("nan")
+        print(json.dumps(entry), flush=True)
+
+    history = fit(model, train_crops, y_train, 60 * args.minutes, args.lr, rng, args, report)
     accuracy, logits = evaluate(model, val_crops, y_val, args.size) if val_crops else (float("nan"), None)
     temperature = fit_temperature(logits, y_val) if logits is not None else 1.0
-    args.out.mkdir(parents=True, exist_ok=True)
-    state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
-    saved = {"state": state, "temperature": temperature, "size": args.size, "arch": args.arch}
-    saved["widths"] = list(CNN_WIDTHS)
-    torch.save(saved, args.out / args.name)
+    save(model, args.out / args.name, temperature, args.size, args.arch)
     (args.out / f"{Path(args.name).stem}.json").write_text(
         json.dumps({"val_accuracy": accuracy, "temperature": temperature, "history": history}, indent=1) + "\n"
     )
