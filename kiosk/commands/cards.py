@@ -14,7 +14,7 @@ from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
-from kiosk.commands.common import finish_replay, loaded_frames, read_log_lines
+from kiosk.commands.common import check_adapt_options, finish_replay, loaded_frames, read_log_lines
 
 MAX_MELD_HAND = 10  # nine dealt plus the card drawn
 PHASES = {
@@ -396,12 +396,7 @@ def run_adapt(args: argparse.Namespace) -> int:
     from vision.cards.adapt import AdaptError, adapt
     from vision.pipeline import MODELS
 
-    if not 0.05 <= args.holdout <= 0.8:
-        raise CliError(f"--holdout {args.holdout}: debe estar entre 0.05 y 0.8")
-    if not 0 < args.minutes <= 120:
-        raise CliError(f"--minutes {args.minutes}: debe estar entre 0 y 120")
-    if not args.folder.is_dir():
-        raise CliError(f"{args.folder}: no existe la carpeta")
+    check_adapt_options(args)
 
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)

@@ -80,3 +80,13 @@ def loaded_frames(paths: list[Path], as_json: bool, failed: list[Path]) -> Itera
                 print(f"{path}: {error}", file=sys.stderr)
             continue
         yield path, frame
+
+
+def check_adapt_options(args: Any) -> None:
+    """`cacho vision adapt` and `cacho cards adapt`: the held-out share, the minutes and the folder, in Spanish."""
+    if not 0.05 <= args.holdout <= 0.8:
+        raise CliError(f"--holdout {args.holdout}: debe estar entre 0.05 y 0.8")
+    if not 0 < args.minutes <= 120:
+        raise CliError(f"--minutes {args.minutes}: debe estar entre 0 y 120")
+    if not args.folder.is_dir():
+        raise CliError(f"{args.folder}: no existe la carpeta")

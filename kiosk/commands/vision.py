@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiosk.cli import CliError
-from kiosk.commands.common import loaded_frames
+from kiosk.commands.common import check_adapt_options, loaded_frames
 
 if TYPE_CHECKING:
     from vision.evaluate import TruthDie
@@ -290,12 +290,7 @@ def run_adapt(args: argparse.Namespace) -> int:
     from vision.faces.adapt import AdaptError, adapt
     from vision.pipeline import MODELS
 
-    if not 0.05 <= args.holdout <= 0.8:
-        raise CliError(f"--holdout {args.holdout}: debe estar entre 0.05 y 0.8")
-    if not 0 < args.minutes <= 120:
-        raise CliError(f"--minutes {args.minutes}: debe estar entre 0 y 120")
-    if not args.folder.is_dir():
-        raise CliError(f"{args.folder}: no existe la carpeta")
+    check_adapt_options(args)
     bar = tqdm(total=100, desc="aprendiendo", unit="%", file=sys.stderr, disable=None)
 
     def progress(share: float) -> None:

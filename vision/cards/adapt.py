@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -39,6 +37,7 @@ from vision.cards.index_classifier import (
     save,
 )
 from vision.faces.classifier import fit_temperature
+from vision.staging import write_copy
 from vision.types import Frame
 
 MIN_INDICES = 60  # fewer labelled corners than this teach nothing that can be checked
@@ -195,17 +194,11 @@ def _write(
     command: str,
 ) -> None:
     """The whole models folder: `source`'s, with the adapted classifiers; replaced at once."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".adapt-", dir=out.parent))
-    try:
-        shutil.copytree(source, staging, dirs_exist_ok=True)
+
+    def change(staging: Path) -> None:
         for classifier, name in zip(classifiers, (WEIGHTS_NAME, SECOND_NAME), strict=True):
             save(classifier.model, staging / CARDS / name, classifier.temperature, classifier.size, classifier.arch)
         report = {**result.to_dict(), "from": str(source), "folder": str(folder), "command": command}
         (staging / CARDS / "ADAPTED.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+
+    write_copy(source, out, change)

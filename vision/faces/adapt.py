@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -43,6 +41,7 @@ from vision.faces.train import (
     training_label,
     update_metrics,
 )
+from vision.staging import write_copy
 from vision.types import Box
 
 MIN_DICE = 60  # fewer labelled dice than this teach nothing that can be checked
@@ -356,10 +355,8 @@ def adapt(
 
 def _write(source: Path, out: Path, model: _Model, result: Adapted, folder: Path, command: str) -> None:
     """The whole models folder: `source`'s, with the adapted face classifier; replaced at once."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".adapt-", dir=out.parent))
-    try:
-        shutil.copytree(source, staging, dirs_exist_ok=True)
+
+    def change(staging: Path) -> None:
         model.save(staging / "faces", result.threshold, result.alone_threshold)
         update_metrics(
             staging / "faces" / METRICS_NAME, "adapt", {**result.to_dict(), "folder": str(folder), "command": command}
@@ -367,9 +364,5 @@ def _write(source: Path, out: Path, model: _Model, result: Adapted, folder: Path
         (staging / "ADAPTED.json").write_text(
             json.dumps({"from": str(source), "folder": str(folder), "command": command}, ensure_ascii=False) + "\n"
         )
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+
+    write_copy(source, out, change)
