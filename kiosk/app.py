@@ -70,7 +70,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         from kiosk.cards.camera import CameraCardReader
 
         camera = app.config["CAMERA"] is not None
-        app.config["CARD_READER"] = CameraCardReader(table_config=Path(app.config["TABLE_CONFIG"])) if camera else None
+        models = Path(app.config["CARD_MODELS"]) if app.config.get("CARD_MODELS") else None
+        table = Path(app.config["TABLE_CONFIG"])
+        app.config["CARD_READER"] = CameraCardReader(models, table_config=table) if camera else None
 
 
 def _start_camera(app: Flask) -> None:

@@ -91,7 +91,7 @@ class CameraCardReader:
     """Reads the cards on the camera's still with the committed card models (loaded at the first reading)."""
 
     def __init__(self, models: Path | None = None, table_config: Path | None = None) -> None:
-        self.models = models
+        self.models = models  # a models folder whose cards/ it reads with (None: the project's models/)
         self.table_config = table_config  # the table's seats and players (the markers'), read at each reading
         self._reader: CardReader | None = None
         self._lock = threading.Lock()
@@ -101,8 +101,13 @@ class CameraCardReader:
             if self._reader is None:
                 from vision.cards.reader import MODELS, CardReader
 
-                self._reader = CardReader(self.models or MODELS)
+                self._reader = CardReader(self.models / "cards" if self.models else MODELS)
             return self._reader
+
+    @property
+    def models_name(self) -> str:
+        """The models folder it reads with, as a reading's log line names it: `stock`, or the folder's name."""
+        return self.models.name if self.models else "stock"
 
     def _config(self) -> TableConfig:
         from vision.seats import ConfigError, TableConfig, load_table_config

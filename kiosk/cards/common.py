@@ -246,6 +246,12 @@ def lay_for_demo(game: str, desk: Desk, seats: Sequence[int], size: int, seen: C
 PHOTO_WIDTH = 1600  # a reading's photo: enough to see each card's index on the screen
 
 
+def models_of(reader: CardReader) -> dict[str, str]:
+    """The models folder a camera reading was read with, for its log lines (a reader that says none: nothing)."""
+    name = getattr(reader, "models_name", None)
+    return {"models": name} if isinstance(name, str) else {}
+
+
 def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[list[SeenCard], str | None]:
     """The cards the reader sees in front of `seats` on the camera's frame, and the stored photo of the frame
     annotated with them (None without a frame)."""
@@ -295,7 +301,7 @@ def add_shown_routes(
             return web.refuse(error.message, 400)
         lay_for_demo(bp.name, desk, seats, size)
         seen, photo = read_seen(desk, reader, seats)
-        data = readers.hands_reading(seen, seats, size) | extra | {"photo": photo}
+        data = readers.hands_reading(seen, seats, size) | extra | {"photo": photo} | models_of(reader)
         with table_lock(table_id):
             web.replace_pending(table_id, desk.seq, data)
         return views.redrawn(table_id)
@@ -352,9 +358,11 @@ def current_reading(desk: Desk) -> dict[str, Any] | None:
 
 
 def reading_meta(reading: Mapping[str, Any]) -> dict[str, Any]:
-    """What the lines of a confirmed reading keep: by whom, from the camera, the corrections and the photo."""
+    """What the lines of a confirmed reading keep: by whom, from the camera, the corrections, the photo and the
+    models folder that read it."""
     meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
-    return meta | ({"photo": reading["photo"]} if reading.get("photo") else {})
+    meta |= {"photo": reading["photo"]} if reading.get("photo") else {}
+    return meta | ({"models": reading["models"]} if reading.get("models") else {})
 
 
 def summary_for(summary: dict[str, Any], view: str) -> dict[str, Any]:

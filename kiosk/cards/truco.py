@@ -418,7 +418,7 @@ def read(table_id: int) -> Any:
         played.setdefault(play.seat, set()).add(str(play.card))
     common.lay_for_demo("truco", desk, seats, 1, {str(p.card) for p in game.current} | set().union(*played.values()))
     seen, photo = common.read_seen(desk, reader, seats)
-    data = readers.reading(seen, seats, played) | {"photo": photo}
+    data = readers.reading(seen, seats, played) | {"photo": photo} | common.models_of(reader)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
     return VIEWS.redrawn(table_id)

@@ -45,6 +45,12 @@ def register(subparsers: Any) -> None:
         default=THREADS,
         help=f"hilos para los controles, aparte de los de las páginas ({THREADS})",
     )
+    kiosk.add_argument(
+        "--card-models",
+        type=Path,
+        metavar="DIR",
+        help="carpeta de modelos con que la cámara lee las cartas (de cacho cards adapt; por defecto, models/)",
+    )
     kiosk.set_defaults(func=run_kiosk)
 
 
@@ -78,10 +84,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
         raise CliError(f"--threads {args.threads}: van de 1 a 256 hilos")
     if args.camera not in ("auto", "demo", "none") and ":" not in args.camera and args.camera != "pi":
         raise CliError(f"--camera {args.camera}: se esperaba {CAMERA_HELP}")
+    if args.card_models is not None and not (args.card_models / "cards" / "finder.pt").is_file():
+        raise CliError(f"--card-models {args.card_models}: no es una carpeta de modelos con el lector de cartas")
     camera = choose_camera(args.camera)
     db = args.db or default_db()
+    config = {"DATABASE": str(db), "CAMERA": camera, "DEMO": camera == "demo"}
     try:
-        app = create_app({"DATABASE": str(db), "CAMERA": camera, "DEMO": camera == "demo"})
+        app = create_app(config | ({"CARD_MODELS": str(args.card_models)} if args.card_models else {}))
     except (OSError, sqlite3.Error) as error:
         raise CliError(f"no se pudo abrir la base de datos {db}: {error}") from None
     address = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}/"

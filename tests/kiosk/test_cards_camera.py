@@ -230,3 +230,24 @@ def test_with_every_players_marker_in_view_a_card_is_its_nearest_markers_player(
     no_dani = marked_frame({k: v for k, v in CORNERS.items() if k != 3})
     vision.cards = [card("7H", 2304, 2200)]
     assert [(s.seat, s.card) for s in reader.read_cards(no_dani, [0, 1, 2, 3], NAMES)] == [(0, "7H")]
+
+
+def test_the_camera_reader_reads_with_a_models_folder_given_and_names_it(tmp_path: Path) -> None:
+    assert CameraCardReader().models_name == "stock"
+    adapted = CameraCardReader(tmp_path / "mesa-club")
+    assert adapted.models_name == "mesa-club"
+    with pytest.raises(FileNotFoundError, match=r"mesa-club/cards/finder\.pt"):
+        adapted._loaded()
+
+
+def test_the_app_reads_cards_with_the_models_folder_it_is_given(tmp_path: Path) -> None:
+    app = make_app(tmp_path, CAMERA="demo", DEMO=True, CARD_MODELS=str(tmp_path / "mesa-club"))
+    try:
+        assert app.config["CARD_READER"].models_name == "mesa-club"
+    finally:
+        app.extensions["cacho.camera"].close()
+    stock = make_app(tmp_path / "stock", CAMERA="demo", DEMO=True)
+    try:
+        assert stock.config["CARD_READER"].models_name == "stock"
+    finally:
+        stock.extensions["cacho.camera"].close()

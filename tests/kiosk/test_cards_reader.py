@@ -189,3 +189,26 @@ def test_a_cacheta_knock_with_ten_read_and_one_that_does_not_meld(co: Coordinato
 
 def state_seq(co: Coordinator, base: str) -> int:
     return int(co.get(base + "/state.json").get_json()["seq"])
+
+
+class AdaptedCardReader(FakeCardReader):
+    """A reader that says which models folder it reads with, as the camera's does."""
+
+    models_name = "mesa-club"
+
+
+def test_a_camera_reading_names_the_models_folder_that_read_it_on_its_lines(tmp_path: Path) -> None:
+    reader = AdaptedCardReader()
+    app = make_app(tmp_path, CARD_READER=reader)
+    try:
+        co = become_coordinator(app.test_client())
+        gid = new_game(co)
+        deal(co, gid, dealer=3)
+        reader.cards = [SeenCard(0, "5S"), SeenCard(1, "7H"), SeenCard(2, "4C"), SeenCard(3, "3S")]
+        assert co.post(f"/truco/{gid}/read", {}).status_code == 200
+        assert state(co, gid)["reading"]["models"] == "mesa-club"
+        assert co.post(f"/truco/{gid}/confirm", {"seq": state(co, gid)["seq"]}).status_code == 200
+        lines = [json.loads(line) for line in co.get(f"/truco/{gid}/export.jsonl").text.splitlines()[-4:]]
+        assert [line["models"] for line in lines] == ["mesa-club"] * 4
+    finally:
+        app.extensions["cacho.camera"].close()

@@ -14,6 +14,7 @@ from kiosk.cli import main
     [
         (["--port", "70000"], "el puerto va de 1 a 65535"),
         (["--camera", "foo"], "--camera foo: se esperaba"),
+        (["--card-models", "/nada"], "--card-models /nada: no es una carpeta de modelos con el lector de cartas"),
     ],
 )
 def test_bad_arguments(args: list[str], fragment: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
