@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,13 +35,14 @@ from vision.cards.index_classifier import (
     photo_crops,
     save,
 )
+from vision.cards.reader import CardSettings
 from vision.faces.classifier import fit_temperature
 from vision.staging import write_copy
 from vision.types import Frame
 
 MIN_INDICES = 60  # fewer labelled corners than this teach nothing that can be checked
 MIN_HELD_OUT = 20  # the held-out corners the adapted classifiers are judged on
-PAIR = 0.9  # the reader's `pair` level (vision.cards.reader.CardSettings)
+PAIR = CardSettings().pair  # the reader's level for a corner that counts
 FIRST_SHARE = 0.55  # of the minutes, the first classifier's (the larger network)
 LEARNING_RATE = 5e-4  # as the classifiers were taught the real whole-card corners
 REQUIRED = ("finder.pt", WEIGHTS_NAME, SECOND_NAME)
@@ -178,7 +178,7 @@ def adapt(
         classifier.temperature = fit_temperature(logits, held_labels)
     after = read_pair(first.probabilities(held_crops), second.probabilities(held_crops), held_labels)
     written = after.wrong <= before.wrong and after.load <= before.load
-    codes = len(Counter(label for _, _, label in found))
+    codes = len({label for _, _, label in found})
     result = Adapted(out, len(fit_crops), len(held_crops), codes, before, after, time.perf_counter() - started, written)
     if written:
         _write(source, out, (first, second), result, folder, command)
