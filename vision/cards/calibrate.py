@@ -1,10 +1,11 @@
 """How sure two corners must be: the coordinator's load and the silent errors at each level, read once.
 
-    python -m vision.cards.calibrate DIR [--split cal] [--models models/cards] [--spot 0.02,0.05,0.1]
+    python -m vision.cards.calibrate DIR [--split cal] [--models models/cards] [--spot 0.02,0.05,0.1] [--apart 0.9,0.99]
 
 Each image is read once; its corners are judged again at every level of `pair` (and of `alone`, a card seen by one
 corner), and the folder scored as `cacho cards eval` scores it. `--spot` reads the folder again at each floor of the
-spotter (a whole still, models with a spotter.pt). Choose on a calibration part, never on validation.
+spotter (a whole still, models with a spotter.pt); `--apart` judges them at each level of the seam model's (models
+with a seam.pt), `pair` and `alone` as the settings have them. Choose on a calibration part, never on validation.
 """
 
 from __future__ import annotations
@@ -14,17 +15,37 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from vision.cards.dataset import BACK_CLASS, NAMES
 from vision.cards.evaluate import evaluate_folder, images_of
-from vision.cards.reader import MODELS, CardReader, CardReading, CardSettings, cards_of
+from vision.cards.reader import MODELS, Apart, CardReader, CardReading, CardSettings, cards_of, close_pairs
 from vision.frames import load_image
+from vision.types import Box, Frame
 
 PAIRS = (0.5, 0.7, 0.8, 0.9, 0.93, 0.95)
 ALONE = (None, 0.8, 0.9, 0.93, 0.95)
 
 
-def rejudge(reading: CardReading, settings: CardSettings) -> list[dict[str, object]]:
-    """The reading's cards judged again at other levels, as `cacho cards read --json` gives them."""
-    return [card.to_dict() for card in cards_of(list(reading.hits), settings)]
+Odds = dict[tuple[Box, Box], float]  # the seam model's probability of two cards, for each two corners it was asked
+
+
+def rejudge(reading: CardReading, settings: CardSettings, odds: Odds | None = None) -> list[dict[str, object]]:
+    """The reading's cards judged again at other levels, as `cacho cards read --json` gives them (with `odds`,
+    corners parted at the settings' `apart`)."""
+    apart: Apart | None = None
+    level = settings.apart
+    if odds is not None and level is not None:
+        apart = lambda pairs: [odds[(a.box, b.box)] >= level for a, b in pairs]  # noqa: E731
+    return [card.to_dict() for card in cards_of(list(reading.hits), settings, apart)]
+
+
+def seam_odds(reader: CardReader, frame: Frame, reading: CardReading) -> Odds | None:
+    """The seam model's probability of two cards for every two corners of one code near each other (None: the
+    models have no seam model)."""
+    if reader.seams is None:
+        return None
+    faces = [h for h in reading.hits if h.name != NAMES[BACK_CLASS]]
+    pairs = [(faces[i].box, faces[j].box) for i, j in close_pairs(faces)]
+    return dict(zip(pairs, reader.seams.apart(frame, pairs), strict=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,11 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default=None)
     parser.add_argument("--models", type=Path, default=MODELS)
     parser.add_argument("--spot", default=None, help="niveles del buscador en la copia reducida, p. ej. 0.02,0.05")
+    parser.add_argument("--apart", default=None, help="niveles del separador de gemelas, p. ej. 0.9,0.99 (none: nunca)")
     args = parser.parse_args(argv)
-    try:
-        spots = [float(v) for v in args.spot.split(",")] if args.spot else [None]
-    except ValueError:
-        raise SystemExit(f"--spot: se esperaban números separados por comas, no {args.spot!r}") from None
+    spots, aparts = _levels("--spot", args.spot), _levels("--apart", args.apart)
     images = images_of(args.folder, args.split)
     if not images:
         raise SystemExit(f"no hay imágenes en {args.folder / 'images' / (args.split or '')}")
@@ -50,28 +69,50 @@ def main(argv: list[str] | None = None) -> int:
     for spot in spots:
         if spot is not None:
             reader.settings = replace(reader.settings, spot=spot)
-        readings = {image.name: reader.read(load_image(image)) for image in images}
-        for row in rows(args.folder, args.split, readings, reader.settings, with_meta):
+        readings, odds = {}, {}
+        for image in images:
+            frame = load_image(image)
+            readings[image.name] = reader.read(frame)
+            odds[image.name] = seam_odds(reader, frame, readings[image.name])
+        levels = [(reader.settings.pair, reader.settings.alone, a) for a in aparts] if args.apart else None
+        for row in rows(args.folder, args.split, readings, reader.settings, with_meta, odds, levels):
             print(json.dumps(({"spot": spot} if spot is not None else {}) | row), flush=True)
     return 0
 
 
+def _levels(option: str, text: str | None) -> list[float | None]:
+    """A comma-separated list of levels ("none": never), or [None]."""
+    if not text:
+        return [None]
+    try:
+        return [None if v.strip().lower() == "none" else float(v) for v in text.split(",")]
+    except ValueError:
+        raise SystemExit(f"{option}: se esperaban números separados por comas, no {text!r}") from None
+
+
 def rows(
-    folder: Path, split: str | None, readings: dict[str, CardReading], base: CardSettings, with_meta: bool
+    folder: Path,
+    split: str | None,
+    readings: dict[str, CardReading],
+    base: CardSettings,
+    with_meta: bool,
+    odds: dict[str, Odds | None] | None = None,
+    levels: list[tuple[float, float | None, float | None]] | None = None,
 ) -> list[dict[str, object]]:
-    """The figures at every level of `pair` and `alone`."""
+    """The figures at every level (pair, alone, apart) given, or every level of `pair` and `alone`."""
     out: list[dict[str, object]] = []
-    for alone in ALONE:
-        for pair in PAIRS:
-            settings = replace(base, pair=pair, alone=alone)
-            judged = {name: rejudge(r, settings) for name, r in readings.items()}
-            scores = evaluate_folder(folder, judged, split, with_meta=with_meta)
-            row: dict[str, object] = {"pair": pair, "alone": alone, "load": round(scores.load, 4)}
-            row |= {"silent": scores.silent_errors}
-            row |= {"silent_extra": scores.silent_extra}
-            row |= {"shown": scores.shown, "recall": round(scores.recall, 4)}
-            row |= {"accuracy": round(scores.card_accuracy, 4)}
-            out.append(row)
+    odds = odds or {}
+    levels = levels or [(pair, alone, base.apart) for alone in ALONE for pair in PAIRS]
+    for pair, alone, apart in levels:
+        settings = replace(base, pair=pair, alone=alone, apart=apart)
+        judged = {name: rejudge(r, settings, odds.get(name)) for name, r in readings.items()}
+        scores = evaluate_folder(folder, judged, split, with_meta=with_meta)
+        row: dict[str, object] = {"pair": pair, "alone": alone, "apart": apart, "load": round(scores.load, 4)}
+        row |= {"silent": scores.silent_errors}
+        row |= {"silent_extra": scores.silent_extra}
+        row |= {"shown": scores.shown, "recall": round(scores.recall, 4)}
+        row |= {"accuracy": round(scores.card_accuracy, 4)}
+        out.append(row)
     return out
 
 

@@ -16,6 +16,7 @@ guess.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
+from vision.cards.seams import NAME as SEAM_NAME
+from vision.cards.seams import SeamClassifier
 from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -38,6 +41,7 @@ OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px)
 EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
 PAIR_REACH = 6.0  # corners of one card lie within this many index sides of each other (as vision.cards.evaluate)
 RIVAL_SHARE = 0.3  # a different code read at the same place with this share of the winner's confidence
+Apart = Callable[[list[tuple["IndexHit", "IndexHit"]]], list[bool]]  # which corners of one code are of two cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,7 @@ class CardSettings:
     pair: float = 0.9  # each of two agreeing corners at least this sure (set by vision.cards.calibrate)
     alone: float | None = 0.95  # 0.9 was chosen on rendered stills; raised after a silent error (models/cards)
     back: float = 0.6  # a card back at least this sure is a card face down
+    apart: float | None = 0.9  # two corners of one code are two cards where the seam model is this sure (None: never)
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -153,11 +158,14 @@ def _union(boxes: list[Box]) -> Box:
     return Box(min(b.x1 for b in boxes), min(b.y1 for b in boxes), max(b.x2 for b in boxes), max(b.y2 for b in boxes))
 
 
-def pair_corners(hits: list[IndexHit]) -> list[list[IndexHit]]:
+def pair_corners(hits: list[IndexHit], apart: Apart | None = None) -> list[list[IndexHit]]:
     """Corners grouped into cards: corners of one code each within PAIR_REACH index sides of another are one card
-    (a card shows up to four), any other corner a card alone; each back is a card face down."""
+    (a card shows up to four), unless `apart` says two such corners are of two cards (twins of two decks side by
+    side); any other corner a card alone; each back is a card face down."""
     faces = [h for h in hits if h.name != NAMES[BACK_CLASS]]
     parent = list(range(len(faces)))
+    close = close_pairs(faces)
+    parted = apart([(faces[i], faces[j]) for i, j in close]) if apart is not None and close else [False] * len(close)
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -165,14 +173,23 @@ def pair_corners(hits: list[IndexHit]) -> list[list[IndexHit]]:
             i = parent[i]
         return i
 
-    for i, a in enumerate(faces):
-        for j in range(i + 1, len(faces)):
-            if a.name == faces[j].name and _near(a, faces[j]):
-                parent[root(j)] = root(i)
+    for (i, j), two in zip(close, parted, strict=True):
+        if not two:
+            parent[root(j)] = root(i)
     groups: dict[int, list[IndexHit]] = {}
     for i, hit in enumerate(faces):
         groups.setdefault(root(i), []).append(hit)
     return list(groups.values()) + [[h] for h in hits if h.name == NAMES[BACK_CLASS]]
+
+
+def close_pairs(faces: list[IndexHit]) -> list[tuple[int, int]]:
+    """The places (i < j) of every two corners of one code near enough to be corners of one card."""
+    return [
+        (i, j)
+        for i, a in enumerate(faces)
+        for j in range(i + 1, len(faces))
+        if a.name == faces[j].name and _near(a, faces[j])
+    ]
 
 
 def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
@@ -226,9 +243,9 @@ def strays(group: list[IndexHit], groups: list[list[IndexHit]], settings: CardSe
     ]
 
 
-def cards_of(hits: list[IndexHit], settings: CardSettings) -> tuple[CardRead, ...]:
-    """The cards the named corners and backs make, judged at `settings`, top to bottom."""
-    groups = pair_corners(hits)
+def cards_of(hits: list[IndexHit], settings: CardSettings, apart: Apart | None = None) -> tuple[CardRead, ...]:
+    """The cards the named corners and backs make (`apart`: see pair_corners), judged at `settings`, top to bottom."""
+    groups = pair_corners(hits, apart)
     cards = []
     for group in groups:
         if group[0].name != NAMES[BACK_CLASS]:
@@ -299,6 +316,8 @@ class CardReader:
         self.second = IndexClassifier(second) if second.exists() else None
         spotter = Path(models) / SPOTTER_NAME
         self.spotter = YOLO(str(spotter), task="detect") if spotter.exists() else None
+        seam = Path(models) / SEAM_NAME
+        self.seams = SeamClassifier(seam) if seam.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
 
@@ -360,7 +379,15 @@ class CardReader:
         """The cards of one frame."""
         hits = self.detect(frame)
         height, width = frame.shape[:2]
-        return CardReading(cards_of(hits, self.settings), (width, height), tuple(hits))
+        return CardReading(cards_of(hits, self.settings, self.apart(frame)), (width, height), tuple(hits))
+
+    def apart(self, frame: Frame) -> Apart | None:
+        """Which corners of one code, near each other, the seam model takes for two cards on this frame (None:
+        the models have no seam model, or the settings never part corners)."""
+        seams, level = self.seams, self.settings.apart
+        if seams is None or level is None:
+            return None
+        return lambda pairs: [p >= level for p in seams.apart(frame, [(a.box, b.box) for a, b in pairs])]
 
 
 def annotate(frame: Frame, reading: CardReading) -> Frame:
