@@ -250,3 +250,14 @@ def test_calibrate_refuses_spotter_levels_that_are_not_numbers(tmp_path: Path) -
         calibrate.main([str(tmp_path), "--spot", "0.05,mucho"])
     with pytest.raises(SystemExit, match="no hay imágenes"):
         calibrate.main([str(tmp_path), "--spot", "0.05"])
+
+
+def test_a_lone_corner_boxed_much_smaller_than_the_frames_indices_is_doubted() -> None:
+    # the finder boxed the rank of a half-hidden index and not its suit: the suit read is a guess
+    others = [hit(code, 0.99, 400 + 200 * k, 100) for k, code in enumerate(["2S", "2S", "3S", "3S"])]
+    part = IndexHit("AD", 0.99, Box(100, 600, 112, 620), second="AD")  # 20 px against the others' 50
+    whole = IndexHit("AD", 0.99, Box(100, 600, 130, 648), second="AD")
+    settings = CardSettings(alone=0.95)
+    doubted = {c.card: c for c in cards_of([*others, part], settings)}["AD"]
+    assert doubted.uncertain and any("más pequeña" in r for r in doubted.reasons)
+    assert not {c.card: c for c in cards_of([*others, whole], settings)}["AD"].uncertain

@@ -16,6 +16,7 @@ guess.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,8 @@ TILE = 640
 OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px), so each is whole in some tile
 EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
 PAIR_REACH = 6.0  # corners of one card lie within this many index sides of each other (as vision.cards.evaluate)
+PART_OF_INDEX = 0.75  # a box under this share of its neighbours' median side holds part of an index
+NEIGHBOURS = 4  # the indices nearest a lone corner that say how large an index is there (a photo's far side is smaller)
 RIVAL_SHARE = 0.3  # a different code read at the same place with this share of the winner's confidence
 Apart = Callable[[list[tuple["IndexHit", "IndexHit"]]], list[bool]]  # which corners of one code are of two cards
 
@@ -110,7 +113,7 @@ class CardSettings:
     pair: float = 0.9  # each of two agreeing corners at least this sure (set by vision.cards.calibrate)
     alone: float | None = 0.95  # 0.9 was chosen on rendered stills; raised after a silent error (models/cards)
     back: float = 0.6  # a card back at least this sure is a card face down
-    apart: float | None = 0.9  # two corners of one code are two cards where the seam model is this sure (None: never)
+    apart: float | None = 0.95  # two corners of one code are two cards where the seam model is this sure (None: never)
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -192,8 +195,9 @@ def close_pairs(faces: list[IndexHit]) -> list[tuple[int, int]]:
     ]
 
 
-def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
-    """One card from its corners (or its back), with the reasons it is not sure."""
+def judge(group: list[IndexHit], settings: CardSettings, typical: float | None = None) -> CardRead:
+    """One card from its corners (or its back), with the reasons it is not sure; `typical`: the median side of the
+    indices nearest a lone corner (one boxed much smaller is part of an index)."""
     # the surest corner's box: two corners along one edge would make a thin band that boxes no card
     box = max(group, key=lambda h: h.confidence).box
     # two corners named alike, each sure, are the two readings: a third, fainter corner of the same name (half
@@ -222,6 +226,9 @@ def judge(group: list[IndexHit], settings: CardSettings) -> CardRead:
         reasons.append("una sola esquina a la vista: falta la segunda lectura")
     elif confidence < settings.alone:
         reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
+    elif typical and max(group[0].box.width, group[0].box.height) < PART_OF_INDEX * typical:
+        # the box holds the rank and not the suit below it (seen half under a chip): the suit read is a guess
+        reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
     indices = tuple(h.box for h in group)
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
 
@@ -231,6 +238,13 @@ def _near(a: IndexHit, b: IndexHit) -> bool:
     side = max(a.box.width, a.box.height, b.box.width, b.box.height)
     (ax, ay), (bx, by) = a.box.center, b.box.center
     return math.hypot(ax - bx, ay - by) <= PAIR_REACH * side
+
+
+def _typical(corner: IndexHit, faces: list[IndexHit]) -> float | None:
+    """The median side of the NEIGHBOURS indices nearest a corner (None: it is alone on the frame)."""
+    centre = corner.box.center
+    others = sorted((math.dist(h.box.center, centre), max(h.box.width, h.box.height)) for h in faces if h is not corner)
+    return statistics.median(side for _, side in others[:NEIGHBOURS]) if others else None
 
 
 def strays(group: list[IndexHit], groups: list[list[IndexHit]], settings: CardSettings) -> list[IndexHit]:
@@ -246,6 +260,7 @@ def strays(group: list[IndexHit], groups: list[list[IndexHit]], settings: CardSe
 def cards_of(hits: list[IndexHit], settings: CardSettings, apart: Apart | None = None) -> tuple[CardRead, ...]:
     """The cards the named corners and backs make (`apart`: see pair_corners), judged at `settings`, top to bottom."""
     groups = pair_corners(hits, apart)
+    faces = [h for h in hits if h.name != NAMES[BACK_CLASS]]
     cards = []
     for group in groups:
         if group[0].name != NAMES[BACK_CLASS]:
@@ -255,7 +270,7 @@ def cards_of(hits: list[IndexHit], settings: CardSettings, apart: Apart | None =
             # card is never accepted on less than a pair would be
             if left and sum(h.confidence >= settings.pair and h.second == h.name for h in rest) >= 2:
                 group = rest
-        cards.append(judge(group, settings))
+        cards.append(judge(group, settings, _typical(group[0], faces) if len(group) == 1 else None))
     return tuple(sorted(cards, key=lambda c: (c.box.y1, c.box.x1)))
 
 

@@ -28,10 +28,11 @@ from vision.cards.notation import CLASS_NAMES
 from vision.types import Box, Frame
 
 NAME = "seam.pt"
-SIDE_PX = 24  # pixels of the strip a side of the larger index takes
-HEIGHT, WIDTH = 48, 192  # the strip: two index sides across, eight along (two corners lie at most six apart)
+SIDE_PX = 16  # pixels of the strip a side of the larger index takes
+HEIGHT, WIDTH = 32, 128  # the strip: two index sides across, eight along (two corners lie at most six apart)
 REACH = 6.0  # index sides: as vision.cards.reader.PAIR_REACH
 WIDTHS = (16, 32, 64, 96)
+ALONG = WIDTH // 16  # places along the strip the last layer keeps apart
 HOLDOUT = 0.15  # of the photos, chosen by a hash of their name, to fit the temperature and report on
 
 
@@ -81,7 +82,7 @@ def preprocess(strips: Sequence[Frame]) -> npt.NDArray[np.float32]:
 
 
 def build_model() -> Any:
-    """Five 3x3 conv layers with batch norm, pooled across the strip but not along it (where the edge crosses
+    """Four 3x3 conv layers with batch norm, pooled across the strip but not along it (where the edge crosses
     matters: between the corners, or beyond one), two logits: one card, two cards."""
     from torch import nn
 
@@ -92,18 +93,17 @@ def build_model() -> Any:
 
     return nn.Sequential(
         *conv(3, w1),
-        nn.MaxPool2d(2),  # 24 x 96
+        nn.MaxPool2d(2),  # 16 x 64
         *conv(w1, w2),
-        nn.MaxPool2d(2),  # 12 x 48
+        nn.MaxPool2d(2),  # 8 x 32
         *conv(w2, w3),
-        *conv(w3, w3),
-        nn.MaxPool2d(2),  # 6 x 24
+        nn.MaxPool2d(2),  # 4 x 16
         *conv(w3, w4),
-        nn.MaxPool2d(2),  # 3 x 12
-        nn.AdaptiveAvgPool2d((1, 12)),
+        nn.MaxPool2d(2),  # 2 x 8
+        nn.AdaptiveAvgPool2d((1, ALONG)),
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(w4 * 12, 2),
+        nn.Linear(w4 * ALONG, 2),
     )
 
 
