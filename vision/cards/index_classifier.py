@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -197,15 +197,36 @@ def fit(
     `options` gives batch, covered and size. Each epoch's entry (epoch, loss) is reported, and all are returned."""
     import torch
 
+    return train_for(
+        model,
+        lambda: _batches(crops, labels, options.batch, rng, options.covered, options.size),
+        seconds,
+        lr,
+        torch.nn.CrossEntropyLoss(label_smoothing=0.05),
+        report,
+    )
+
+
+def train_for(
+    model: Any,
+    epoch: Callable[[], Iterable[tuple[npt.NDArray[np.float32], npt.NDArray[Any]]]],
+    seconds: float,
+    lr: float,
+    loss_of: Any,
+    report: Callable[[dict[str, Any]], None] = lambda entry: None,
+) -> list[dict[str, Any]]:
+    """Train `model` on `epoch()`'s batches, epoch after epoch, for `seconds`, AdamW with the learning rate on a
+    cosine from `lr` to zero at the end. Each epoch's entry (epoch, loss) is reported, and all are returned."""
+    import torch
+
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     start = time.monotonic()
     deadline = start + seconds
-    epoch, history = 0, []
+    count, history = 0, []
     model.train()
     while time.monotonic() < deadline:
         loss = None
-        for x, y in _batches(crops, labels, options.batch, rng, options.covered, options.size):
+        for x, y in epoch():
             share = min(1.0, (time.monotonic() - start) / (deadline - start))
             for group in optimiser.param_groups:
                 group["lr"] = lr * 0.5 * (1 + np.cos(np.pi * share))  # cosine to zero at the deadline
@@ -215,10 +236,10 @@ def fit(
             optimiser.step()
             if time.monotonic() >= deadline:
                 break
-        if loss is None:  # fewer crops than one batch
+        if loss is None:  # fewer examples than one batch
             break
-        epoch += 1
-        history.append({"epoch": epoch, "loss": float(loss.detach())})
+        count += 1
+        history.append({"epoch": count, "loss": float(loss.detach())})
         report(history[-1])
     model.eval()
     return history

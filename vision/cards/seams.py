@@ -15,7 +15,6 @@ import argparse
 import hashlib
 import json
 import math
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards.notation import CLASS_NAMES
+from vision.faces.classifier import softmax
 from vision.types import Box, Frame
 
 NAME = "seam.pt"
@@ -132,10 +132,8 @@ class SeamClassifier:
         import torch
 
         with torch.inference_mode():
-            logits = self.model(torch.from_numpy(preprocess(strips))).numpy() / self.temperature
-        logits = logits - logits.max(1, keepdims=True)
-        exp = np.exp(logits)
-        return np.asarray(exp[:, 1] / exp.sum(1), np.float32)
+            logits = self.model(torch.from_numpy(preprocess(strips))).numpy()
+        return np.asarray(softmax(logits / self.temperature)[:, 1], np.float32)
 
 
 # --- learning -----------------------------------------------------------------------------------------------------
@@ -272,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     """Learn from the folders, report on the held-out photos, save `seam.pt`."""
     import torch
 
+    from vision.cards.index_classifier import train_for
     from vision.faces.classifier import fit_temperature
 
     parser = argparse.ArgumentParser(prog="python -m vision.cards.seams", description=__doc__.splitlines()[0])
@@ -313,35 +312,21 @@ def main(argv: list[str] | None = None) -> int:
     model = build_model()
     weight = torch.tensor([0.5 / max(1e-9, 1 - labels.mean()), 0.5 / max(1e-9, labels.mean())], dtype=torch.float32)
     loss_of = torch.nn.CrossEntropyLoss(weight=weight)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    start = time.monotonic()
-    deadline = start + 60 * args.minutes
-    epoch = 0
-    model.train()
-    while time.monotonic() < deadline:
-        for x, y in _batches(x_train, labels, args.batch, rng):
-            share = min(1.0, (time.monotonic() - start) / (deadline - start))
-            for group in optimiser.param_groups:
-                group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * share))
-            optimiser.zero_grad()
-            loss = loss_of(model(torch.from_numpy(x)), torch.from_numpy(y))
-            loss.backward()
-            optimiser.step()
-            if time.monotonic() >= deadline:
-                break
-        epoch += 1
-        print(json.dumps({"epoch": epoch, "loss": round(float(loss.detach()), 4)}), flush=True)
-    model.eval()
+
+    def report_epoch(entry: dict[str, Any]) -> None:
+        print(json.dumps({"epoch": entry["epoch"], "loss": round(entry["loss"], 4)}), flush=True)
+
+    history = train_for(
+        model, lambda: _batches(x_train, labels, args.batch, rng), 60 * args.minutes, args.lr, loss_of, report_epoch
+    )
     y_v = np.asarray(y_val, np.intp)
     logits = _logits(model, x_val)
     temperature = fit_temperature(logits, y_v) if len(y_v) else 1.0
-    scaled = logits / temperature
-    scaled -= scaled.max(1, keepdims=True)
-    probs = np.exp(scaled)[:, 1] / np.exp(scaled).sum(1) if len(y_v) else np.zeros(0, np.float32)
+    probs = softmax(logits / temperature)[:, 1] if len(y_v) else np.zeros(0, np.float32)
     summary = {
         "accuracy": float(((probs >= 0.5) == (y_v == 1)).mean()) if len(y_v) else float("nan"),
         "temperature": temperature,
-        "epochs": epoch,
+        "epochs": len(history),
         "held_out": report(probs, y_v, np.asarray(alike_val, bool)),
     }
     args.out.mkdir(parents=True, exist_ok=True)
