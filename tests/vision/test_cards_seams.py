@@ -112,3 +112,13 @@ def test_learning_refuses_a_missing_folder_in_spanish(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no existe la carpeta"):
         seams.main(["--synth", str(tmp_path / "nada"), "--out", str(tmp_path / "m")])
     assert not (tmp_path / "m").exists()
+
+
+def test_learning_refuses_bad_options_and_an_unlabelled_corner_folder(tmp_path: Path) -> None:
+    _rendered(tmp_path / "synth")
+    (tmp_path / "corners").mkdir()
+    with pytest.raises(SystemExit, match="falta labels/train"):
+        seams.main(["--corners", str(tmp_path / "corners"), "--out", str(tmp_path / "m")])
+    with pytest.raises(SystemExit, match="--minutes"):
+        seams.main(["--synth", str(tmp_path / "synth"), "--out", str(tmp_path / "m"), "--minutes", "0"])
+    assert not (tmp_path / "m").exists()

@@ -294,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
     missing = [str(p) for p in [*args.synth, *args.corners] if not p.is_dir()]
     if missing:
         raise SystemExit(f"no existe la carpeta {', '.join(missing)}")
+    unlabelled = [str(p) for p in args.corners if not (p / "labels" / args.split).is_dir()]
+    if unlabelled:
+        raise SystemExit(f"falta labels/{args.split} en {', '.join(unlabelled)}")
+    if args.minutes <= 0 or args.copies < 1 or args.batch < 1:
+        raise SystemExit("--minutes debe ser mayor que 0, y --copies y --batch al menos 1")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
