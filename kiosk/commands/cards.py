@@ -78,8 +78,10 @@ def register(subparsers: Any) -> None:
     read = commands.add_parser(
         "read",
         help="lee las cartas a la vista en una o más fotos (el modelo se carga una vez)",
-        description="Cada carta se lee por sus índices de esquina: se acepta cuando sus dos esquinas dicen lo "
-        "mismo; una carta con una sola esquina a la vista, o poco segura, queda marcada para el coordinador.",
+        description="Cada carta se lee por sus índices de esquina: se acepta cuando dos esquinas dicen lo mismo, "
+        "seguras; una carta con una sola esquina a la vista solo si las dos lecturas la nombran y la primera está "
+        "segura (--alone); si no, queda marcada para el coordinador. Dos cartas iguales juntas (dos mazos) se "
+        "separan cuando el borde de una cruza entre sus esquinas.",
     )
     read.add_argument("images", metavar="IMAGE", type=Path, nargs="+")
     read.add_argument("--json", action="store_true", help="una línea JSON por imagen")
@@ -128,6 +130,12 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "(0.95; 1: nunca)",
     )
     parser.add_argument("--back", type=float, help="confianza mínima de un dorso (carta boca abajo)")
+    parser.add_argument(
+        "--apart",
+        type=float,
+        help="dos esquinas del mismo código, una junto a otra, son dos cartas (gemelas de dos mazos) cuando el "
+        "separador lo dice con esta confianza (0.95)",
+    )
 
 
 def _game(args: argparse.Namespace, allowed: tuple[str, ...]) -> str:
@@ -313,7 +321,7 @@ def _card_reader(args: argparse.Namespace) -> Any:
 
     models = args.models / "cards" if args.models else MODELS
     settings = CardSettings()
-    for name in ("pair", "alone", "back"):
+    for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:
             if not 0 <= value <= 1:

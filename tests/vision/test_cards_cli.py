@@ -76,6 +76,8 @@ def test_options_out_of_range_and_a_missing_model_are_refused(
     image = str(sorted((rendered / "images" / "val").iterdir())[0])
     assert main(["cards", "read", image, "--pair", "1.5"]) == 2
     assert "--pair debe estar entre 0 y 1" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--apart", "-0.1"]) == 2
+    assert "--apart debe estar entre 0 y 1" in capsys.readouterr().err
     assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
     assert "no están los pesos del lector de cartas" in capsys.readouterr().err
 
@@ -151,3 +153,14 @@ def test_cards_face_down_in_a_heap_are_read_one_by_one_on_a_whole_still(
     assert status == 0
     down = [card for card in lines[0]["cards"] if card["face_down"]]  # type: ignore[union-attr]
     assert len(down) == 3 and not any(card["uncertain"] for card in down)
+
+
+def test_the_levels_given_reach_the_reader() -> None:
+    import argparse
+
+    from kiosk.commands.cards import _card_reader
+
+    args = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=0.5)
+    reader = _card_reader(args)
+    assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
+    assert reader.seams is not None  # the shipped models part twins
