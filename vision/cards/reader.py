@@ -28,7 +28,7 @@ import numpy as np
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
 from vision.cards.seams import NAME as SEAM_NAME
-from vision.cards.seams import SeamClassifier
+from vision.cards.seams import REACH, SeamClassifier, near
 from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -40,7 +40,7 @@ WINDOW_REACH = 1.8  # ... or this many of the spots' median long side, where the
 TILE = 640
 OVERLAP = 128  # more than an index's long side at the camera's scale (40-60 px), so each is whole in some tile
 EDGE = 3  # a box this close to a tile's inner edge is cut by it: the neighbouring tile sees it whole
-PAIR_REACH = 6.0  # corners of one card lie within this many index sides of each other (as vision.cards.evaluate)
+PAIR_REACH = REACH  # corners of one card lie within this many index sides of each other (as vision.cards.evaluate)
 PART_OF_INDEX = 0.75  # a box under this share of its neighbours' median side holds part of an index
 NEIGHBOURS = 4  # the indices nearest a lone corner that say how large an index is there (a photo's far side is smaller)
 RIVAL_SHARE = 0.3  # a different code read at the same place with this share of the winner's confidence
@@ -235,9 +235,7 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
 
 def _near(a: IndexHit, b: IndexHit) -> bool:
     """Whether two corners lie close enough to be corners of one card."""
-    side = max(a.box.width, a.box.height, b.box.width, b.box.height)
-    (ax, ay), (bx, by) = a.box.center, b.box.center
-    return math.hypot(ax - bx, ay - by) <= PAIR_REACH * side
+    return near(a.box, b.box, PAIR_REACH)
 
 
 def _typical(corner: IndexHit, faces: list[IndexHit]) -> float | None:

@@ -25,12 +25,13 @@ import numpy.typing as npt
 
 from vision.cards.notation import CLASS_NAMES
 from vision.faces.classifier import softmax
+from vision.faces.crops import read_yolo_labels
 from vision.types import Box, Frame
 
 NAME = "seam.pt"
 SIDE_PX = 16  # pixels of the strip a side of the larger index takes
 HEIGHT, WIDTH = 32, 128  # the strip: two index sides across, eight along (two corners lie at most six apart)
-REACH = 6.0  # index sides: as vision.cards.reader.PAIR_REACH
+REACH = 6.0  # corners of one card lie within this many index sides of each other (the reader's PAIR_REACH)
 WIDTHS = (16, 32, 64, 96)
 ALONG = WIDTH // 16  # places along the strip the last layer keeps apart
 HOLDOUT = 0.15  # of the photos, chosen by a hash of their name, to fit the temperature and report on
@@ -141,20 +142,6 @@ class SeamClassifier:
 Photo = tuple[str, Path, list[tuple[Box, str, str]]]  # name, image, (box, card id, code) of each labelled index
 
 
-def _boxes(label: Path, width: int, height: int) -> list[tuple[int, Box]]:
-    rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
-    out = []
-    for r in rows:
-        cx, cy, bw, bh = (float(v) for v in r[1:5])
-        out.append(
-            (
-                int(r[0]),
-                Box((cx - bw / 2) * width, (cy - bh / 2) * height, (cx + bw / 2) * width, (cy + bh / 2) * height),
-            )
-        )
-    return out
-
-
 def rendered_photos(folder: Path) -> list[Photo]:
     """The labelled indices of a `vision.cards.synth` folder, each with the card (by its place in the meta) it is on."""
     photos = []
@@ -166,7 +153,7 @@ def rendered_photos(folder: Path) -> list[Photo]:
         meta = json.loads(meta_path.read_text())
         width, height = meta["size"]
         owner = {line: n for n, card in enumerate(meta["cards"]) for line in card["indices"]}
-        boxes = _boxes(label, width, height)
+        boxes = read_yolo_labels(label, width, height)
         indices = [(box, str(owner[i]), CLASS_NAMES[cls]) for i, (cls, box) in enumerate(boxes) if i in owner]
         photos.append((f"{folder.name}/{rel}", image, indices))
     return photos
@@ -182,7 +169,7 @@ def corner_photos(folder: Path, split: str) -> list[Photo]:
         if read is None:
             continue
         height, width = read.shape[:2]
-        boxes = [(cls, box) for cls, box in _boxes(label, width, height) if cls < len(CLASS_NAMES)]
+        boxes = [(cls, box) for cls, box in read_yolo_labels(label, width, height) if cls < len(CLASS_NAMES)]
         indices = [(box, CLASS_NAMES[cls], CLASS_NAMES[cls]) for cls, box in boxes]
         photos.append((f"{folder.name}/{label.stem}", images[0], indices))
     return photos
