@@ -122,3 +122,10 @@ def test_learning_refuses_bad_options_and_an_unlabelled_corner_folder(tmp_path: 
     with pytest.raises(SystemExit, match="--minutes"):
         seams.main(["--synth", str(tmp_path / "synth"), "--out", str(tmp_path / "m"), "--minutes", "0"])
     assert not (tmp_path / "m").exists()
+
+
+def test_calibrate_refuses_seam_levels_out_of_range_before_reading(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--apart: cada nivel debe estar entre 0 y 1"):
+        calibrate.main([str(tmp_path), "--apart", "0.9,5"])
+    with pytest.raises(SystemExit, match="--apart: se esperaban números"):
+        calibrate.main([str(tmp_path), "--apart", "0.9,mucho"])

@@ -85,9 +85,12 @@ def _levels(option: str, text: str | None) -> list[float | None]:
     if not text:
         return [None]
     try:
-        return [None if v.strip().lower() == "none" else float(v) for v in text.split(",")]
+        levels = [None if v.strip().lower() == "none" else float(v) for v in text.split(",")]
     except ValueError:
         raise SystemExit(f"{option}: se esperaban números separados por comas, no {text!r}") from None
+    if any(level is not None and not 0 <= level <= 1 for level in levels):
+        raise SystemExit(f"{option}: cada nivel debe estar entre 0 y 1, no {text!r}")
+    return levels
 
 
 def rows(
