@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from kiosk import auth, i18n, learned, photos, teach
 from kiosk.bus import Bus
 from kiosk.camera import CameraService, default_camera_factory, default_reader_factory, models_reader_factory
+from kiosk.cards import learned as cards_learned
 from kiosk.store import Store
 
 DEFAULTS: dict[str, Any] = {
@@ -41,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
     photos.sweep(store, Path(app.config["PHOTOS"]))  # what a crash between a read and its confirmation left
     learned.sweep(Path(app.config["LEARNED"]), store, [teach.waiting(store)])
+    learned.sweep(Path(app.config["CARD_LEARNED"]), store)
     _start_camera(app)
     auth.install(app)
     _install_pages(app)
@@ -65,6 +67,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.setdefault("PHOTOS", str(data_dir / "fotos"))
     app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
     app.config.setdefault("LEARNED", str(learned.folder(data_dir)))
+    app.config.setdefault("CARD_LEARNED", str(data_dir / cards_learned.FOLDER))
     app.config.setdefault("ADAPTED_MODELS", str(data_dir / "modelos-adaptados"))
     if "CARD_READER" not in app.config:  # with a camera, the camera reads the cards shown (kiosk.cards.camera)
         from kiosk.cards.camera import CameraCardReader

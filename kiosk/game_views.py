@@ -187,17 +187,7 @@ class GameViews(Generic[D]):
     def confirming(self, table_id: int, reading: Reading, change: Callable[[], Any]) -> Any:
         """Confirm a reading by `change` (the event logged, or its refusal): the reading's dice are written as a
         labelled sample before the event (kiosk.learned), taken back when it is refused."""
-        root = learned_root()
-        try:
-            sample = learned.write_sample(root, reading)
-        except OSError:
-            sample = None  # a full disk costs a labelled sample, never the confirmation
-        answered = change()
-        if isinstance(answered, tuple):
-            learned.drop_sample(root, sample)
-        else:
-            learned.forget(root, reading)
-        return answered
+        return learned.confirming(learned_root(), learned.write_sample, reading, change)
 
     def by_hand(self, desk: D, reading: Reading) -> Any:
         """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +48,41 @@ def dice_of(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def keep_frame(root: Path, owner: str, data: dict[str, Any], frame: Any, reading: Any) -> None:
     """Keep the frame a ready camera reading was read from (data["learn"] names it), with the boxes the reader
     found on it."""
+    if keep(root, owner, data, frame):
+        data["learn"]["found"] = [[round(float(v), 1) for v in d.box.to_list()] for d in getattr(reading, "dice", ())]
+
+
+def keep(root: Path, owner: str, data: dict[str, Any], frame: Any) -> bool:
+    """Keep the frame a ready camera reading was read from, named after its photo, and name it in data["learn"]
+    with its size; whether it was kept."""
     photo = data.get("photo")
     if data.get("state") != "ready" or frame is None:
-        return
+        return False
     stem = Path(photo).stem if isinstance(photo, str) and photo else secrets.token_hex(4)
     name = f"{owner}-{stem}.jpg"
     write_durably(root / PENDING / name, encode_jpeg(frame, QUALITY))
-    found = [[round(float(v), 1) for v in d.box.to_list()] for d in getattr(reading, "dice", ())]
-    data["learn"] = {"frame": name, "size": [int(frame.shape[1]), int(frame.shape[0])], "found": found}
+    data["learn"] = {"frame": name, "size": [int(frame.shape[1]), int(frame.shape[0])]}
+    return True
+
+
+def confirming(
+    root: Path,
+    write: Callable[[Path, Mapping[str, Any]], str | None],
+    reading: Mapping[str, Any],
+    change: Callable[[], Any],
+) -> Any:
+    """Confirm a reading by `change` (the event logged, or its refusal, a tuple): the reading written as a labelled
+    sample by `write` before the event, taken back when it is refused, its kept frame forgotten once logged."""
+    try:
+        sample = write(root, reading)
+    except OSError:
+        sample = None  # a full disk costs a labelled sample, never the confirmation
+    answered = change()
+    if isinstance(answered, tuple):
+        drop_sample(root, sample)
+    else:
+        forget(root, reading)
+    return answered
 
 
 def frame_name(data: Mapping[str, Any] | None) -> str | None:
@@ -107,21 +134,37 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
     dice = labelled(data)
     if frame is None or not dice:
         return None
-    width, height = data["learn"]["size"]
-    sx, sy = frame.shape[1] / width, frame.shape[0] / height
+    sx, sy = scale(data, frame)
     dice = [(face, [box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy]) for face, box in dice]
     unknown = [
         [v * s for v, s in zip(f, (sx, sy, sx, sy), strict=True)]
         for f in data["learn"].get("found") or []
         if not any(iou([b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy], f) >= MATCH_IOU for _, b in dice)
     ]
-    felt = np.median(frame.reshape(-1, 3), axis=0).astype(frame.dtype)  # once: a full still takes a third of a second
-    image, dice = _cropped(_kept_near(_painted(frame, unknown, felt), [b for _, b in dice], felt), dice)
+    felt = felt_of(frame)
+    image, dice = cropped(kept_near(_painted(frame, unknown, felt), [b for _, b in dice], felt), dice)
+    return write_labelled(root, name, image, [(face - 1, box) for face, box in dice])
+
+
+def scale(data: Mapping[str, Any], frame: np.ndarray) -> tuple[float, float]:
+    """How much larger the kept frame is than the frame the reading's boxes are on (x, y)."""
+    width, height = data["learn"]["size"]
+    return frame.shape[1] / width, frame.shape[0] / height
+
+
+def felt_of(frame: np.ndarray) -> np.ndarray:
+    """The felt's colour: the frame's median (taken once: a full still takes a third of a second)."""
+    return np.asarray(np.median(frame.reshape(-1, 3), axis=0), frame.dtype)
+
+
+def write_labelled(root: Path, name: str, image: np.ndarray, boxes: Sequence[tuple[int, Sequence[float]]]) -> str:
+    """Write a sample of the kept frame `name`: its label (`class cx cy w h` a box, normalised) and then its image,
+    both durably; the sample's name."""
     h, w = image.shape[:2]
     lines = []
-    for face, (x1, y1, x2, y2) in dice:
+    for cls, (x1, y1, x2, y2) in boxes:
         cx, cy, bw, bh = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h
-        lines.append(f"{face - 1} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}\n")
+        lines.append(f"{cls} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}\n")
     sample = f"{Path(name).stem}-{secrets.token_hex(3)}"
     write_durably(root / "labels" / f"{sample}.txt", "".join(lines).encode())
     write_durably(root / "images" / f"{sample}.jpg", encode_jpeg(image, QUALITY))
@@ -138,13 +181,15 @@ def _painted(frame: np.ndarray, boxes: Iterable[Sequence[float]], felt: np.ndarr
     return out
 
 
-def _kept_near(frame: np.ndarray, boxes: Sequence[Sequence[float]], felt: np.ndarray) -> np.ndarray:
-    """The frame with everything farther than MARGIN die sides from every box filled with the felt's colour: the
+def kept_near(
+    frame: np.ndarray, boxes: Sequence[Sequence[float]], felt: np.ndarray, margin: float = MARGIN
+) -> np.ndarray:
+    """The frame with everything farther than `margin` box sides from every box filled with the felt's colour: the
     felt about each die stays to teach "no die", and the flat rest takes almost nothing as a JPEG (a Dudo reading's
     sample spans the whole table)."""
     keep = np.zeros(frame.shape[:2], np.uint8)
     for x1, y1, x2, y2 in boxes:
-        side = max(x2 - x1, y2 - y1) * MARGIN
+        side = max(x2 - x1, y2 - y1) * margin
         cv2.rectangle(keep, (int(x1 - side), int(y1 - side)), (int(x2 + side), int(y2 + side)), 1, thickness=-1)
     if keep.all():
         return frame
@@ -153,16 +198,17 @@ def _kept_near(frame: np.ndarray, boxes: Sequence[Sequence[float]], felt: np.nda
     return out
 
 
-def _cropped(
-    frame: np.ndarray, dice: list[tuple[int, list[float]]]
+def cropped(
+    frame: np.ndarray, dice: list[tuple[int, list[float]]], margin: float = MARGIN
 ) -> tuple[np.ndarray, list[tuple[int, list[float]]]]:
-    """The part of the frame around its centre that holds every die with a margin, and the boxes on it; centred
-    on the frame's centre so that each die keeps its way out from the centre (vision.faces.crops.outward_turn)."""
+    """The part of the frame around its centre that holds every (class, box) with `margin` box sides about it, and
+    the boxes on it; centred on the frame's centre so that each die keeps its way out from the centre
+    (vision.faces.crops.outward_turn)."""
     height, width = frame.shape[:2]
     cx, cy = width / 2, height / 2
     side = max(max(b[2] - b[0], b[3] - b[1]) for _, b in dice)
-    half_w = min(cx, max(max(abs(b[0] - cx), abs(b[2] - cx)) for _, b in dice) + MARGIN * side)
-    half_h = min(cy, max(max(abs(b[1] - cy), abs(b[3] - cy)) for _, b in dice) + MARGIN * side)
+    half_w = min(cx, max(max(abs(b[0] - cx), abs(b[2] - cx)) for _, b in dice) + margin * side)
+    half_h = min(cy, max(max(abs(b[1] - cy), abs(b[3] - cy)) for _, b in dice) + margin * side)
     x0, y0 = int(cx - half_w), int(cy - half_h)
     x1, y1 = int(np.ceil(cx + half_w)), int(np.ceil(cy + half_h))
     image = np.ascontiguousarray(frame[y0:y1, x0:x1])

@@ -43,7 +43,8 @@ def drop(store: Store, table_id: int, reading: Mapping[str, object] | None) -> N
     path = folder / Path(photo).name
     if photo == f"{table_id}/{path.name}":
         path.unlink(missing_ok=True)
-    learned.forget(Path(current_app.config["LEARNED"]), reading)
+    for kept in ("LEARNED", "CARD_LEARNED"):  # the dice's kept frames, the cards'
+        learned.forget(Path(current_app.config[kept]), reading)
 
 
 def missing(table_id: int, line: str) -> bool:

@@ -84,6 +84,7 @@ def seen(card: CardRead, seat: int) -> SeenCard:
         doubted,
         reasons,
         (card.box.x1, card.box.y1, card.box.x2, card.box.y2),
+        tuple((b.x1, b.y1, b.x2, b.y2) for b in card.indices),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from engines.errors import LogError, RuleError
 from hardware.camera import CameraError
 from kiosk import web
 from kiosk.auth import coordinator_required
+from kiosk.cards import learned
 from kiosk.cards import reader as readers
 from kiosk.cards.desk import UNDO_TAP
 from kiosk.game_views import GameViews, photo_name
@@ -252,13 +254,13 @@ def models_of(reader: CardReader) -> dict[str, str]:
     return {"models": name} if isinstance(name, str) else {}
 
 
-def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[list[SeenCard], str | None]:
-    """The cards the reader sees in front of `seats` on the camera's frame, and the stored photo of the frame
-    annotated with them (None without a frame)."""
+def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[list[SeenCard], str | None, Any]:
+    """The cards the reader sees in front of `seats` on the camera's frame, the stored photo of the frame annotated
+    with them, and the frame (both None without one)."""
     frame = camera_frame()
     seen = reader.read_cards(frame, seats, list(desk.state.players))
     if frame is None:
-        return seen, None
+        return seen, None, None
     from kiosk.camera import encode_jpeg, shrink
     from vision.annotate import DOUBTFUL, SURE, boxed
     from vision.types import Box
@@ -270,7 +272,25 @@ def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[lis
             label = f"{seat_name(desk.state.players, card.seat)}: {card.card or '?'}{'?' if doubt else ''}"
             boxed(out, Box(*card.box), label, DOUBTFUL if doubt else SURE)
     jpeg = encode_jpeg(shrink(out, PHOTO_WIDTH), 85)
-    return seen, web.save_photo(desk.table_id, photo_name(desk.seq, time.time()), jpeg)
+    return seen, web.save_photo(desk.table_id, photo_name(desk.seq, time.time()), jpeg), frame
+
+
+def learned_root() -> Path:
+    """The folder of the labelled card corners (kiosk.cards.learned)."""
+    return Path(current_app.config["CARD_LEARNED"])
+
+
+def keep_frame(desk: Desk, data: dict[str, Any], seen: Sequence[SeenCard], frame: Any) -> None:
+    """Keep the frame of a camera reading whose cards show corners, to be labelled once confirmed
+    (kiosk.cards.learned)."""
+    if any(card.indices and card.card for card in seen):
+        with contextlib.suppress(OSError):  # a full disk costs a labelled sample, never the reading
+            learned.keep_frame(learned_root(), str(desk.table_id), data, frame)
+
+
+def confirming(reading: Mapping[str, Any], change: Callable[[], Any]) -> Any:
+    """Log a confirmed card reading by `change`; the corners of its cards confirmed as read are kept as a sample."""
+    return learned.confirming(learned_root(), reading, change)
 
 
 def camera_frame() -> Any:
@@ -300,8 +320,9 @@ def add_shown_routes(
         except LogError as error:
             return web.refuse(error.message, 400)
         lay_for_demo(bp.name, desk, seats, size)
-        seen, photo = read_seen(desk, reader, seats)
+        seen, photo, frame = read_seen(desk, reader, seats)
         data = readers.hands_reading(seen, seats, size) | extra | {"photo": photo} | models_of(reader)
+        keep_frame(desk, data, seen, frame)
         with table_lock(table_id):
             web.replace_pending(table_id, desk.seq, data)
         return views.redrawn(table_id)
@@ -330,7 +351,7 @@ def add_shown_routes(
         blocked = readers.hands_blockers(reading, desk.state.players)
         if blocked:
             return web.refuse("; ".join(blocked), 409)
-        return views.apply(table_id, events_of(desk, reading), seq, reading_meta(reading))
+        return confirming(reading, lambda: views.apply(table_id, events_of(desk, reading), seq, reading_meta(reading)))
 
     def cancel(table_id: int) -> Any:
         """Drop the reading awaiting confirmation (nothing is logged)."""

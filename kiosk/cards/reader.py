@@ -26,6 +26,7 @@ class SeenCard:
     doubted: bool = False
     reasons: tuple[str, ...] = ()
     box: tuple[float, float, float, float] | None = None  # where on the frame, in its pixels (a camera's reading)
+    indices: tuple[tuple[float, float, float, float], ...] = ()  # its corner indices' boxes on the frame (the same)
 
 
 class CardReader(Protocol):
@@ -81,7 +82,7 @@ def correct(data: Mapping[str, Any], seat: object, card: object, down: object) -
     if entry is None:
         raise CorrectionError(f"el asiento {seat} no juega en esta lectura")
     fix = {"seat": seat, "read": entry["card"], "set": card.upper(), "down": down, "ts": now()}
-    entry.update(card=card.upper(), down=down, doubtful=False, corrected=True)
+    entry.update(read=entry.get("read", entry["card"]), card=card.upper(), down=down, doubtful=False, corrected=True)
     return {**data, "seats": entries, "corrections": [*data.get("corrections", []), fix]}
 
 
@@ -107,7 +108,7 @@ def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> 
         too_many = [f"más de {size} cartas delante de este asiento: ¿cuáles muestra?"] if extra else []
         cards = [
             {"card": s.card, "confidence": s.confidence, "doubtful": doubtful(s) or extra}
-            | {"reasons": list(s.reasons) + too_many}
+            | {"reasons": list(s.reasons) + too_many, "indices": [list(b) for b in s.indices]}
             for s in mine
         ][:size]
         entries.append({"seat": seat, "cards": [c | {"corrected": False} for c in cards]})
@@ -129,8 +130,9 @@ def correct_hand(data: Mapping[str, Any], seat: object, index: object, card: obj
         raise CorrectionError(f"la mano tiene {data['size']} cartas: no hay carta {index}")
     read = cards[index]["card"] if index < len(cards) else None
     fixed = {"card": card.upper(), "confidence": 1.0, "doubtful": False, "corrected": True}
-    if index < len(cards):
-        cards[index] = fixed
+    if index < len(cards):  # the card the reader saw there: what it read, and its corners (kiosk.cards.learned)
+        was = cards[index]
+        cards[index] = fixed | {"read": was.get("read", was["card"]), "indices": was.get("indices", [])}
     else:
         cards.append(fixed)
     fix = {"seat": seat, "index": index, "read": read, "set": card.upper(), "ts": now()}

@@ -417,8 +417,9 @@ def read(table_id: int) -> Any:
     for play in (play for trick in game.tricks for play in trick.plays):
         played.setdefault(play.seat, set()).add(str(play.card))
     common.lay_for_demo("truco", desk, seats, 1, {str(p.card) for p in game.current} | set().union(*played.values()))
-    seen, photo = common.read_seen(desk, reader, seats)
+    seen, photo, frame = common.read_seen(desk, reader, seats)
     data = readers.reading(seen, seats, played) | {"photo": photo} | common.models_of(reader)
+    common.keep_frame(desk, data, seen, frame)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
     return VIEWS.redrawn(table_id)
@@ -455,7 +456,7 @@ def confirm(table_id: int) -> Any:
         if entry["down"]:
             event["down"] = True
         events.append(event)
-    return VIEWS.apply(table_id, events, seq, common.reading_meta(reading))
+    return common.confirming(reading, lambda: VIEWS.apply(table_id, events, seq, common.reading_meta(reading)))
 
 
 @bp.route("/<int:table_id>/cancel", methods=["POST"])

@@ -23,6 +23,7 @@ import pytest
 from kiosk.cards.demo import demo_cards
 from tests.e2e.conftest import ROOT, Server, serving, set_pin, shot, state_of
 from tests.e2e.conftest import tap as posted
+from vision.cards.notation import CLASS_NAMES
 
 PIN = "8642"
 
@@ -124,4 +125,15 @@ def test_a_showdown_and_a_going_out_read_by_the_demo_camera(demo: Server, page: 
         command = [sys.executable, "-m", "kiosk.cli", "cards", "replay", str(log), "--json"]
         out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
         assert json.loads(out.stdout)["state"] == state_of(page, address)["summary"]
+
+    # Each confirmed reading left the corners of its cards confirmed as read, labelled with the cards laid, where
+    # `cacho cards adapt` takes them; no kept frame waits any more.
+    learned = tmp_path / "cartas-aprendidas"
+    samples = {int(p.name.split("-")[0]): p for p in (learned / "labels").glob("*.txt")}
+    assert sorted(samples) == sorted([cacho, pifpaf]) and not list((learned / "pendientes").iterdir())
+    shown = {cacho: {code for seat in (0, 1) for code, _ in laid[seat]}, pifpaf: set(nine)}
+    for table, sample in samples.items():
+        named = {CLASS_NAMES[int(line.split()[0])] for line in sample.read_text().splitlines()}
+        assert named and named <= shown[table], (table, named)
+        assert (learned / "images" / f"{sample.stem}.jpg").is_file()
     assert not script_errors, script_errors
