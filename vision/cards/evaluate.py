@@ -210,12 +210,8 @@ def _is_right(truth: TruthCard, reading: Mapping[str, Any]) -> bool:
     )
 
 
-def score_image(
-    truths: Sequence[TruthCard], readings: Sequence[Mapping[str, Any]], scores: CardScores, image: str = ""
-) -> None:
-    """Add one image's readings to `scores`: each reading matched to at most one card, best overlap first (a
-    reading's boxes are its corner indices where it gives them: a set that labels one corner of a card matches the
-    card read from another). An optional card counts only when it is read wrong and sure."""
+def matches(truths: Sequence[TruthCard], readings: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Each card's reading (their places), each reading matched to at most one card, best overlap first."""
     pairs = sorted(
         ((match_score(truth, reading), t, r) for t, truth in enumerate(truths) for r, reading in enumerate(readings)),
         reverse=True,
@@ -228,6 +224,17 @@ def score_image(
         if t not in match and r not in taken:
             match[t] = r
             taken.add(r)
+    return match
+
+
+def score_image(
+    truths: Sequence[TruthCard], readings: Sequence[Mapping[str, Any]], scores: CardScores, image: str = ""
+) -> None:
+    """Add one image's readings to `scores`: each reading matched to at most one card, best overlap first (a
+    reading's boxes are its corner indices where it gives them: a set that labels one corner of a card matches the
+    card read from another). An optional card counts only when it is read wrong and sure."""
+    match = matches(truths, readings)
+    taken = set(match.values())
     all_right = True
     scores.images += 1
     scores.shown += sum(not t.optional for t in truths)
@@ -315,22 +322,26 @@ def evaluate_folder(
 ) -> CardScores:
     """Score readings (by image file name) on a YOLO folder with labels/ and meta/; a missing reading reads nothing."""
     # with_meta False: an image with no meta has its cards made from its labels (truth_from_labels).
-    names = class_names(folder) if (folder / "data.yaml").exists() else CLASS_NAMES
     images = images_of(folder, split)
     if not images:
         raise FileNotFoundError(f"no hay imágenes en {folder / 'images' / (split or '')}")
     scores = CardScores()
     for image in images:
-        rel = Path(split, image.stem) if split else Path(image.stem)
-        # the stem as it is: Roboflow's names hold dots ("IMG_1_jpg.rf.3f2a"), which with_suffix would cut
-        meta_path = folder / "meta" / f"{rel}.json"
-        label_path = folder / "labels" / f"{rel}.txt"
-        labels = [line for line in label_path.read_text().split("\n") if line.strip()] if label_path.exists() else []
-        if meta_path.exists():
-            truths = truth_cards(json.loads(meta_path.read_text()), labels, names)
-        elif with_meta:
-            raise FileNotFoundError(f"falta el meta de {image.name}: {meta_path}")
-        else:
-            truths = truth_from_labels(labels, names, _image_size(image))
+        truths = truths_of(folder, image, split, with_meta)
         score_image(truths, readings.get(image.name, ()), scores, image.name)
     return finish(scores)
+
+
+def truths_of(folder: Path, image: Path, split: str | None = None, with_meta: bool = True) -> list[TruthCard]:
+    """The cards an image of a YOLO folder shows, from its meta, or (`with_meta` False, no meta) from its labels."""
+    names = class_names(folder) if (folder / "data.yaml").exists() else CLASS_NAMES
+    rel = Path(split, image.stem) if split else Path(image.stem)
+    # the stem as it is: Roboflow's names hold dots ("IMG_1_jpg.rf.3f2a"), which with_suffix would cut
+    meta_path = folder / "meta" / f"{rel}.json"
+    label_path = folder / "labels" / f"{rel}.txt"
+    labels = [line for line in label_path.read_text().split("\n") if line.strip()] if label_path.exists() else []
+    if meta_path.exists():
+        return truth_cards(json.loads(meta_path.read_text()), labels, names)
+    if with_meta:
+        raise FileNotFoundError(f"falta el meta de {image.name}: {meta_path}")
+    return truth_from_labels(labels, names, _image_size(image))
