@@ -112,9 +112,8 @@ def test_a_real_photo_is_read_card_by_card(capsys: pytest.CaptureFixture[str]) -
     assert not any(c["uncertain"] for c in cards) and all(c["corners"] == 2 for c in cards)  # type: ignore[index]
 
 
-def test_real_fans_of_five_cards_are_read_and_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Two real photos of five cards fanned over each other (tests/fixtures/cards/SOURCES.md), as a whole-card folder
-    (vision.cards.wholecards): every card found and named right, none accepted wrong, at most one left unsure."""
+def real_fans(tmp_path: Path) -> Path:
+    """The two real photos of five cards fanned, as a whole-card folder (vision.cards.wholecards), all validation."""
     real = tmp_path / "whole-card"
     real.mkdir()
     (real / "class_map.txt").write_text("".join(f"{i}\t{name}\t{name}\n" for i, name in enumerate(CLASS_NAMES)))
@@ -123,7 +122,13 @@ def test_real_fans_of_five_cards_are_read_and_scored(tmp_path: Path, capsys: pyt
             (real / kind / "train").mkdir(parents=True, exist_ok=True)
             shutil.copy(FIXTURES / f"{stem}{suffix}", real / kind / "train" / f"{stem}{suffix}")
     wholecards.build(real, tmp_path / "whole", val_every=1)
-    assert main(["cards", "eval", str(tmp_path / "whole"), "--split", "val", "--json"]) == 0
+    return tmp_path / "whole"
+
+
+def test_real_fans_of_five_cards_are_read_and_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two real photos of five cards fanned over each other (tests/fixtures/cards/SOURCES.md), as a whole-card folder
+    (vision.cards.wholecards): every card found and named right, none accepted wrong, at most one left unsure."""
+    assert main(["cards", "eval", str(real_fans(tmp_path)), "--split", "val", "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
     assert (scores["shown"], scores["matched"], scores["right"]) == (10, 10, 10)
     assert scores["silent_errors"] == scores["silent_extra"] == 0 and scores["right_sure"] >= 9

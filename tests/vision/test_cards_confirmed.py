@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from vision.cards import confirmed, wholecards
+from tests.vision.test_cards_cli import real_fans
+from vision.cards import confirmed
 from vision.cards.evaluate import TruthCard
 from vision.cards.index_classifier import photo_crops
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
 
 
 def test_only_the_cards_read_as_labelled_keep_their_corners() -> None:
@@ -47,21 +45,14 @@ def test_only_the_cards_read_as_labelled_keep_their_corners() -> None:
 
 def test_real_fans_become_a_folder_the_adapt_command_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Two real photos of five cards fanned (tests/fixtures/cards/SOURCES.md), read by the shipped reader."""
-    real = tmp_path / "whole-card"
-    real.mkdir()
-    (real / "class_map.txt").write_text("".join(f"{i}\t{name}\t{name}\n" for i, name in enumerate(CLASS_NAMES)))
-    for stem in ("real-whole-165352", "real-whole-172515"):
-        for kind, suffix in (("images", ".jpg"), ("labels", ".txt")):
-            (real / kind / "train").mkdir(parents=True, exist_ok=True)
-            shutil.copy(FIXTURES / f"{stem}{suffix}", real / kind / "train" / f"{stem}{suffix}")
-    wholecards.build(real, tmp_path / "whole", val_every=1)
-    assert confirmed.main([str(tmp_path / "whole"), "--split", "val", "--out", str(tmp_path / "kept")]) == 0
+    whole = real_fans(tmp_path)
+    assert confirmed.main([str(whole), "--split", "val", "--out", str(tmp_path / "kept")]) == 0
     tally = json.loads(capsys.readouterr().out)
     assert tally["photos"] == tally["photos_kept"] == 2 and tally["cards"] == 10
     assert tally["cards_kept"] + tally["read_otherwise"] <= 10 and tally["cards_kept"] >= 9
     crops = photo_crops(tmp_path / "kept", "")
     assert len(crops) == tally["corners"] >= 2 * tally["cards_kept"] - 2
-    labels = (tmp_path / "whole" / "labels" / "val").glob("*.txt")
+    labels = (whole / "labels" / "val").glob("*.txt")
     shown = {CLASS_NAMES[int(line.split()[0])] for path in labels for line in path.read_text().splitlines()}
     assert {CLASS_NAMES[label] for _, _, label in crops} <= shown  # each corner is labelled with a card shown
     with pytest.raises(SystemExit):
