@@ -67,7 +67,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.setdefault("PHOTOS", str(data_dir / "fotos"))
     app.config.setdefault("TABLE_CONFIG", str(data_dir / "mesa.json"))
     app.config.setdefault("LEARNED", str(learned.folder(data_dir)))
-    app.config.setdefault("CARD_LEARNED", str(data_dir / cards_learned.FOLDER))
+    app.config.setdefault("CARD_LEARNED", str(cards_learned.folder(data_dir)))
     app.config.setdefault("ADAPTED_MODELS", str(data_dir / "modelos-adaptados"))
     if "CARD_READER" not in app.config:  # with a camera, the camera reads the cards shown (kiosk.cards.camera)
         from kiosk.cards.camera import CameraCardReader
