@@ -34,6 +34,9 @@ def store_half(onnx_path: Path) -> None:
 
 def export(weights: Path = DEFAULT_WEIGHTS) -> tuple[Path, Path]:
     """finder.onnx (dynamic input size) and finder_ncnn_model/ next to the .pt weights, weights stored as float16."""
+    from vision.ultra import quiet_import
+
+    quiet_import()
     from ultralytics import YOLO
 
     onnx = Path(YOLO(str(weights)).export(format="onnx", dynamic=True, simplify=True, imgsz=640, verbose=False))

@@ -74,6 +74,9 @@ class YoloFinder:
     ) -> None:
         if not Path(weights).exists():
             raise FileNotFoundError(f"no están los pesos del detector de dados: {weights}")
+        from vision.ultra import quiet_import
+
+        quiet_import()
         from ultralytics import YOLO
 
         self.model = YOLO(str(weights), task="detect")

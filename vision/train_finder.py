@@ -63,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
 
+    from vision.ultra import quiet_import
+
+    quiet_import()
     from ultralytics import YOLO
 
     run = RUNS / args.name

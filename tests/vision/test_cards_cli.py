@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -45,6 +48,21 @@ def test_read_gives_one_line_per_image_in_the_contract(rendered: Path, capsys: p
         x1, y1, x2, y2 = card["box"]
         assert 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 960
         assert card["uncertain"] == bool(card["reasons"])
+
+
+def test_json_lines_stay_json_on_a_machine_where_ultralytics_never_ran(rendered: Path, tmp_path: Path) -> None:
+    # ultralytics greets on its first run (no settings file): those lines must not reach the JSON output
+    image = str(sorted((rendered / "images" / "val").iterdir())[0])
+    env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "nunca")}
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "cards", "read", image, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [json.loads(line)["image"] for line in done.stdout.splitlines()] == [image]
+    assert (tmp_path / "nunca").is_dir(), "ultralytics wrote no settings there: the case is not the first run"
 
 
 def test_bad_images_get_a_clear_error_and_the_others_are_read(

@@ -321,6 +321,9 @@ class CardReader:
         weights = Path(models) / FINDER_NAME
         if not weights.exists():
             raise FileNotFoundError(f"no están los pesos del lector de cartas: {weights}")
+        from vision.ultra import quiet_import
+
+        quiet_import()
         from ultralytics import YOLO
 
         self.model = YOLO(str(weights), task="detect")

@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="partir de estos pesos (una corrida anterior) en vez de COCO")
     parser.add_argument("--resume", action="store_true", help="seguir runs/cards/NAME/weights/last.pt")
     args = parser.parse_args(argv)
+    from vision.ultra import quiet_import
+
+    quiet_import()
     from ultralytics import YOLO
 
     run = RUNS / args.name

@@ -85,6 +85,10 @@ def build_model(widths: tuple[int, ...] = WIDTHS, classes: int = CLASSES, arch: 
 def build_backbone_model(classes: int = CLASSES) -> torch.nn.Module:
     """YOLOv5n's backbone (layers 0-9, as ultralytics builds it from yolov5n.yaml), global pooling, a linear head."""
     from torch import nn
+
+    from vision.ultra import quiet_import
+
+    quiet_import()
     from ultralytics.nn.tasks import DetectionModel
 
     detector = DetectionModel("yolov5n.yaml", verbose=False)

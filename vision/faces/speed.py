@@ -29,6 +29,9 @@ def network(arch: str) -> Any:
     if arch not in WIDER:
         model = build_model(arch=arch)
     else:
+        from vision.ultra import quiet_import
+
+        quiet_import()
         from ultralytics.nn.tasks import DetectionModel
 
         detector = DetectionModel(f"{arch}.yaml", verbose=False)

@@ -174,6 +174,9 @@ def finder_data(
 
 def _patch_ultralytics() -> None:
     """Run ultralytics without polars (results.csv read with csv) and without the AMP check's download."""
+    from vision.ultra import quiet_import
+
+    quiet_import()
     from ultralytics.engine import trainer
 
     def read_results_csv(self: Any) -> dict[str, list[Any]]:

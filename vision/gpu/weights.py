@@ -57,6 +57,9 @@ def yolo_checkpoint(state: dict[str, Any], names: list[str], out: Path) -> int:
     `state` whose name and shape fit (the rest starts afresh); how many it holds."""
     import time
 
+    from vision.ultra import quiet_import
+
+    quiet_import()
     from ultralytics.nn.tasks import DetectionModel
 
     model = DetectionModel("yolov5n.yaml", nc=len(names), verbose=False)
