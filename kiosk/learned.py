@@ -22,6 +22,7 @@ import numpy as np
 from kiosk.camera import encode_jpeg
 from kiosk.dice import MATCH_IOU, iou
 from kiosk.store import Store, write_durably
+from vision import labels as yolo
 
 FOLDER = "dados-aprendidos"  # beside the database
 PENDING = "pendientes"
@@ -161,10 +162,7 @@ def write_labelled(root: Path, name: str, image: np.ndarray, boxes: Sequence[tup
     """Write a sample of the kept frame `name`: its label (`class cx cy w h` a box, normalised) and then its image,
     both durably; the sample's name."""
     h, w = image.shape[:2]
-    lines = []
-    for cls, (x1, y1, x2, y2) in boxes:
-        cx, cy, bw, bh = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h
-        lines.append(f"{cls} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}\n")
+    lines = [yolo.line(cls, box, w, h) + "\n" for cls, box in boxes]
     sample = f"{Path(name).stem}-{secrets.token_hex(3)}"
     write_durably(root / "labels" / f"{sample}.txt", "".join(lines).encode())
     write_durably(root / "images" / f"{sample}.jpg", encode_jpeg(image, QUALITY))

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from vision import labels as yolo
 from vision.cards.evaluate import TruthCard, images_of, matches, truths_of
 from vision.cards.notation import CLASS_OF
 
@@ -48,11 +49,7 @@ def kept_corners(
 
 def label_lines(corners: Sequence[tuple[int, Sequence[float]]], width: int, height: int) -> str:
     """YOLO lines (`class cx cy w h`, normalised) of the corners on a photo of this size."""
-    lines = []
-    for cls, (x1, y1, x2, y2) in corners:
-        cx, cy, bw, bh = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height, (x2 - x1) / width, (y2 - y1) / height
-        lines.append(f"{cls} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}\n")
-    return "".join(lines)
+    return "".join(yolo.line(cls, box, width, height) + "\n" for cls, box in corners)
 
 
 def build(folder: Path, out: Path, split: str | None, reader: Any, corrected: bool = False) -> dict[str, int]:

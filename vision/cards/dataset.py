@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from vision import labels as yolo
 from vision.cards.evaluate import BACK
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 from vision.relabel import Relabel, by_image, read_relabels, relabelled_photo
@@ -101,11 +102,7 @@ def synth_rows(synth: Path, meta_path: Path) -> tuple[Path, list[str]]:
     for card in meta["cards"]:
         box = card.get("visible_box")
         if card["face_down"] and box and card.get("visible_share", 0) >= 0.5:
-            x1, y1, x2, y2 = box
-            lines.append(
-                f"{BACK_CLASS} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-                f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}"
-            )
+            lines.append(yolo.line(BACK_CLASS, box, width, height))
     return synth / "images" / relative.with_suffix(".jpg"), lines
 
 

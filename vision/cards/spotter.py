@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import labels as yolo
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, synth_rows, write_yaml
 
 TRAIN_SIDE = 640  # the spotter's training pictures: a rendered window reduced to this long side
@@ -78,7 +79,7 @@ def mosaic(pictures: Sequence[tuple[np.ndarray, list[str]]], grid: int, side: in
             y = (r * cell + float(cy) * height * scale) / canvas.shape[0]
             w = float(bw) * width * scale / canvas.shape[1]
             h = float(bh) * height * scale / canvas.shape[0]
-            rows.append(f"{cls} {x:.6f} {y:.6f} {w:.6f} {h:.6f}")
+            rows.append(yolo.row(cls, x, y, w, h))
     return canvas, rows
 
 

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import labels as yolo
 from vision.cards.notation import CLASS_NAMES, CLASS_OF, GAME_DECKS, GAMES, RANKS, SUITS
 
 F32 = npt.NDArray[np.float32]
@@ -476,8 +477,7 @@ def render(
                 continue
             card.indices.append(len(labels))
             card.indices_seen.append(round(min(seen, 1.0), 3))  # pixels counted against a polygon's area
-            cx, cy = (bx0 + bx1) / 2 / w, (by0 + by1) / 2 / h
-            labels.append(f"{CLASS_OF[card.code]} {cx:.6f} {cy:.6f} {(bx1 - bx0) / w:.6f} {(by1 - by0) / h:.6f}")
+            labels.append(yolo.line(CLASS_OF[card.code], (bx0, by0, bx1, by1), w, h))
     pixels = _photometry(rng, img).astype(np.uint8)
     quality = int(rng.integers(55, 96))
     meta: dict[str, object] = {

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision import labels as yolo
 from vision.cards.dataset import BACK_CLASS, NAMES, _link, card_class, real_names, real_split, write_yaml
 from vision.cards.notation import CLASS_OF
 from vision.frames import load_image
@@ -88,7 +89,7 @@ def photo_cards(
         if mirrored:
             cx = 1.0 - cx
         x1, y1, x2, y2 = (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height
-        lines.append(f"{cls} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+        lines.append(yolo.row(cls, cx, cy, w, h))
         outline = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
         cards.append(
             {
@@ -216,10 +217,7 @@ def add_corners(whole: Path, into: Path, models: Path | None = None) -> dict[str
             counts["labelled"] += 1
             counts["agree"] += code == hit.name
             b = hit.box
-            rows.append(
-                f"{CLASS_OF[code]} {(b.x1 + b.x2) / 2 / width:.6f} {(b.y1 + b.y2) / 2 / height:.6f} "
-                f"{b.width / width:.6f} {b.height / height:.6f}"
-            )
+            rows.append(yolo.line(CLASS_OF[code], (b.x1, b.y1, b.x2, b.y2), width, height))
         _link(photo, into / "images" / "train" / photo.name)
         (into / "labels" / "train").mkdir(parents=True, exist_ok=True)
         (into / "labels" / "train" / f"{meta_path.stem}.txt").write_text("".join(f"{r}\n" for r in rows))

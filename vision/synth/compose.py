@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import labels as yolo
 from vision.synth.camera import LENSES, Camera
 from vision.synth.dice_model import DIE_MM, label_class
 
@@ -1204,8 +1205,7 @@ def yolo_lines(dice: list[dict[str, Any]], width: int, height: int, one_class: b
         x1, y1 = max(0.0, x1), max(0.0, y1)
         x2, y2 = min(float(width), x2), min(float(height), y2)
         cls = 0 if one_class else d["class"]
-        cx, cy = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height
-        lines.append(f"{cls} {cx:.6f} {cy:.6f} {(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+        lines.append(yolo.line(cls, (x1, y1, x2, y2), width, height))
     return "\n".join(lines) + ("\n" if lines else "")
 
 
