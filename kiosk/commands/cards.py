@@ -120,6 +120,19 @@ def register(subparsers: Any) -> None:
     teach.set_defaults(func=run_adapt)
 
 
+def _joint(text: str) -> float | None:
+    """The `--joint` level: a number from 0 to 1, or none (each corner must reach `--pair`)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        level = float(text)
+    except ValueError:
+        raise CliError(f"--joint debe ser un número entre 0 y 1 o none, no {text}") from None
+    if not 0 <= level <= 1:
+        raise CliError(f"--joint debe estar entre 0 y 1, no {level}")
+    return level
+
+
 def _reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, help="carpeta de modelos (por defecto, models/ del proyecto)")
     parser.add_argument("--pair", type=float, help="confianza mínima de cada una de dos esquinas que coinciden")
@@ -135,6 +148,16 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         type=float,
         help="dos esquinas del mismo código, una junto a otra, son dos cartas (gemelas de dos mazos) cuando el "
         "separador lo dice con esta confianza (0.95)",
+    )
+    parser.add_argument(
+        "--joint",
+        help="una carta con dos o más esquinas se acepta si su probabilidad, con todas sus esquinas juntas, llega a "
+        "esta confianza (0.995; none: cada esquina debe llegar a --pair)",
+    )
+    parser.add_argument(
+        "--turns",
+        type=int,
+        help="leer cada índice así como está (1) o también girado: media vuelta (2) o cada cuarto de vuelta (4)",
     )
 
 
@@ -317,16 +340,23 @@ def describe(state: dict[str, Any]) -> str:
 def _card_reader(args: argparse.Namespace) -> Any:
     from dataclasses import replace
 
+    from vision.cards.index_classifier import TURNS
     from vision.cards.reader import MODELS, CardReader, CardSettings
 
     models = args.models / "cards" if args.models else MODELS
     settings = CardSettings()
+    if args.joint is not None:
+        settings = replace(settings, joint=_joint(args.joint))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:
             if not 0 <= value <= 1:
                 raise CliError(f"--{name} debe estar entre 0 y 1, no {value}")
             settings = replace(settings, **{name: value})
+    if args.turns is not None:
+        if args.turns not in TURNS:
+            raise CliError(f"--turns debe ser 1, 2 o 4, no {args.turns}")
+        settings = replace(settings, turns=args.turns)
     try:
         return CardReader(models, settings)
     except FileNotFoundError as error:

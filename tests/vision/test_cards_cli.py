@@ -96,6 +96,12 @@ def test_options_out_of_range_and_a_missing_model_are_refused(
     assert "--pair debe estar entre 0 y 1" in capsys.readouterr().err
     assert main(["cards", "read", image, "--apart", "-0.1"]) == 2
     assert "--apart debe estar entre 0 y 1" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--joint", "2"]) == 2
+    assert "--joint debe estar entre 0 y 1" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--joint", "casi"]) == 2
+    assert "--joint debe ser un número entre 0 y 1 o none, no casi" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--turns", "3"]) == 2
+    assert "--turns debe ser 1, 2 o 4, no 3" in capsys.readouterr().err
     assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
     assert "no están los pesos del lector de cartas" in capsys.readouterr().err
 
@@ -183,7 +189,12 @@ def test_the_levels_given_reach_the_reader() -> None:
 
     from kiosk.commands.cards import _card_reader
 
-    args = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=0.5)
+    args = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=0.5, joint=None, turns=None)
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
+    assert reader.settings.turns == 1 and reader.settings.joint == 0.995
+    given = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=None, joint="0.9", turns=4)
+    assert (_card_reader(given).settings.turns, _card_reader(given).settings.joint) == (4, 0.9)
+    given = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=None, joint="none", turns=None)
+    assert _card_reader(given).settings.joint is None
     assert reader.seams is not None  # the shipped models part twins

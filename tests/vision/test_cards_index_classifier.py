@@ -59,3 +59,34 @@ def test_the_classifier_reads_at_the_side_its_weights_were_trained_at(tmp_path: 
     probs = classifier.probabilities([np.full((40, 30, 3), 90, np.uint8)])
     assert classifier.size == size and seen == [(1, 3, size, size)]
     assert probs.shape == (1, len(CLASS_NAMES)) and np.isclose(probs.sum(), 1.0, atol=1e-5)
+
+
+def test_turns_average_the_logits_of_the_crop_turned_by_quarters(tmp_path: Path) -> None:
+    import torch
+
+    from vision.faces.classifier import build_model
+
+    model = build_model(ic.CNN_WIDTHS, len(CLASS_NAMES), "cnn")
+    weights = tmp_path / "w.pt"
+    torch.save({"state": model.state_dict(), "arch": "cnn", "widths": list(ic.CNN_WIDTHS), "temperature": 0.8}, weights)
+    classifier = ic.IndexClassifier(weights)
+    seen: list[np.ndarray] = []
+    classifier.model.register_forward_hook(lambda _, args, out: seen.append((args[0].numpy(), out.numpy())))
+    crop = np.random.default_rng(3).integers(0, 255, (48, 48, 3), np.uint8)
+    probs = classifier.probabilities([crop], turns=4)
+    ((inputs, logits),) = seen  # the four views in one batch
+    assert len(inputs) == 4
+    for k in range(1, 4):
+        assert np.allclose(inputs[k], np.rot90(inputs[0], k, axes=(1, 2)), atol=1e-5)
+    assert np.allclose(probs, ic.softmax(logits.mean(axis=0, keepdims=True) / 0.8), atol=1e-6)
+    seen.clear()
+    assert np.allclose(classifier.probabilities([crop]), ic.softmax(classifier_logits(classifier, crop) / 0.8))
+    with pytest.raises(ValueError, match="turns debe ser 1, 2 o 4"):
+        classifier.probabilities([crop], turns=3)
+
+
+def classifier_logits(classifier: ic.IndexClassifier, crop: np.ndarray) -> np.ndarray:
+    import torch
+
+    with torch.inference_mode():
+        return np.asarray(classifier.model(torch.from_numpy(ic.preprocess([crop], classifier.size))).numpy())

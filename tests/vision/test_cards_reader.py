@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from vision.cards import dataset
+from vision.cards.notation import CLASS_NAMES, CLASS_OF
 from vision.cards.reader import (
     OVERLAP,
     TILE,
     WINDOW,
     WINDOW_REACH,
+    CardReading,
     CardSettings,
     IndexHit,
     cards_of,
@@ -250,6 +253,21 @@ def test_calibrate_refuses_spotter_levels_that_are_not_numbers(tmp_path: Path) -
         calibrate.main([str(tmp_path), "--spot", "0.05,mucho"])
     with pytest.raises(SystemExit, match="no hay imágenes"):
         calibrate.main([str(tmp_path), "--spot", "0.05"])
+    with pytest.raises(SystemExit, match="--joint: cada nivel debe estar entre 0 y 1"):
+        calibrate.main([str(tmp_path), "--joint", "none,1.5"])
+
+
+def test_calibrate_rejudges_a_reading_with_or_without_the_joint_level() -> None:
+    from vision.cards import calibrate
+
+    def corner(x: float, other: str) -> IndexHit:
+        return IndexHit("5S", 0.85, Box(x, 0, x + 30, 50), second="5S", probs=spread("5S", 0.85, other))
+
+    reading = CardReading((), (640, 480), (corner(0, "5C"), corner(200, "6S")))
+    base = CardSettings()
+    strict = calibrate.rejudge(reading, replace(base, joint=None))
+    joined = calibrate.rejudge(reading, base)
+    assert strict[0]["uncertain"] and not joined[0]["uncertain"] and joined[0]["card"] == "5S"
 
 
 def test_a_lone_corner_boxed_much_smaller_than_the_frames_indices_is_doubted() -> None:
@@ -261,3 +279,28 @@ def test_a_lone_corner_boxed_much_smaller_than_the_frames_indices_is_doubted() -
     doubted = {c.card: c for c in cards_of([*others, part], settings)}["AD"]
     assert doubted.uncertain and any("más pequeña" in r for r in doubted.reasons)
     assert not {c.card: c for c in cards_of([*others, whole], settings)}["AD"].uncertain
+
+
+def spread(card: str, share: float, other: str) -> tuple[float, ...]:
+    """A first classifier's probabilities: `share` on `card`, the rest on `other`."""
+    probs = [0.0] * len(CLASS_NAMES)
+    probs[CLASS_OF[card]], probs[CLASS_OF[other]] = share, 1 - share
+    return tuple(probs)
+
+
+def test_corners_unsure_each_are_sure_together_unless_they_doubt_the_same_other_card() -> None:
+    def corner(x: float, other: str, share: float = 0.85) -> IndexHit:
+        return IndexHit("5S", share, Box(x, 0, x + 30, 50), second="5S", probs=spread("5S", share, other))
+
+    settings = CardSettings()
+    assert settings.joint == 0.995 and settings.pair == 0.9
+    apart = judge([corner(0, "5C"), corner(200, "6S")], settings)  # each 0.85, but no other card fits both
+    assert not apart.uncertain and apart.confidence > 0.995
+    alike = judge([corner(0, "5C"), corner(200, "5C")], settings)  # both lean to 5C: 0.72 against 0.02
+    assert alike.uncertain and alike.reasons == ("esquinas poco seguras (0.97)",)
+    # a corner the second classifier names otherwise still doubts the card
+    dissent = IndexHit("5S", 0.85, Box(200, 0, 230, 50), second="5C", probs=spread("5S", 0.85, "6S"))
+    assert judge([corner(0, "5C"), dissent], settings).uncertain
+    # without the joint level (or without the probabilities), each corner must reach `pair`
+    assert judge([corner(0, "5C"), corner(200, "6S")], replace(settings, joint=None)).uncertain
+    assert judge([hit("5S", 0.85, 0, 0), hit("5S", 0.85, 200, 0)], settings).uncertain

@@ -1,7 +1,7 @@
 """Timing the card reader: a full 4608x2592 still read against one plain 640 inference of its finder (the spotter
 on a reduced copy and the finder round each spot where the models have a spotter.pt, else 640 px tiles).
 
-    python -m vision.cards.bench [--repeat 3] [--models models/cards]
+    python -m vision.cards.bench [--repeat 3] [--models models/cards] [--turns 1|2|4]
 
 The still is a rendered Pif Paf table (`vision.cards.synth`, seed 424242), made on the fly.
 """
@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.bench import median_ms
+from vision.cards.index_classifier import TURNS
 from vision.cards.reader import MODELS, CardReader, tiles
 from vision.cards.synth import render
 
@@ -24,17 +26,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.cards.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--models", type=Path, default=MODELS)
+    parser.add_argument("--turns", type=int, choices=TURNS, default=None, help="leer cada índice girado (1, 2 o 4)")
     args = parser.parse_args(argv)
     still = render(424242, "pifpaf", size=(4608, 2592), negative=0.0).image
     try:
         reader = CardReader(args.models)
     except FileNotFoundError as error:
         raise SystemExit(str(error)) from None
+    if args.turns is not None:
+        reader.settings = replace(reader.settings, turns=args.turns)
     plain = np.zeros((640, 640, 3), np.uint8)
     read_ms = median_ms(lambda: reader.read(still), args.repeat)
     plain_ms = median_ms(lambda: reader.model.predict(plain, imgsz=640, verbose=False), args.repeat)
     cards = len(reader.read(still).cards)
     row: dict[str, object] = {"size": [4608, 2592], "cards": cards}
+    row |= {"turns": reader.settings.turns}
     row |= {"spotter": True} if reader.spotter is not None else {"tiles": len(tiles(4608, 2592))}
     row |= {"read_ms": round(read_ms), "plain640_ms": round(plain_ms), "ratio": round(read_ms / plain_ms, 2)}
     print(json.dumps(row))

@@ -1,11 +1,14 @@
 """How sure two corners must be: the coordinator's load and the silent errors at each level, read once.
 
     python -m vision.cards.calibrate DIR [--split cal] [--models models/cards] [--spot 0.02,0.05,0.1] [--apart 0.9,0.99]
+        [--joint none,0.99,0.999] [--turns 1|2|4]
 
 Each image is read once; its corners are judged again at every level of `pair` (and of `alone`, a card seen by one
 corner), and the folder scored as `cacho cards eval` scores it. `--spot` reads the folder again at each floor of the
 spotter (a whole still, models with a spotter.pt); `--apart` judges them at each level of the seam model's (models
-with a seam.pt), `pair` and `alone` as the settings have them. Choose on a calibration part, never on validation.
+with a seam.pt), `pair` and `alone` as the settings have them; `--joint` at each level of a card's probability over
+all its corners (none: `pair` each). `--turns` reads each index so turned. Choose on a calibration part, never on
+validation.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from vision.cards.dataset import BACK_CLASS, NAMES
 from vision.cards.evaluate import evaluate_folder, images_of
+from vision.cards.index_classifier import TURNS
 from vision.cards.reader import MODELS, Apart, CardReader, CardReading, CardSettings, cards_of, close_pairs
 from vision.frames import load_image
 from vision.types import Box, Frame
@@ -56,8 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS)
     parser.add_argument("--spot", default=None, help="niveles del buscador en la copia reducida, p. ej. 0.02,0.05")
     parser.add_argument("--apart", default=None, help="niveles del separador de gemelas, p. ej. 0.9,0.99 (none: nunca)")
+    parser.add_argument(
+        "--joint", default=None, help="niveles de la carta con todas sus esquinas (none: --pair cada una)"
+    )
+    parser.add_argument("--turns", type=int, choices=TURNS, default=None, help="leer cada índice girado (1, 2 o 4)")
     args = parser.parse_args(argv)
     spots, aparts = _levels("--spot", args.spot), _levels("--apart", args.apart)
+    joints = _levels("--joint", args.joint)
     images = images_of(args.folder, args.split)
     if not images:
         raise SystemExit(f"no hay imágenes en {args.folder / 'images' / (args.split or '')}")
@@ -65,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         reader = CardReader(args.models)
     except FileNotFoundError as error:
         raise SystemExit(str(error)) from None
+    if args.turns is not None:
+        reader.settings = replace(reader.settings, turns=args.turns)
     with_meta = (args.folder / "meta").is_dir()
     for spot in spots:
         if spot is not None:
@@ -74,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
             frame = load_image(image)
             readings[image.name] = reader.read(frame)
             odds[image.name] = seam_odds(reader, frame, readings[image.name])
-        levels = [(reader.settings.pair, reader.settings.alone, a) for a in aparts] if args.apart else None
+        base = reader.settings
+        parts = aparts if args.apart else [base.apart]
+        levels = [(base.pair, base.alone, a, j) for a in parts for j in joints] if args.apart or args.joint else None
         for row in rows(args.folder, args.split, readings, reader.settings, with_meta, odds, levels):
             print(json.dumps(({"spot": spot} if spot is not None else {}) | row), flush=True)
     return 0
@@ -100,17 +113,18 @@ def rows(
     base: CardSettings,
     with_meta: bool,
     odds: dict[str, Odds | None] | None = None,
-    levels: list[tuple[float, float | None, float | None]] | None = None,
+    levels: list[tuple[float, float | None, float | None, float | None]] | None = None,
 ) -> list[dict[str, object]]:
-    """The figures at every level (pair, alone, apart) given, or every level of `pair` and `alone`."""
+    """The figures at every level (pair, alone, apart, joint) given, or every level of `pair` and `alone`."""
     out: list[dict[str, object]] = []
     odds = odds or {}
-    levels = levels or [(pair, alone, base.apart) for alone in ALONE for pair in PAIRS]
-    for pair, alone, apart in levels:
-        settings = replace(base, pair=pair, alone=alone, apart=apart)
+    levels = levels or [(pair, alone, base.apart, base.joint) for alone in ALONE for pair in PAIRS]
+    for pair, alone, apart, joint in levels:
+        settings = replace(base, pair=pair, alone=alone, apart=apart, joint=joint)
         judged = {name: rejudge(r, settings, odds.get(name)) for name, r in readings.items()}
         scores = evaluate_folder(folder, judged, split, with_meta=with_meta)
-        row: dict[str, object] = {"pair": pair, "alone": alone, "apart": apart, "load": round(scores.load, 4)}
+        row: dict[str, object] = {"pair": pair, "alone": alone, "apart": apart, "joint": joint}
+        row |= {"load": round(scores.load, 4)}
         row |= {"silent": scores.silent_errors}
         row |= {"silent_extra": scores.silent_extra}
         row |= {"shown": scores.shown, "recall": round(scores.recall, 4)}

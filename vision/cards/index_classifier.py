@@ -29,6 +29,7 @@ MARGIN = 0.15  # of the box's longer side, on every side
 WEIGHTS_NAME = "index_cls.pt"
 SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where the models folder has one
 CNN_WIDTHS = (24, 48, 96, 128)  # small enough to ship beside the first (0.7 MB)
+TURNS = (1, 2, 4)  # the views a crop may be read in: as it is, and turned by halves or quarters
 
 
 def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
@@ -108,19 +109,24 @@ class IndexClassifier:
         self.temperature = float(saved.get("temperature", 1.0))
         self.size = int(saved.get("size", SIZE))
 
-    def probabilities(self, crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
-        """Each crop's probability of every card (N x 52, the calibrated softmax)."""
+    def probabilities(self, crops: Sequence[Frame], turns: int = 1) -> npt.NDArray[np.float32]:
+        """Each crop's probability of every card (N x 52, the calibrated softmax); with `turns` 2 or 4, of the
+        logits averaged over the crop turned by a half or a quarter turn each time."""
         import torch
 
+        if turns not in TURNS:
+            raise ValueError(f"turns debe ser 1, 2 o 4, no {turns}")
+        # a card lies any way round and the classifier was taught every angle: a right-angle turn loses no pixel
+        views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(0, 4, 4 // turns) for c in crops]
         with torch.inference_mode():
-            logits = self.model(torch.from_numpy(preprocess(crops, self.size))).numpy()
-        return softmax(logits / self.temperature)
+            logits = self.model(torch.from_numpy(preprocess(views, self.size))).numpy()
+        return softmax(logits.reshape(turns, len(crops), -1).mean(axis=0) / self.temperature)
 
-    def classify(self, crops: Sequence[Frame]) -> list[tuple[str, float]]:
-        """The likeliest card of each crop and its probability."""
+    def classify(self, crops: Sequence[Frame], turns: int = 1) -> list[tuple[str, float]]:
+        """The likeliest card of each crop and its probability (`turns`: as in `probabilities`)."""
         if not crops:
             return []
-        probs = self.probabilities(crops)
+        probs = self.probabilities(crops, turns)
         best = probs.argmax(1)
         return [(CLASS_NAMES[int(i)], float(probs[n, i])) for n, i in enumerate(best)]
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
+from vision.cards.notation import CLASS_NAMES, CLASS_OF
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import REACH, SeamClassifier, near
 from vision.types import Box, Frame
@@ -56,6 +57,7 @@ class IndexHit:
     box: Box
     rival: str | None = None  # another code the detector saw in the same place, nearly as sure
     second: str | None = None  # the code the second classifier names there (None: the models have no second)
+    probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the first classifier's, every code
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,8 @@ class CardSettings:
     alone: float | None = 0.95  # 0.9 was chosen on rendered stills; raised after a silent error (models/cards)
     back: float = 0.6  # a card back at least this sure is a card face down
     apart: float | None = 0.95  # two corners of one code are two cards where the seam model is this sure (None: never)
+    turns: int = 1  # each index crop read as it is (1), or its logits averaged over 2 or 4 right-angle turns (slower)
+    joint: float | None = 0.995  # two or more corners: the card's probability over all of them (None: `pair` each)
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -220,7 +224,11 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
     if rivals:
         reasons.append("otra lectura posible: " + ", ".join(rivals))
     if len(group) >= 2:
-        if confidence < settings.pair:
+        if settings.joint is not None and all(h.probs for h in group):
+            confidence = joint(group)
+            if confidence < settings.joint:
+                reasons.append(f"esquinas poco seguras ({confidence:.2f})")
+        elif confidence < settings.pair:
             reasons.append(f"esquinas poco seguras ({confidence:.2f})")
     elif settings.alone is None or group[0].second is None:  # one corner: the second classifier is its second reading
         reasons.append("una sola esquina a la vista: falta la segunda lectura")
@@ -231,6 +239,15 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
         reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
     indices = tuple(h.box for h in group)
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
+
+
+def joint(group: list[IndexHit]) -> float:
+    """The probability of the group's card given all its corners: each corner is a view of the same card, so their
+    probabilities multiply (every code equally likely before)."""
+    logs = np.sum([np.log(np.clip(np.asarray(h.probs), 1e-12, None)) for h in group], axis=0)
+    logs -= logs.max()
+    share = np.exp(logs)
+    return float(share[CLASS_OF[group[0].name]] / share.sum())
 
 
 def _near(a: IndexHit, b: IndexHit) -> bool:
@@ -344,11 +361,16 @@ class CardReader:
         found = self._spotted(frame) if spotted else self._tiled(frame)
         indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
         index_crops = [crop(frame, h.box) for h in indices]
-        named = self.classifier.classify(index_crops)
-        seconds = [code for code, _ in self.second.classify(index_crops)] if self.second else [None] * len(index_crops)
+        turns = self.settings.turns
+        probs = self.classifier.probabilities(index_crops, turns) if index_crops else np.zeros((0, len(CLASS_NAMES)))
+        second = self.second
+        seconds = [code for code, _ in second.classify(index_crops, turns)] if second else [None] * len(index_crops)
         backs = [h for h in found if h.name == NAMES[BACK_CLASS]]
         named_hits = [
-            IndexHit(code, p, h.box, second=other) for h, (code, p), other in zip(indices, named, seconds, strict=True)
+            IndexHit(
+                CLASS_NAMES[int(row.argmax())], float(row.max()), h.box, second=other, probs=tuple(map(float, row))
+            )
+            for h, row, other in zip(indices, probs, seconds, strict=True)
         ]
         return named_hits + backs
 
