@@ -116,6 +116,8 @@ class IndexClassifier:
 
         if turns not in TURNS:
             raise ValueError(f"turns debe ser 1, 2 o 4, no {turns}")
+        if not crops:
+            return np.zeros((0, len(CLASS_NAMES)), np.float32)
         # a card lies any way round and the classifier was taught every angle: a right-angle turn loses no pixel
         views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(0, 4, 4 // turns) for c in crops]
         with torch.inference_mode():
@@ -124,8 +126,6 @@ class IndexClassifier:
 
     def classify(self, crops: Sequence[Frame], turns: int = 1) -> list[tuple[str, float]]:
         """The likeliest card of each crop and its probability (`turns`: as in `probabilities`)."""
-        if not crops:
-            return []
         probs = self.probabilities(crops, turns)
         best = probs.argmax(1)
         return [(CLASS_NAMES[int(i)], float(probs[n, i])) for n, i in enumerate(best)]

@@ -362,7 +362,7 @@ class CardReader:
         indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
         index_crops = [crop(frame, h.box) for h in indices]
         turns = self.settings.turns
-        probs = self.classifier.probabilities(index_crops, turns) if index_crops else np.zeros((0, len(CLASS_NAMES)))
+        probs = self.classifier.probabilities(index_crops, turns)
         second = self.second
         seconds = [code for code, _ in second.classify(index_crops, turns)] if second else [None] * len(index_crops)
         backs = [h for h in found if h.name == NAMES[BACK_CLASS]]
