@@ -133,6 +133,15 @@ def _joint(text: str) -> float | None:
     return level
 
 
+def _again(text: str) -> int | None:
+    """The `--again` turns: 2 or 4, or none (a card in doubt is not read again)."""
+    if text.strip().lower() == "none":
+        return None
+    if text.strip() not in ("2", "4"):
+        raise CliError(f"--again debe ser 2, 4 o none, no {text}")
+    return int(text)
+
+
 def _reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, help="carpeta de modelos (por defecto, models/ del proyecto)")
     parser.add_argument("--pair", type=float, help="confianza mínima de cada una de dos esquinas que coinciden")
@@ -158,6 +167,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--turns",
         type=int,
         help="leer cada índice así como está (1) o también girado: media vuelta (2) o cada cuarto de vuelta (4)",
+    )
+    parser.add_argument(
+        "--again",
+        help="volver a leer las esquinas de una carta dudosa, giradas: media vuelta (2) o cada cuarto de vuelta "
+        "(4, por defecto); none: no volver a leer",
     )
 
 
@@ -357,6 +371,8 @@ def _card_reader(args: argparse.Namespace) -> Any:
         if args.turns not in TURNS:
             raise CliError(f"--turns debe ser 1, 2 o 4, no {args.turns}")
         settings = replace(settings, turns=args.turns)
+    if args.again is not None:
+        settings = replace(settings, again=_again(args.again))
     try:
         return CardReader(models, settings)
     except FileNotFoundError as error:

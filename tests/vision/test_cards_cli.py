@@ -102,6 +102,8 @@ def test_options_out_of_range_and_a_missing_model_are_refused(
     assert "--joint debe ser un número entre 0 y 1 o none, no casi" in capsys.readouterr().err
     assert main(["cards", "read", image, "--turns", "3"]) == 2
     assert "--turns debe ser 1, 2 o 4, no 3" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--again", "1"]) == 2
+    assert "--again debe ser 2, 4 o none, no 1" in capsys.readouterr().err
     assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
     assert "no están los pesos del lector de cartas" in capsys.readouterr().err
 
@@ -189,12 +191,14 @@ def test_the_levels_given_reach_the_reader() -> None:
 
     from kiosk.commands.cards import _card_reader
 
-    args = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=0.5, joint=None, turns=None)
+    levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None}
+    args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
-    assert reader.settings.turns == 1 and reader.settings.joint == 0.995
-    given = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=None, joint="0.9", turns=4)
+    assert (reader.settings.turns, reader.settings.joint, reader.settings.again) == (1, 0.995, 4)
+    given = argparse.Namespace(**(levels | {"joint": "0.9", "turns": 4, "again": "none"}))
     assert (_card_reader(given).settings.turns, _card_reader(given).settings.joint) == (4, 0.9)
-    given = argparse.Namespace(models=None, pair=None, alone=None, back=None, apart=None, joint="none", turns=None)
-    assert _card_reader(given).settings.joint is None
+    assert _card_reader(given).settings.again is None
+    given = argparse.Namespace(**(levels | {"joint": "none", "turns": None, "again": "2"}))
+    assert (_card_reader(given).settings.joint, _card_reader(given).settings.again) == (None, 2)
     assert reader.seams is not None  # the shipped models part twins

@@ -7,6 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.cards import dataset
@@ -16,6 +17,7 @@ from vision.cards.reader import (
     TILE,
     WINDOW,
     WINDOW_REACH,
+    CardReader,
     CardReading,
     CardSettings,
     IndexHit,
@@ -27,7 +29,7 @@ from vision.cards.reader import (
     tiles,
     windows,
 )
-from vision.types import Box
+from vision.types import Box, Frame
 
 
 def hit(name: str, confidence: float, x: float, y: float, side: float = 50) -> IndexHit:
@@ -304,3 +306,59 @@ def test_corners_unsure_each_are_sure_together_unless_they_doubt_the_same_other_
     # without the joint level (or without the probabilities), each corner must reach `pair`
     assert judge([corner(0, "5C"), corner(200, "6S")], replace(settings, joint=None)).uncertain
     assert judge([hit("5S", 0.85, 0, 0), hit("5S", 0.85, 200, 0)], settings).uncertain
+
+
+class TurnedClassifier:
+    """A first classifier sure of 5S only when it reads each crop turned four ways; it records what it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int]] = []
+
+    def probabilities(self, crops: list[Frame], turns: int = 1) -> np.ndarray:
+        self.asked.append((len(crops), turns))
+        share = 0.999 if turns == 4 else 0.85
+        return np.array([spread("5S", share, "5C") for _ in crops], dtype=np.float32)
+
+
+class SecondClassifier:
+    """A second classifier naming the crops, in order, by `names`; it counts how often it was asked."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names, self.asked = names, 0
+
+    def classify(self, crops: list[Frame], turns: int = 1) -> list[tuple[str, float]]:
+        self.asked += 1
+        return [(name, 0.99) for name in self.names]
+
+
+def reader_of(found: list[IndexHit], seconds: list[str], settings: CardSettings) -> CardReader:
+    """A reader whose finder finds `found` and whose classifiers are the fakes above."""
+    reader = CardReader.__new__(CardReader)
+    reader.classifier, reader.second = TurnedClassifier(), SecondClassifier(seconds)  # type: ignore[assignment]
+    reader.seams, reader.settings = None, settings
+    reader._spotted = reader._tiled = lambda frame: found  # type: ignore[method-assign]
+    reader.spotter = None
+    return reader
+
+
+def test_a_card_in_doubt_is_read_again_turned_and_only_its_corners() -> None:
+    frame = np.zeros((400, 1600, 3), dtype=np.uint8)
+    corners = [IndexHit("index", 0.9, Box(x, 10, x + 30, 60)) for x in (10, 200)]
+    reader = reader_of(corners, ["5S", "5S"], CardSettings())
+    assert CardSettings().again == 4
+    (card,) = reader.read(frame).cards
+    assert (card.card, card.uncertain) == ("5S", False)  # 0.85 each leaning to 5C: doubted, then sure turned
+    assert reader.classifier.asked == [(2, 1), (2, 4)]  # type: ignore[attr-defined]
+    assert reader.second.asked == 1  # type: ignore[union-attr]
+    # without looking again the card stays with the coordinator
+    (card,) = reader_of(corners, ["5S", "5S"], replace(CardSettings(), again=None)).read(frame).cards
+    assert card.uncertain and card.reasons[0].startswith("esquinas poco seguras")
+
+
+def test_looking_again_never_overrules_the_second_classifier() -> None:
+    frame = np.zeros((400, 1600, 3), dtype=np.uint8)
+    corners = [IndexHit("index", 0.9, Box(x, 10, x + 30, 60)) for x in (10, 200)]
+    reader = reader_of(corners, ["5S", "5C"], CardSettings())
+    (card,) = reader.read(frame).cards
+    assert card.uncertain and "la segunda lectura dice 5C" in card.reasons
+    assert reader.second.asked == 1  # type: ignore[union-attr]  # its reading turned is not asked for

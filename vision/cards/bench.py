@@ -1,9 +1,10 @@
 """Timing the card reader: a full 4608x2592 still read against one plain 640 inference of its finder (the spotter
 on a reduced copy and the finder round each spot where the models have a spotter.pt, else 640 px tiles).
 
-    python -m vision.cards.bench [--repeat 3] [--models models/cards] [--turns 1|2|4]
+    python -m vision.cards.bench [--repeat 3] [--models models/cards] [--turns 1|2|4] [--again 2|4|none]
 
-The still is a rendered Pif Paf table (`vision.cards.synth`, seed 424242), made on the fly.
+The still is a rendered Pif Paf table (`vision.cards.synth`, seed 424242), made on the fly. `again_ms_a_card` is
+what looking again at one card in doubt adds: its two corners read turned (`again`), as the reader does.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.bench import median_ms
-from vision.cards.index_classifier import TURNS
+from vision.cards.dataset import BACK_CLASS, NAMES
+from vision.cards.index_classifier import TURNS, crop
 from vision.cards.reader import MODELS, CardReader, tiles
 from vision.cards.synth import render
 
@@ -27,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--models", type=Path, default=MODELS)
     parser.add_argument("--turns", type=int, choices=TURNS, default=None, help="leer cada índice girado (1, 2 o 4)")
+    parser.add_argument("--again", choices=("2", "4", "none"), default=None, help="volver a leer las dudosas, giradas")
     args = parser.parse_args(argv)
     still = render(424242, "pifpaf", size=(4608, 2592), negative=0.0).image
     try:
@@ -35,12 +38,24 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(str(error)) from None
     if args.turns is not None:
         reader.settings = replace(reader.settings, turns=args.turns)
+    if args.again is not None:
+        reader.settings = replace(reader.settings, again=None if args.again == "none" else int(args.again))
     plain = np.zeros((640, 640, 3), np.uint8)
     read_ms = median_ms(lambda: reader.read(still), args.repeat)
     plain_ms = median_ms(lambda: reader.model.predict(plain, imgsz=640, verbose=False), args.repeat)
-    cards = len(reader.read(still).cards)
-    row: dict[str, object] = {"size": [4608, 2592], "cards": cards}
-    row |= {"turns": reader.settings.turns}
+    row: dict[str, object] = {"size": [4608, 2592]}
+    reading = reader.read(still)
+    row |= {
+        "cards": len(reading.cards),
+        "turns": reader.settings.turns,
+        "again": reader.settings.again,
+        "doubted": len(reading.uncertain),
+    }
+    if reader.settings.again is not None:
+        # the cost of looking again at one card in doubt: its two corners, read at every turn
+        pair = [crop(still, h.box) for h in reading.hits if h.name != NAMES[BACK_CLASS]][:2]
+        looked = median_ms(lambda: reader.classifier.probabilities(pair, reader.settings.again), args.repeat)
+        row |= {"again_ms_a_card": round(looked, 1)}
     row |= {"spotter": True} if reader.spotter is not None else {"tiles": len(tiles(4608, 2592))}
     row |= {"read_ms": round(read_ms), "plain640_ms": round(plain_ms), "ratio": round(read_ms / plain_ms, 2)}
     print(json.dumps(row))

@@ -7,8 +7,8 @@ Each image is read once; its corners are judged again at every level of `pair` (
 corner), and the folder scored as `cacho cards eval` scores it. `--spot` reads the folder again at each floor of the
 spotter (a whole still, models with a spotter.pt); `--apart` judges them at each level of the seam model's (models
 with a seam.pt), `pair` and `alone` as the settings have them; `--joint` at each level of a card's probability over
-all its corners (none: `pair` each). `--turns` reads each index so turned. Choose on a calibration part, never on
-validation.
+all its corners (none: `pair` each). `--turns` reads each index so turned. A card in doubt is not read again turned
+(`again`): which cards are in doubt depends on the level judged. Choose on a calibration part, never on validation.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         reader = CardReader(args.models)
     except FileNotFoundError as error:
         raise SystemExit(str(error)) from None
+    reader.settings = replace(reader.settings, again=None)
     if args.turns is not None:
         reader.settings = replace(reader.settings, turns=args.turns)
     with_meta = (args.folder / "meta").is_dir()

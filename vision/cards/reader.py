@@ -9,8 +9,9 @@ A card is read from its corner indices. Its two corners are two readings of diff
 corners are named the same, each sure enough (and, where the models have a second classifier, named so by it on
 every corner), is accepted; a card with one corner in view (a fan, an overlap) or
 unsure corners goes to the coordinator, flagged with its reasons. A corner the second classifier names as the card
-beside it is taken for that card's, misnamed, and leaves the card (`strays`). A back is a card face down, never a
-guess.
+beside it is taken for that card's, misnamed, and leaves the card (`strays`). The corners of a card of two or more
+in doubt are read once more by the first classifier, turned by every quarter (`again`), and the card judged again.
+A back is a card face down, never a guess.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class CardSettings:
     apart: float | None = 0.95  # two corners of one code are two cards where the seam model is this sure (None: never)
     turns: int = 1  # each index crop read as it is (1), or its logits averaged over 2 or 4 right-angle turns (slower)
     joint: float | None = 0.995  # two or more corners: the card's probability over all of them (None: `pair` each)
+    again: int | None = 4  # a doubted card of two or more corners: they are read again at this many turns (None: never)
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -360,19 +362,25 @@ class CardReader:
         spotted = self.spotter is not None and max(height, width) > SPOT_SIZE
         found = self._spotted(frame) if spotted else self._tiled(frame)
         indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
-        index_crops = [crop(frame, h.box) for h in indices]
-        turns = self.settings.turns
-        probs = self.classifier.probabilities(index_crops, turns)
-        second = self.second
-        seconds = [code for code, _ in second.classify(index_crops, turns)] if second else [None] * len(index_crops)
         backs = [h for h in found if h.name == NAMES[BACK_CLASS]]
-        named_hits = [
+        return self.named(frame, indices, self.settings.turns) + backs
+
+    def named(self, frame: Frame, indices: list[IndexHit], turns: int, second: bool = True) -> list[IndexHit]:
+        """The indices named by the classifiers, each crop read at `turns` (see IndexClassifier.probabilities);
+        without `second`, each keeps the second classifier's name it had."""
+        index_crops = [crop(frame, h.box) for h in indices]
+        probs = self.classifier.probabilities(index_crops, turns)
+        seconds: list[str | None]
+        if second and self.second is not None:
+            seconds = [code for code, _ in self.second.classify(index_crops, turns)]
+        else:
+            seconds = [h.second if not second else None for h in indices]
+        return [
             IndexHit(
                 CLASS_NAMES[int(row.argmax())], float(row.max()), h.box, second=other, probs=tuple(map(float, row))
             )
             for h, row, other in zip(indices, probs, seconds, strict=True)
         ]
-        return named_hits + backs
 
     def _tiled(self, frame: Frame) -> list[IndexHit]:
         """The finder over 640 px tiles at full resolution, a box cut by a tile's inner edge left to its neighbour."""
@@ -414,10 +422,23 @@ class CardReader:
         return merge(hits) + backs
 
     def read(self, frame: Frame) -> CardReading:
-        """The cards of one frame."""
+        """The cards of one frame; the corners of a card in doubt are read again, turned (`again`)."""
         hits = self.detect(frame)
         height, width = frame.shape[:2]
-        return CardReading(cards_of(hits, self.settings, self.apart(frame)), (width, height), tuple(hits))
+        apart = self.apart(frame)
+        cards = cards_of(hits, self.settings, apart)
+        again = self.settings.again
+        if again is not None and again > self.settings.turns:
+            # a lone corner is not looked at again: turned, the text along an ace's edge came to read KC, sure
+            doubted = {box for card in cards if card.uncertain and card.corners >= 2 for box in card.indices}
+            looked = [h for h in hits if h.name != NAMES[BACK_CLASS] and h.box in doubted]
+            if looked:
+                # only the first classifier looks again: a second reading that said otherwise still says so (read
+                # turned too, both classifiers came to name a glare-washed six's corner JH alike, sure)
+                renamed = dict(zip(map(id, looked), self.named(frame, looked, again, second=False), strict=True))
+                hits = [renamed.get(id(h), h) for h in hits]
+                cards = cards_of(hits, self.settings, apart)
+        return CardReading(cards, (width, height), tuple(hits))
 
     def apart(self, frame: Frame) -> Apart | None:
         """Which corners of one code, near each other, the seam model takes for two cards on this frame (None:
