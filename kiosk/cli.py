@@ -96,4 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run as `python -m kiosk.cli`: the commands raise kiosk.cli's CliError, not this __main__ module's
+    from kiosk.cli import main as cacho
+
+    sys.exit(cacho())

@@ -120,16 +120,16 @@ def register(subparsers: Any) -> None:
     teach.set_defaults(func=run_adapt)
 
 
-def _joint(text: str) -> float | None:
-    """The `--joint` level: a number from 0 to 1, or none (each corner must reach `--pair`)."""
+def _level_or_none(option: str, text: str) -> float | None:
+    """A level that may be switched off (`--joint`, `--agree`): a number from 0 to 1, or none."""
     if text.strip().lower() == "none":
         return None
     try:
         level = float(text)
     except ValueError:
-        raise CliError(f"--joint debe ser un número entre 0 y 1 o none, no {text}") from None
+        raise CliError(f"{option} debe ser un número entre 0 y 1 o none, no {text}") from None
     if not 0 <= level <= 1:
-        raise CliError(f"--joint debe estar entre 0 y 1, no {level}")
+        raise CliError(f"{option} debe estar entre 0 y 1, no {level}")
     return level
 
 
@@ -162,6 +162,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--joint",
         help="una carta con dos o más esquinas se acepta si su probabilidad, con todas sus esquinas juntas, llega a "
         "esta confianza (0.995; none: cada esquina debe llegar a --pair)",
+    )
+    parser.add_argument(
+        "--agree",
+        help="una carta con dos o más esquinas se acepta si la segunda lectura, con todas sus esquinas juntas, la "
+        "nombra con esta confianza (0.95; none: la segunda lectura debe nombrarla en cada esquina que cuenta)",
     )
     parser.add_argument(
         "--turns",
@@ -360,7 +365,9 @@ def _card_reader(args: argparse.Namespace) -> Any:
     models = args.models / "cards" if args.models else MODELS
     settings = CardSettings()
     if args.joint is not None:
-        settings = replace(settings, joint=_joint(args.joint))
+        settings = replace(settings, joint=_level_or_none("--joint", args.joint))
+    if args.agree is not None:
+        settings = replace(settings, agree=_level_or_none("--agree", args.agree))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

@@ -104,6 +104,8 @@ def test_options_out_of_range_and_a_missing_model_are_refused(
     assert "--turns debe ser 1, 2 o 4, no 3" in capsys.readouterr().err
     assert main(["cards", "read", image, "--again", "1"]) == 2
     assert "--again debe ser 2, 4 o none, no 1" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--agree", "casi"]) == 2
+    assert "--agree debe ser un número entre 0 y 1 o none, no casi" in capsys.readouterr().err
     assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
     assert "no están los pesos del lector de cartas" in capsys.readouterr().err
 
@@ -191,7 +193,7 @@ def test_the_levels_given_reach_the_reader() -> None:
 
     from kiosk.commands.cards import _card_reader
 
-    levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None}
+    levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None, "agree": None}
     args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
@@ -201,4 +203,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     assert _card_reader(given).settings.again is None
     given = argparse.Namespace(**(levels | {"joint": "none", "turns": None, "again": "2"}))
     assert (_card_reader(given).settings.joint, _card_reader(given).settings.again) == (None, 2)
+    assert _card_reader(given).settings.agree == 0.95
+    given = argparse.Namespace(**(levels | {"agree": "none", "turns": None, "again": None}))
+    assert _card_reader(given).settings.agree is None
     assert reader.seams is not None  # the shipped models part twins

@@ -321,14 +321,14 @@ class TurnedClassifier:
 
 
 class SecondClassifier:
-    """A second classifier naming the crops, in order, by `names`; it counts how often it was asked."""
+    """A second classifier naming the crops, in order, by `names`, sure; it counts how often it was asked."""
 
     def __init__(self, names: list[str]) -> None:
         self.names, self.asked = names, 0
 
-    def classify(self, crops: list[Frame], turns: int = 1) -> list[tuple[str, float]]:
+    def probabilities(self, crops: list[Frame], turns: int = 1) -> np.ndarray:
         self.asked += 1
-        return [(name, 0.99) for name in self.names]
+        return np.array([spread(name, 0.99, "AS") for name in self.names], dtype=np.float32)
 
 
 def reader_of(found: list[IndexHit], seconds: list[str], settings: CardSettings) -> CardReader:
@@ -358,7 +358,46 @@ def test_a_card_in_doubt_is_read_again_turned_and_only_its_corners() -> None:
 def test_looking_again_never_overrules_the_second_classifier() -> None:
     frame = np.zeros((400, 1600, 3), dtype=np.uint8)
     corners = [IndexHit("index", 0.9, Box(x, 10, x + 30, 60)) for x in (10, 200)]
-    reader = reader_of(corners, ["5S", "5C"], CardSettings())
+    reader = reader_of(corners, ["5C", "5C"], CardSettings())  # the second names 5C, sure
     (card,) = reader.read(frame).cards
     assert card.uncertain and "la segunda lectura dice 5C" in card.reasons
     assert reader.second.asked == 1  # type: ignore[union-attr]  # its reading turned is not asked for
+
+
+def test_the_second_classifier_judges_a_card_on_all_its_corners_too() -> None:
+    def corner(x: float, second: str, share: float) -> IndexHit:
+        theirs = spread(second, share, "5S" if second != "5S" else "5C")
+        return IndexHit(
+            "5S", 0.99, Box(x, 0, x + 30, 50), second=second, probs=spread("5S", 0.99, "5C"), second_probs=theirs
+        )
+
+    settings = CardSettings()
+    assert settings.agree == 0.95
+    # one corner leans to 5C (0.6 against 0.4), the other is sure of 5S: all together, 5S
+    card = judge([corner(0, "5C", 0.6), corner(200, "5S", 0.99)], settings)
+    assert not card.uncertain
+    # corner by corner (agree none) the first corner's dissent doubts it
+    strict = judge([corner(0, "5C", 0.6), corner(200, "5S", 0.99)], replace(settings, agree=None))
+    assert strict.uncertain and strict.reasons == ("la segunda lectura dice 5C",)
+    # all together it names another card, or names this one but not sure enough
+    other = judge([corner(0, "5C", 0.99), corner(200, "5S", 0.6)], settings)
+    assert other.reasons == ("la segunda lectura dice 5C",)
+    unsure = judge([corner(0, "5C", 0.55), corner(200, "5S", 0.8)], settings)
+    assert unsure.uncertain and unsure.reasons[0].startswith("la segunda lectura duda (0.")
+    # a card seen by one corner is still named by the second on that corner
+    assert judge([corner(0, "5C", 0.99)], settings).reasons[0] == "la segunda lectura dice 5C"
+
+
+def test_calibrate_combines_the_levels_given_and_keeps_the_others_as_the_settings_have_them() -> None:
+    from vision.cards import calibrate
+
+    base = CardSettings()
+    assert calibrate.levels_of(base, None, None, None) is None
+    (only,) = calibrate.levels_of(base, [0.5], None, None) or []
+    assert only == (0.9, 0.95, 0.5, 0.995, 0.95)  # parting levels alone leave joint and agree as they are
+    assert calibrate.levels_of(base, None, [None, 0.99], [0.9]) == [
+        (0.9, 0.95, 0.95, None, 0.9),
+        (0.9, 0.95, 0.95, 0.99, 0.9),
+    ]
+    with pytest.raises(SystemExit, match="--agree: cada nivel debe estar entre 0 y 1"):
+        calibrate._levels("--agree", "0.9,2")

@@ -1,14 +1,16 @@
 """How sure two corners must be: the coordinator's load and the silent errors at each level, read once.
 
     python -m vision.cards.calibrate DIR [--split cal] [--models models/cards] [--spot 0.02,0.05,0.1] [--apart 0.9,0.99]
-        [--joint none,0.99,0.999] [--turns 1|2|4]
+        [--joint none,0.99,0.999] [--agree none,0.9] [--turns 1|2|4]
 
 Each image is read once; its corners are judged again at every level of `pair` (and of `alone`, a card seen by one
 corner), and the folder scored as `cacho cards eval` scores it. `--spot` reads the folder again at each floor of the
 spotter (a whole still, models with a spotter.pt); `--apart` judges them at each level of the seam model's (models
 with a seam.pt), `pair` and `alone` as the settings have them; `--joint` at each level of a card's probability over
-all its corners (none: `pair` each). `--turns` reads each index so turned. A card in doubt is not read again turned
-(`again`): which cards are in doubt depends on the level judged. Choose on a calibration part, never on validation.
+all its corners (none: `pair` each), `--agree` at each level of the second classifier's probability of the card
+over all its corners (none: every corner that counts named alike). `--turns` reads each index so turned. A card in
+doubt is not read again turned (`again`): which cards are in doubt depends on the level judged. Choose on a
+calibration part, never on validation.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ ALONE = (None, 0.8, 0.9, 0.93, 0.95)
 
 
 Odds = dict[tuple[Box, Box], float]  # the seam model's probability of two cards, for each two corners it was asked
+Levels = list[tuple[float, float | None, float | None, float | None, float | None]]  # pair, alone, apart, joint, agree
 
 
 def rejudge(reading: CardReading, settings: CardSettings, odds: Odds | None = None) -> list[dict[str, object]]:
@@ -63,10 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--joint", default=None, help="niveles de la carta con todas sus esquinas (none: --pair cada una)"
     )
+    parser.add_argument(
+        "--agree", default=None, help="niveles de la segunda lectura con todas las esquinas (none: cada esquina)"
+    )
     parser.add_argument("--turns", type=int, choices=TURNS, default=None, help="leer cada índice girado (1, 2 o 4)")
     args = parser.parse_args(argv)
     spots, aparts = _levels("--spot", args.spot), _levels("--apart", args.apart)
-    joints = _levels("--joint", args.joint)
+    joints, agrees = _levels("--joint", args.joint), _levels("--agree", args.agree)
     images = images_of(args.folder, args.split)
     if not images:
         raise SystemExit(f"no hay imágenes en {args.folder / 'images' / (args.split or '')}")
@@ -86,12 +92,24 @@ def main(argv: list[str] | None = None) -> int:
             frame = load_image(image)
             readings[image.name] = reader.read(frame)
             odds[image.name] = seam_odds(reader, frame, readings[image.name])
-        base = reader.settings
-        parts = aparts if args.apart else [base.apart]
-        levels = [(base.pair, base.alone, a, j) for a in parts for j in joints] if args.apart or args.joint else None
+        given = (aparts if args.apart else None, joints if args.joint else None, agrees if args.agree else None)
+        levels = levels_of(reader.settings, *given)
         for row in rows(args.folder, args.split, readings, reader.settings, with_meta, odds, levels):
             print(json.dumps(({"spot": spot} if spot is not None else {}) | row), flush=True)
     return 0
+
+
+def levels_of(
+    base: CardSettings,
+    aparts: list[float | None] | None,
+    joints: list[float | None] | None,
+    agrees: list[float | None] | None,
+) -> Levels | None:
+    """Every combination of the levels given, the others as `base` has them (None: none given)."""
+    if aparts is None and joints is None and agrees is None:
+        return None
+    parts, joined, agreed = aparts or [base.apart], joints or [base.joint], agrees or [base.agree]
+    return [(base.pair, base.alone, a, j, g) for a in parts for j in joined for g in agreed]
 
 
 def _levels(option: str, text: str | None) -> list[float | None]:
@@ -114,17 +132,17 @@ def rows(
     base: CardSettings,
     with_meta: bool,
     odds: dict[str, Odds | None] | None = None,
-    levels: list[tuple[float, float | None, float | None, float | None]] | None = None,
+    levels: Levels | None = None,
 ) -> list[dict[str, object]]:
-    """The figures at every level (pair, alone, apart, joint) given, or every level of `pair` and `alone`."""
+    """The figures at every level (pair, alone, apart, joint, agree) given, or every level of `pair` and `alone`."""
     out: list[dict[str, object]] = []
     odds = odds or {}
-    levels = levels or [(pair, alone, base.apart, base.joint) for alone in ALONE for pair in PAIRS]
-    for pair, alone, apart, joint in levels:
-        settings = replace(base, pair=pair, alone=alone, apart=apart, joint=joint)
+    levels = levels or [(pair, alone, base.apart, base.joint, base.agree) for alone in ALONE for pair in PAIRS]
+    for pair, alone, apart, joint, agree in levels:
+        settings = replace(base, pair=pair, alone=alone, apart=apart, joint=joint, agree=agree)
         judged = {name: rejudge(r, settings, odds.get(name)) for name, r in readings.items()}
         scores = evaluate_folder(folder, judged, split, with_meta=with_meta)
-        row: dict[str, object] = {"pair": pair, "alone": alone, "apart": apart, "joint": joint}
+        row: dict[str, object] = {"pair": pair, "alone": alone, "apart": apart, "joint": joint, "agree": agree}
         row |= {"load": round(scores.load, 4)}
         row |= {"silent": scores.silent_errors}
         row |= {"silent_extra": scores.silent_extra}

@@ -25,6 +25,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
@@ -59,6 +60,7 @@ class IndexHit:
     rival: str | None = None  # another code the detector saw in the same place, nearly as sure
     second: str | None = None  # the code the second classifier names there (None: the models have no second)
     probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the first classifier's, every code
+    second_probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the second classifier's
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,7 @@ class CardSettings:
     apart: float | None = 0.95  # two corners of one code are two cards where the seam model is this sure (None: never)
     turns: int = 1  # each index crop read as it is (1), or its logits averaged over 2 or 4 right-angle turns (slower)
     joint: float | None = 0.995  # two or more corners: the card's probability over all of them (None: `pair` each)
+    agree: float | None = 0.95  # two or more corners: the second classifier's probability of the card over all of them
     again: int | None = 4  # a doubted card of two or more corners: they are read again at this many turns (None: never)
 
 
@@ -215,11 +218,21 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
         doubts = () if sure else ("dorso poco seguro",)
         return CardRead(None, True, confidence, box, not sure, doubts, 0, tuple(h.box for h in group))
     reasons = []
-    # a second classifier, made differently, must name the card on every corner that counts: once two corners are
-    # each sure, a corner the first classifier itself doubts is no evidence either way
+    # a second classifier, made differently, must name the card: judged on all its corners, as the first judges it
+    # (`agree`), or on every corner that counts, where once two corners are each sure, a corner the first classifier
+    # itself doubts is no evidence either way
     sure_corners = [h for h in group if h.confidence >= settings.pair]
     voters = sure_corners if len(sure_corners) >= 2 else group
-    others = sorted({h.second for h in voters if h.second is not None and h.second != group[0].name})
+    agree = settings.agree if settings.joint is not None and len(group) >= 2 else None
+    if agree is not None and all(h.probs and h.second_probs for h in group):
+        share = card_probs([h.second_probs for h in group])
+        second = CLASS_NAMES[int(share.argmax())]
+        others = [second] if second != group[0].name else []
+        agreed = float(share[CLASS_OF[group[0].name]])
+        if not others and agreed < agree:
+            reasons.append(f"la segunda lectura duda ({agreed:.2f})")
+    else:
+        others = sorted({h.second for h in voters if h.second is not None and h.second != group[0].name})
     if others:
         reasons.append("la segunda lectura dice " + ", ".join(others))
     rivals = sorted({h.rival for h in voters if h.rival})
@@ -244,12 +257,17 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
 
 
 def joint(group: list[IndexHit]) -> float:
-    """The probability of the group's card given all its corners: each corner is a view of the same card, so their
+    """The probability of the group's card given all its corners, by the first classifier."""
+    return float(card_probs([h.probs for h in group])[CLASS_OF[group[0].name]])
+
+
+def card_probs(rows: list[tuple[float, ...]]) -> npt.NDArray[np.float64]:
+    """Every code's probability given all the corners of one card: each corner is a view of the same card, so their
     probabilities multiply (every code equally likely before)."""
-    logs = np.sum([np.log(np.clip(np.asarray(h.probs), 1e-12, None)) for h in group], axis=0)
+    logs = np.sum([np.log(np.clip(np.asarray(row), 1e-12, None)) for row in rows], axis=0)
     logs -= logs.max()
     share = np.exp(logs)
-    return float(share[CLASS_OF[group[0].name]] / share.sum())
+    return np.asarray(share / share.sum(), np.float64)
 
 
 def _near(a: IndexHit, b: IndexHit) -> bool:
@@ -370,16 +388,23 @@ class CardReader:
         without `second`, each keeps the second classifier's name it had."""
         index_crops = [crop(frame, h.box) for h in indices]
         probs = self.classifier.probabilities(index_crops, turns)
-        seconds: list[str | None]
-        if second and self.second is not None:
-            seconds = [code for code, _ in self.second.classify(index_crops, turns)]
+        if not second:
+            kept = [(h.second, h.second_probs) for h in indices]
+        elif self.second is not None:
+            rows = self.second.probabilities(index_crops, turns)
+            kept = [(CLASS_NAMES[int(row.argmax())], tuple(map(float, row))) for row in rows]
         else:
-            seconds = [h.second if not second else None for h in indices]
+            kept = [(None, ())] * len(indices)
         return [
             IndexHit(
-                CLASS_NAMES[int(row.argmax())], float(row.max()), h.box, second=other, probs=tuple(map(float, row))
+                CLASS_NAMES[int(row.argmax())],
+                float(row.max()),
+                h.box,
+                second=other,
+                probs=tuple(map(float, row)),
+                second_probs=other_probs,
             )
-            for h, row, other in zip(indices, probs, seconds, strict=True)
+            for h, row, (other, other_probs) in zip(indices, probs, kept, strict=True)
         ]
 
     def _tiled(self, frame: Frame) -> list[IndexHit]:
