@@ -5,10 +5,11 @@ A whole still is first looked at reduced threefold by the spotter (`spotter.pt`)
 again by the finder at full resolution in a small window round it; without a spotter, or on a picture no larger
 than the spotter's copy, the finder runs over 640 px tiles of the frame at full resolution.
 
-A card is read from its corner indices. Its two corners are two readings of different pixels: a card whose two
-corners are named the same, each sure enough (and, where the models have a second classifier, named so by it on
-every corner), is accepted; a card with one corner in view (a fan, an overlap) or
-unsure corners goes to the coordinator, flagged with its reasons. A corner the second classifier names as the card
+A card is read from its corner indices. Its corners are readings of different pixels: a card whose corners are
+named the same and, all together, make it sure enough (`joint`; and, where the models have a second classifier, make
+it so sure by that one too, `agree`), is accepted; a card with one corner in view (a fan, an overlap) is accepted
+only when both classifiers name it, the first sure (`alone`); the rest goes to the coordinator, flagged with its
+reasons. A corner the second classifier names as the card
 beside it is taken for that card's, misnamed, and leaves the card (`strays`). The corners of a card of two or more
 in doubt are read once more by the first classifier, turned by every quarter (`again`), and the card judged again.
 A back is a card face down, never a guess.
