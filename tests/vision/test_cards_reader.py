@@ -401,3 +401,20 @@ def test_calibrate_combines_the_levels_given_and_keeps_the_others_as_the_setting
     ]
     with pytest.raises(SystemExit, match="--agree: cada nivel debe estar entre 0 y 1"):
         calibrate._levels("--agree", "0.9,2")
+
+
+def test_the_seam_model_is_asked_once_for_two_corners_however_often_the_card_is_judged() -> None:
+    from vision.cards.reader import remembered
+
+    asked: list[int] = []
+
+    def apart(pairs: list[tuple[IndexHit, IndexHit]]) -> list[bool]:
+        asked.append(len(pairs))
+        return [a.box.x1 > 100 or b.box.x1 > 100 for a, b in pairs]
+
+    a, b, c = (hit("5S", 0.9, x, 0) for x in (0, 60, 200))
+    ask = remembered(apart)
+    assert ask is not None and remembered(None) is None
+    assert ask([(a, b), (b, c)]) == [False, True]
+    assert ask([(a, b), (a, c)]) == [False, True]  # only (a, c) is new
+    assert asked == [2, 1]

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if reader.settings.again is not None:
         # the cost of looking again at one card in doubt: its two corners, read at every turn
-        pair = [crop(still, h.box) for h in reading.hits if h.name != NAMES[BACK_CLASS]][:2]
+        pair = [crop(still, h.box) for h in [h for h in reading.hits if h.name != NAMES[BACK_CLASS]][:2]]
         looked = median_ms(lambda: reader.classifier.probabilities(pair, reader.settings.again), args.repeat)
         row |= {"again_ms_a_card": round(looked, 1)}
     row |= {"spotter": True} if reader.spotter is not None else {"tiles": len(tiles(4608, 2592))}

@@ -451,7 +451,7 @@ class CardReader:
         """The cards of one frame; the corners of a card in doubt are read again, turned (`again`)."""
         hits = self.detect(frame)
         height, width = frame.shape[:2]
-        apart = self.apart(frame)
+        apart = remembered(self.apart(frame))
         cards = cards_of(hits, self.settings, apart)
         again = self.settings.again
         if again is not None and again > self.settings.turns:
@@ -473,6 +473,21 @@ class CardReader:
         if seams is None or level is None:
             return None
         return lambda pairs: [p >= level for p in seams.apart(frame, [(a.box, b.box) for a, b in pairs])]
+
+
+def remembered(apart: Apart | None) -> Apart | None:
+    """`apart` asked once for each two corners: a card judged again is asked about the same corners."""
+    if apart is None:
+        return None
+    known: dict[tuple[Box, Box], bool] = {}
+
+    def ask(pairs: list[tuple[IndexHit, IndexHit]]) -> list[bool]:
+        new = [(a, b) for a, b in pairs if (a.box, b.box) not in known]
+        if new:
+            known.update(zip(((a.box, b.box) for a, b in new), apart(new), strict=True))
+        return [known[(a.box, b.box)] for a, b in pairs]
+
+    return ask
 
 
 def annotate(frame: Frame, reading: CardReading) -> Frame:
