@@ -75,3 +75,34 @@ def test_missing_folders_are_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit, match="falta al menos una carpeta"):
         spotter.main(["--out", str(tmp_path / "o")])
     assert not (tmp_path / "o").exists()
+
+
+def test_grids_one_and_two_keep_each_real_photo_as_it_is_and_halve_it_too(tmp_path: Path) -> None:
+    index = tmp_path / "index"
+    for split, count in (("train", 5), ("val", 1)):
+        (index / "images" / split).mkdir(parents=True)
+        (index / "labels" / split).mkdir(parents=True)
+        for i in range(count):
+            photo = np.zeros((640, 640, 3), np.uint8)
+            photo[300:340, 310:330] = 255
+            cv2.imwrite(str(index / "images" / split / f"real-whole-{i}.jpg"), photo)
+            (index / "labels" / split / f"real-whole-{i}.txt").write_text("3 0.5 0.5 0.03125 0.0625\n")
+    out = tmp_path / "finder"
+    assert spotter.main(["--out", str(out), "--index", str(index), "--grids", "2,1"]) == 0
+    train = sorted(p.name for p in (out / "images" / "train").iterdir())
+    assert train == [*(f"real-1x1-{i:04d}.jpg" for i in range(5)), "real-2x2-0000.jpg", "real-2x2-0001.jpg"]
+    assert sorted(p.name for p in (out / "images" / "val").iterdir()) == ["real-1x1-0000.jpg", "real-2x2-0000.jpg"]
+    # as it is: the same pixels, the index 20x40 px; halved: 10x20 px
+    same = cv2.imread(str(out / "images" / "train" / "real-1x1-0000.jpg"))
+    assert same is not None and same.shape[:2] == (640, 640) and same[320, 320].min() > 200
+    assert [round(v * 640) for v in labels(out / "labels" / "train" / "real-1x1-0000.txt")[0][1:]] == [320, 320, 20, 40]
+    assert [round(v * 640) for v in labels(out / "labels" / "train" / "real-2x2-0000.txt")[0][3:]] == [10, 20]
+
+
+@pytest.mark.parametrize("grids", ["0,2", "2,x", "5", ""])
+def test_bad_grids_are_refused(tmp_path: Path, grids: str) -> None:
+    index = tmp_path / "index"
+    index.mkdir()
+    with pytest.raises(SystemExit, match="--grids"):
+        spotter.main(["--out", str(tmp_path / "o"), "--index", str(index), "--grids", grids])
+    assert not (tmp_path / "o").exists()

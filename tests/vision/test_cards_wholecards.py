@@ -11,6 +11,7 @@ import pytest
 
 from vision.cards import wholecards
 from vision.cards.evaluate import evaluate_folder
+from vision.cards.notation import CLASS_OF
 from vision.cards.reader import IndexHit
 from vision.types import Box
 
@@ -165,4 +166,88 @@ def test_a_correction_that_lands_on_no_card_or_a_missing_list_writes_nothing(rea
         wholecards.main(["--out", str(out), "--real", str(real), "--fixes", str(fixes)])
     with pytest.raises(SystemExit, match="no existe la lista de cartas mal etiquetadas"):
         wholecards.main(["--out", str(out), "--real", str(real), "--fixes", str(tmp_path / "none.txt")])
+    assert not out.exists()
+
+
+class _Boxes:
+    def __init__(self, rows: list[tuple[float, float, float, float, float, int]]) -> None:
+        data = np.asarray(rows, np.float32).reshape(-1, 6)
+        self.xyxy, self.conf, self.cls = _Tensor(data[:, :4]), _Tensor(data[:, 4]), _Tensor(data[:, 5])
+
+
+class _Tensor:
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+    def cpu(self) -> np.ndarray:
+        return self.values
+
+
+class _Model:
+    """A detector that answers the same boxes (x1, y1, x2, y2, confidence, class) above the floor it is asked for."""
+
+    def __init__(self, rows: list[tuple[float, float, float, float, float, int]]) -> None:
+        self.rows = rows
+        self.floors: list[float] = []
+
+    def predict(self, frame: np.ndarray, imgsz: int, conf: float, iou: float, verbose: bool) -> list[object]:
+        self.floors.append(conf)
+        return [type("Result", (), {"boxes": _Boxes([r for r in self.rows if r[4] >= conf])})()]
+
+
+class _Reader:
+    """A card reader that finds one index and names every index it is given 10C (the second: 10C too)."""
+
+    def __init__(self, found: list[IndexHit], model: _Model, spotter: _Model | None) -> None:
+        self.found, self.model, self.spotter = found, model, spotter
+        self.settings = type("Settings", (), {"turns": 1})()
+
+    def detect(self, frame: np.ndarray) -> list[IndexHit]:
+        return list(self.found)
+
+    def named(self, frame: np.ndarray, hits: list[IndexHit], turns: int) -> list[IndexHit]:
+        return [IndexHit("10C", 0.6, h.box, second="10C") for h in hits]
+
+
+def test_faint_corners_are_the_finders_and_the_spotters_boxes_away_from_found_indices() -> None:
+    found = [IndexHit("10C", 0.9, Box(10, 10, 30, 40))]
+    finder = _Model([(11, 11, 31, 41, 0.1, 0), (100, 10, 115, 30, 0.08, 0), (200, 200, 260, 290, 0.5, 1)])
+    spot = _Model([(101, 11, 116, 31, 0.3, 0), (300, 10, 315, 30, 0.06, 0), (400, 10, 415, 30, 0.01, 0)])
+    reader = _Reader(found, finder, spot)
+    faint = wholecards.faint_corners(reader, np.zeros((640, 640, 3), np.uint8), found, 0.05)  # type: ignore[arg-type]
+    # the found index's own box and a back are not faint corners; the finder's and the spotter's box of one index are
+    # one; a box under the floor is none
+    assert sorted((h.box.x1, h.name) for h in faint) == [(101, "10C"), (300, "10C")]
+    assert finder.floors == [0.05] and spot.floors == [0.05]
+
+
+def test_with_faint_a_faint_index_is_labelled_only_where_a_classifier_names_the_card_that_holds_it(
+    real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = tmp_path / "whole"
+    wholecards.build(real, whole)
+    into = tmp_path / "into"
+    into.mkdir()
+    (into / "data.yaml").write_text("names: []\n")
+    # the two cards of each 64x64 photo: 10C over x 6-25, AS over x 38-57 (rows 12-51)
+    found = [IndexHit("10C", 0.9, Box(7, 13, 11, 19), second="10C")]
+    faint = [
+        IndexHit("10C", 0.4, Box(20, 45, 24, 50), second="4C"),  # the ten's other corner, named so: kept
+        IndexHit("7D", 0.4, Box(52, 45, 56, 50), second="7H"),  # on the ace, named neither: no label
+    ]
+    monkeypatch.setattr("vision.cards.reader.CardReader", lambda models: _Reader(found, _Model([]), None))
+    monkeypatch.setattr(wholecards, "faint_corners", lambda reader, frame, hits, floor: list(faint))
+    counts = wholecards.add_corners(whole, into, faint=0.05)
+    photos = counts["photos"]
+    assert photos > 0 and counts["faint"] == photos and counts["labelled"] == 2 * photos
+    rows = next((into / "labels" / "train").glob("*.txt")).read_text().splitlines()
+    assert [int(r.split()[0]) for r in rows] == [CLASS_OF["10C"]] * 2  # the found corner and the faint one
+
+
+def test_faint_needs_corners_into_and_a_share(real: Path, tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    with pytest.raises(SystemExit, match="--faint solo sirve con --corners-into"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--faint", "0.1"])
+    with pytest.raises(SystemExit, match="--faint debe estar entre 0 y 1"):
+        wholecards.main(["--out", str(out), "--real", str(real), "--corners-into", str(tmp_path), "--faint", "1.5"])
     assert not out.exists()

@@ -1,6 +1,7 @@
 """The spotter's training folder: where the corner indices are, seen on a copy of the still reduced threefold.
 
     python -m vision.cards.spotter --out data/cards/spot --synth DIR... --index data/cards/index [--seed 0]
+        [--grids 2,3]
 
 The reader finds the indices of a whole still on a reduced copy (long side `vision.cards.reader.SPOT_SIZE`: a
 4608x2592 still becomes 1536x864, an index 13-20 px tall), then reads each one at full resolution. The spotter
@@ -8,6 +9,10 @@ The reader finds the indices of a whole still on a reduced copy (long side `visi
 (e.g. 1920x1920) reduced to a long side of 640, and from the index folder's real photos reduced twofold (2x2 to a
 picture) and threefold (3x3).
 Validation: the real validation photos, reduced the same way, and one rendered window in ten.
+
+`--grids 1,2` builds the finder's folder the same way at twice the scale: rendered windows of 640 px (as they are)
+and of 1280 px (halved), the real photos as they are and halved, so the finder learns indices of 20-60 px (a phone
+photo's are 20-30 px tall at 640, the camera's 40-60 px).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, synth_rows, write_yam
 
 TRAIN_SIDE = 640  # the spotter's training pictures: a rendered window reduced to this long side
 VAL_EVERY = 10  # one rendered window in ten is validation
-GRIDS = (2, 3)  # real photos reduced twofold in 2x2 pictures, threefold in 3x3
+GRIDS = (2, 3)  # real photos reduced twofold in 2x2 pictures, threefold in 3x3 (1: as they are)
 
 
 def _finder_rows(rows: Sequence[str]) -> list[str]:
@@ -83,8 +88,8 @@ def mosaic(pictures: Sequence[tuple[np.ndarray, list[str]]], grid: int, side: in
     return canvas, rows
 
 
-def add_real(index: Path, out: Path, seed: int = 0) -> dict[str, int]:
-    """The index folder's real photos (`real-*`), each split kept, reduced twofold and threefold in mosaics."""
+def add_real(index: Path, out: Path, seed: int = 0, grids: Sequence[int] = GRIDS) -> dict[str, int]:
+    """The index folder's real photos (`real-*`), each split kept, in grid x grid mosaics (reduced so) per grid."""
     counts = {"train": 0, "val": 0}
     rng = np.random.default_rng(seed)
     for split in ("train", "val"):
@@ -96,7 +101,7 @@ def add_real(index: Path, out: Path, seed: int = 0) -> dict[str, int]:
             if image is None or not label.exists():
                 continue
             pictures.append((image, _finder_rows(label.read_text().splitlines())))
-        for grid in GRIDS:
+        for grid in grids:
             order = rng.permutation(len(pictures))
             for start in range(0, len(order), grid * grid):
                 chosen = [pictures[i] for i in order[start : start + grid * grid]]
@@ -113,7 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=Path, action="append", default=[], help="ventanas de vision.cards.synth")
     parser.add_argument("--index", type=Path, default=None, help="carpeta de vision.cards.dataset (fotos real-*)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--grids", default=",".join(map(str, GRIDS)), help="fotos reales de N x N por imagen, p. ej. 1,2 (2,3)"
+    )
     args = parser.parse_args(argv)
+    try:
+        grids = sorted({int(g) for g in args.grids.split(",")})
+    except ValueError:
+        raise SystemExit(f"--grids: números enteros separados por comas, no {args.grids!r}") from None
+    if not grids or grids[0] < 1 or grids[-1] > 4:
+        raise SystemExit(f"--grids: cada número entre 1 y 4, no {args.grids!r}")
     for folder in [*args.synth, *([args.index] if args.index else [])]:
         if not folder.is_dir():
             raise SystemExit(f"no existe la carpeta {folder}")
@@ -124,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         for synth in args.synth:
             report[synth.name] = add_rendered(synth, args.out)
         if args.index:
-            report["real"] = add_real(args.index, args.out, args.seed)
+            report["real"] = add_real(args.index, args.out, args.seed, grids)
     except ValueError as error:
         raise SystemExit(str(error)) from None
     write_yaml(args.out, FINDER_NAMES)

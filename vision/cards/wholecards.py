@@ -1,7 +1,7 @@
 """A real set labelled by whole-card boxes as a folder `cacho cards eval` scores: cards matched by their corners.
 
     python -m vision.cards.wholecards --out data/cards/whole [--real DIR] [--val-every N] [--mirrored FILE]
-        [--corners-into DIR]
+        [--corners-into DIR [--faint F]]
 
 The real "poker-cards" photos (`../shared/data/cards-real/whole-card`) box each whole card, not its corner indices.
 Only each photo's first version is taken: the set's other copies are the same photo turned over or mirrored. The
@@ -15,7 +15,10 @@ corner-index set.
 `--corners-into DIR` adds the training photos to a `vision.cards.dataset` folder labelled by corner index: the
 reader's finder finds the indices, and each takes the code of the one card that can hold it (its box holds the
 index and the index lies near the box's edge, where a card's corners touch it; where several can, the one either
-classifier names). The validation photos are never labelled so.
+classifier names). With `--faint F` the fainter indices too, those the reader does not report but its finder, or its
+spotter over the whole photo at 640, sees from confidence F (the phone photos' small indices), where a classifier
+names the card that holds them: labels to teach a finder the indices it misses. The validation photos are never
+labelled so.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from vision.relabel import Relabel, by_image, read_relabels, relabelled
 from vision.types import Box, Frame
 
 if TYPE_CHECKING:
-    from vision.cards.reader import IndexHit
+    from vision.cards.reader import CardReader, IndexHit
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards-real" / "whole-card"  # read where it lies
 GROUPS = "train_augmentation_groups.tsv"
@@ -46,6 +49,7 @@ HELD = 0.7  # an index box this much inside a card's box is on that card, or on 
 CHIRALITY = Path(__file__).resolve().parents[2] / "models" / "cards" / "mirrored_whole.txt"
 FIXES = Path(__file__).resolve().parents[2] / "models" / "cards" / "relabelled_whole.txt"
 VERDICTS = ("mirrored", "undecided", "same")
+FAINT_APART = 0.3  # a faint box overlapping a found index this much (IoU) is that index
 EDGE_REACH = 1.5  # ... and within this many index sides of the box's edge: a rotated card's corners touch its box
 
 
@@ -194,12 +198,28 @@ def corner_code(hit: IndexHit, cards: list[tuple[str, tuple[float, float, float,
     return named[0] if len(named) == 1 else None
 
 
-def add_corners(whole: Path, into: Path, models: Path | None = None) -> dict[str, int]:
-    """Label the corner indices of `whole`'s training photos and link them into `into`'s train split."""
+def faint_corners(reader: CardReader, frame: Frame, found: list[IndexHit], faint: float) -> list[IndexHit]:
+    """Indices the reader does not report, seen from confidence `faint` by the finder or by the spotter over the
+    whole photo at its own size, away from every index `found`; named by the classifiers."""
+    from vision.cards.reader import TILE, _hits, merge
+
+    kept = [h for h in found if h.name != NAMES[BACK_CLASS]]
+    candidates = []
+    models = [reader.model] + ([reader.spotter] if reader.spotter is not None else [])
+    for model in models:
+        result = model.predict(frame, imgsz=TILE, conf=faint, iou=0.5, verbose=False)[0]
+        candidates += [h for h in _hits(result, 0, 0) if h.name != NAMES[BACK_CLASS]]
+    new = [h for h in merge(candidates) if all(h.box.iou(k.box) < FAINT_APART for k in kept)]
+    return reader.named(frame, new, reader.settings.turns) if new else []
+
+
+def add_corners(whole: Path, into: Path, models: Path | None = None, faint: float | None = None) -> dict[str, int]:
+    """Label the corner indices of `whole`'s training photos and link them into `into`'s train split; with `faint`,
+    also the fainter indices (`faint_corners`) that a classifier names as the card that holds them."""
     from vision.cards.reader import MODELS, CardReader
 
     reader = CardReader(models or MODELS)
-    counts = {"photos": 0, "indices": 0, "labelled": 0, "agree": 0}
+    counts = {"photos": 0, "indices": 0, "labelled": 0, "agree": 0, "faint": 0}
     for meta_path in sorted((whole / "meta" / "train").glob("*.json")):
         meta = json.loads(meta_path.read_text())
         photo = whole / "images" / "train" / f"{meta_path.stem}.jpg"
@@ -207,13 +227,20 @@ def add_corners(whole: Path, into: Path, models: Path | None = None) -> dict[str
         cards = [(c["card"], tuple(c["visible_box"])) for c in meta["cards"]]
         width, height = meta["size"]
         rows = []
-        for hit in reader.detect(frame):
+        found = reader.detect(frame)
+        extra = faint_corners(reader, frame, found, faint) if faint is not None else []
+        for hit, is_faint in [(h, False) for h in found] + [(h, True) for h in extra]:
             if hit.name == NAMES[BACK_CLASS]:
                 continue
             counts["indices"] += 1
             code = corner_code(hit, cards)
             if code is None:
                 continue
+            if is_faint:
+                # a faint box is an index only where a classifier reads the card that holds it there
+                if code not in (hit.name, hit.second):
+                    continue
+                counts["faint"] += 1
             counts["labelled"] += 1
             counts["agree"] += code == hit.name
             b = hit.box
@@ -234,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
         "--corners-into", type=Path, help="añade las fotos de entrenamiento, por esquinas, a esta carpeta"
     )
     parser.add_argument("--models", type=Path, help="modelos que buscan las esquinas (por defecto, models/cards)")
+    parser.add_argument(
+        "--faint",
+        type=float,
+        help="con --corners-into, etiquetar también los índices vistos desde esta confianza que una lectura nombra",
+    )
     parser.add_argument("--val-every", type=int, default=VAL_EVERY, help="una tanda de fotos de cada N es validación")
     parser.add_argument(
         "--fixes", type=Path, default=FIXES, help="cartas que el conjunto etiqueta mal («foto x y carta» por línea)"
@@ -249,12 +281,16 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{args.real} no es una carpeta de cartas enteras: falta class_map.txt")
     if args.val_every < 1:
         raise SystemExit(f"--val-every debe ser 1 o más, no {args.val_every}")
+    if args.faint is not None and not (0 < args.faint < 1):
+        raise SystemExit(f"--faint debe estar entre 0 y 1, no {args.faint}")
+    if args.faint is not None and not args.corners_into:
+        raise SystemExit("--faint solo sirve con --corners-into")
     if args.corners_into and not (args.corners_into / "data.yaml").is_file():
         raise SystemExit(f"{args.corners_into} no es una carpeta de vision.cards.dataset: falta data.yaml")
     try:
         report: dict[str, object] = dict(build(args.real, args.out, args.val_every, args.mirrored, args.fixes))
         if args.corners_into:
-            report["corners"] = add_corners(args.out, args.corners_into, args.models)
+            report["corners"] = add_corners(args.out, args.corners_into, args.models, args.faint)
     except ValueError as error:
         raise SystemExit(str(error)) from None
     print(json.dumps(report))
