@@ -166,7 +166,7 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agree",
         help="una carta con dos o más esquinas se acepta si la segunda lectura, con todas sus esquinas juntas, la "
-        "nombra con esta confianza (0.95; none: la segunda lectura debe nombrarla en cada esquina que cuenta)",
+        "nombra con esta confianza (none, por defecto: la segunda lectura debe nombrarla en cada esquina que cuenta)",
     )
     parser.add_argument(
         "--turns",

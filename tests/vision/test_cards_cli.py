@@ -203,6 +203,8 @@ def test_the_levels_given_reach_the_reader() -> None:
     assert _card_reader(given).settings.again is None
     given = argparse.Namespace(**(levels | {"joint": "none", "turns": None, "again": "2"}))
     assert (_card_reader(given).settings.joint, _card_reader(given).settings.again) == (None, 2)
+    assert _card_reader(given).settings.agree is None  # corner by corner unless a level is given
+    given = argparse.Namespace(**(levels | {"agree": "0.95", "turns": None, "again": None}))
     assert _card_reader(given).settings.agree == 0.95
     given = argparse.Namespace(**(levels | {"agree": "none", "turns": None, "again": None}))
     assert _card_reader(given).settings.agree is None

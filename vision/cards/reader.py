@@ -6,12 +6,13 @@ again by the finder at full resolution in a small window round it; without a spo
 than the spotter's copy, the finder runs over 640 px tiles of the frame at full resolution.
 
 A card is read from its corner indices. Its corners are readings of different pixels: a card whose corners are
-named the same and, all together, make it sure enough (`joint`; and, where the models have a second classifier, make
-it so sure by that one too, `agree`), is accepted; a card with one corner in view (a fan, an overlap) is accepted
-only when both classifiers name it, the first sure (`alone`); the rest goes to the coordinator, flagged with its
-reasons. A corner the second classifier names as the card
-beside it is taken for that card's, misnamed, and leaves the card (`strays`). The corners of a card of two or more
-in doubt are read once more by the first classifier, turned by every quarter (`again`), and the card judged again.
+named the same and, all together, make it sure enough (`joint`; and, where the models have a second classifier, that
+one names it on every corner that counts, or, with `agree`, makes it so sure on all of them), is accepted; a card
+with one corner in view (a fan, an overlap) is accepted only when both classifiers name it, the first sure
+(`alone`); the rest goes to the coordinator, flagged with its reasons. A corner the second classifier names as the
+card beside it is taken for that card's, misnamed, and leaves the card (`strays`). The corners of a card of two or
+more in doubt are read once more by the first classifier, turned by every quarter (`again`), and the card judged
+again.
 A back is a card face down, never a guess.
 """
 
@@ -122,7 +123,9 @@ class CardSettings:
     apart: float | None = 0.95  # two corners of one code are two cards where the seam model is this sure (None: never)
     turns: int = 1  # each index crop read as it is (1), or its logits averaged over 2 or 4 right-angle turns (slower)
     joint: float | None = 0.995  # two or more corners: the card's probability over all of them (None: `pair` each)
-    agree: float | None = 0.95  # two or more corners: the second classifier's probability of the card over all of them
+    # two or more corners: the second classifier's probability of the card over all of them (None: it must name the
+    # card on every corner that counts; at 0.95 a dark deck's 10D went through as 7D on real photos, models/cards)
+    agree: float | None = None
     again: int | None = 4  # a doubted card of two or more corners: they are read again at this many turns (None: never)
 
 
