@@ -12,7 +12,7 @@ import pytest
 from vision.cards import wholecards
 from vision.cards.evaluate import evaluate_folder
 from vision.cards.notation import CLASS_OF
-from vision.cards.reader import IndexHit
+from vision.cards.reader import IndexHit, _hits
 from vision.types import Box
 
 HEADER = "source_stem\tfile\trelation_to_first_version\tchirality\n"
@@ -204,6 +204,10 @@ class _Reader:
 
     def detect(self, frame: np.ndarray) -> list[IndexHit]:
         return list(self.found)
+
+    def _tiled(self, frame: np.ndarray, floor: float) -> list[IndexHit]:
+        (result,) = self.model.predict(frame, imgsz=640, conf=floor, iou=0.5, verbose=False)
+        return _hits(result, 0, 0)
 
     def named(self, frame: np.ndarray, hits: list[IndexHit], turns: int) -> list[IndexHit]:
         return [IndexHit("10C", 0.6, h.box, second="10C") for h in hits]

@@ -411,12 +411,14 @@ class CardReader:
             for h, row, (other, other_probs) in zip(indices, probs, kept, strict=True)
         ]
 
-    def _tiled(self, frame: Frame) -> list[IndexHit]:
-        """The finder over 640 px tiles at full resolution, a box cut by a tile's inner edge left to its neighbour."""
+    def _tiled(self, frame: Frame, floor: float | None = None) -> list[IndexHit]:
+        """The finder over 640 px tiles at full resolution, a box cut by a tile's inner edge left to its neighbour;
+        boxes from `floor` (by default the settings' floor)."""
         height, width = frame.shape[:2]
         corners = tiles(width, height)
         crops = [np.ascontiguousarray(frame[y : y + TILE, x : x + TILE]) for x, y in corners]
-        results = self.model.predict(crops, imgsz=TILE, conf=self.settings.floor, iou=0.5, verbose=False)
+        conf = self.settings.floor if floor is None else floor
+        results = self.model.predict(crops, imgsz=TILE, conf=conf, iou=0.5, verbose=False)
         hits: list[IndexHit] = []
         for (x0, y0), result in zip(corners, results, strict=True):
             for hit in _hits(result, x0, y0):

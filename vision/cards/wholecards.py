@@ -199,16 +199,15 @@ def corner_code(hit: IndexHit, cards: list[tuple[str, tuple[float, float, float,
 
 
 def faint_corners(reader: CardReader, frame: Frame, found: list[IndexHit], faint: float) -> list[IndexHit]:
-    """Indices the reader does not report, seen from confidence `faint` by the finder or by the spotter over the
-    whole photo at its own size, away from every index `found`; named by the classifiers."""
+    """Indices the reader does not report, seen from confidence `faint` by the finder over its tiles or by the
+    spotter over the whole photo at 640, away from every index `found`; named by the classifiers."""
     from vision.cards.reader import TILE, _hits, merge
 
     kept = [h for h in found if h.name != NAMES[BACK_CLASS]]
-    candidates = []
-    models = [reader.model] + ([reader.spotter] if reader.spotter is not None else [])
-    for model in models:
-        result = model.predict(frame, imgsz=TILE, conf=faint, iou=0.5, verbose=False)[0]
-        candidates += [h for h in _hits(result, 0, 0) if h.name != NAMES[BACK_CLASS]]
+    candidates = reader._tiled(frame, faint)
+    if reader.spotter is not None:
+        candidates += _hits(reader.spotter.predict(frame, imgsz=TILE, conf=faint, iou=0.5, verbose=False)[0], 0, 0)
+    candidates = [h for h in candidates if h.name != NAMES[BACK_CLASS]]
     new = [h for h in merge(candidates) if all(h.box.iou(k.box) < FAINT_APART for k in kept)]
     return reader.named(frame, new, reader.settings.turns) if new else []
 
