@@ -121,7 +121,7 @@ def register(subparsers: Any) -> None:
 
 
 def _level_or_none(option: str, text: str) -> float | None:
-    """A level that may be switched off (`--joint`, `--agree`): a number from 0 to 1, or none."""
+    """A level that may be switched off (`--joint`, `--agree`, `--face`): a number from 0 to 1, or none."""
     if text.strip().lower() == "none":
         return None
     try:
@@ -167,6 +167,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--agree",
         help="una carta con dos o más esquinas se acepta si la segunda lectura, con todas sus esquinas juntas, la "
         "nombra con esta confianza (none, por defecto: la segunda lectura debe nombrarla en cada esquina que cuenta)",
+    )
+    parser.add_argument(
+        "--face",
+        help="una carta con dos o más esquinas que la segunda lectura discute se acepta si la cara entre sus esquinas "
+        "(pintas o figura) la nombra con esta confianza (0.5; none: nunca)",
     )
     parser.add_argument(
         "--turns",
@@ -368,6 +373,8 @@ def _card_reader(args: argparse.Namespace) -> Any:
         settings = replace(settings, joint=_level_or_none("--joint", args.joint))
     if args.agree is not None:
         settings = replace(settings, agree=_level_or_none("--agree", args.agree))
+    if args.face is not None:
+        settings = replace(settings, face=_level_or_none("--face", args.face))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

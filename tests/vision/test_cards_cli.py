@@ -106,6 +106,8 @@ def test_options_out_of_range_and_a_missing_model_are_refused(
     assert "--again debe ser 2, 4 o none, no 1" in capsys.readouterr().err
     assert main(["cards", "read", image, "--agree", "casi"]) == 2
     assert "--agree debe ser un número entre 0 y 1 o none, no casi" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--face", "1.5"]) == 2
+    assert "--face debe estar entre 0 y 1, no 1.5" in capsys.readouterr().err
     assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
     assert "no están los pesos del lector de cartas" in capsys.readouterr().err
 
@@ -194,6 +196,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     from kiosk.commands.cards import _card_reader
 
     levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None, "agree": None}
+    levels |= {"face": None}
     args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
@@ -208,4 +211,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     assert _card_reader(given).settings.agree == 0.95
     given = argparse.Namespace(**(levels | {"agree": "none", "turns": None, "again": None}))
     assert _card_reader(given).settings.agree is None
+    assert reader.settings.face == 0.5
+    given = argparse.Namespace(**(levels | {"face": "none", "turns": None, "again": None}))
+    assert _card_reader(given).settings.face is None
     assert reader.seams is not None  # the shipped models part twins

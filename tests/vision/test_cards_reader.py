@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -335,7 +336,7 @@ def reader_of(found: list[IndexHit], seconds: list[str], settings: CardSettings)
     """A reader whose finder finds `found` and whose classifiers are the fakes above."""
     reader = CardReader.__new__(CardReader)
     reader.classifier, reader.second = TurnedClassifier(), SecondClassifier(seconds)  # type: ignore[assignment]
-    reader.seams, reader.settings = None, settings
+    reader.seams, reader.settings, reader.faces = None, settings, None
     reader._spotted = reader._tiled = lambda frame: found  # type: ignore[method-assign]
     reader.spotter = None
     return reader
@@ -418,3 +419,62 @@ def test_the_seam_model_is_asked_once_for_two_corners_however_often_the_card_is_
     assert ask([(a, b), (b, c)]) == [False, True]
     assert ask([(a, b), (a, c)]) == [False, True]  # only (a, c) is new
     assert asked == [2, 1]
+
+
+def test_a_cards_face_between_its_ends_overrules_a_second_classifiers_dissent_on_a_corner() -> None:
+    def corner(x: float, second: str = "5S") -> IndexHit:
+        return IndexHit("5S", 0.99, Box(x, 0, x + 30, 50), second=second, probs=spread("5S", 0.99, "5C"))
+
+    asked: list[Box] = []
+
+    def naming(card: str, share: float) -> Callable[[Box], tuple[float, ...]]:
+        def read(box: Box) -> tuple[float, ...]:
+            asked.append(box)
+            return spread(card, share, "5C" if card != "5C" else "6C")
+
+        return read
+
+    settings = CardSettings()
+    assert settings.face == 0.5
+    ends = [corner(0), corner(200, "5C")]  # 230 px apart against indices of 50: the face lies between
+    assert judge(ends, settings).reasons == ("la segunda lectura dice 5C",)  # models without a face reader
+    card = judge(ends, settings, face_reader=naming("5S", 0.6))
+    assert not card.uncertain and card.card == "5S" and asked == [Box(0, 0, 230, 50)]
+    assert judge(ends, settings, face_reader=naming("5C", 0.9)).reasons == ("la segunda lectura dice 5C",)
+    assert judge(ends, settings, face_reader=naming("5S", 0.45)).uncertain  # under the level
+    assert judge(ends, replace(settings, face=None), face_reader=naming("5S", 0.99)).uncertain
+    # two corners side by side (a fan): no face between them, the face reader is not asked
+    asked.clear()
+    assert judge([corner(0), corner(60, "5C")], settings, face_reader=naming("5S", 0.99)).uncertain
+    assert judge([corner(0, "5C")], settings, face_reader=naming("5S", 0.99)).uncertain  # one corner
+    assert asked == []
+    # the face is a second reading, not a first: corners unsure together stay doubted
+    weak = [IndexHit("5S", 0.6, Box(x, 0, x + 30, 50), second="5S", probs=spread("5S", 0.6, "5C")) for x in (0, 200)]
+    assert judge(weak, settings, face_reader=naming("5S", 0.99)).reasons[0].startswith("esquinas poco seguras")
+
+
+class FaceReader:
+    """A face reader naming every crop 5S, sure; it counts the crops it was asked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def probabilities(self, crops: list[Frame], turns: int = 1) -> np.ndarray:
+        self.asked += len(crops)
+        return np.array([spread("5S", 0.9, "5C") for _ in crops], dtype=np.float32)
+
+
+def test_the_reader_reads_a_cards_face_once_and_calibrate_judges_again_from_that_reading() -> None:
+    from vision.cards import calibrate
+
+    frame = np.zeros((400, 1600, 3), dtype=np.uint8)
+    corners = [IndexHit("index", 0.9, Box(x, 10, x + 30, 60)) for x in (10, 200)]
+    reader = reader_of(corners, ["5S", "5C"], CardSettings())  # 0.85 each, sure read again turned
+    (card,) = reader.read(frame).cards
+    assert card.uncertain  # no face reader: the second's dissent stands
+    reader.faces = FaceReader()  # type: ignore[assignment]
+    reading = reader.read(frame)
+    assert reading.cards[0].card == "5S" and not reading.cards[0].uncertain
+    assert reader.faces.asked == 1 and list(reading.face_reads) == [Box(10, 10, 230, 60)]  # type: ignore[union-attr]
+    assert not calibrate.rejudge(reading, reader.settings)[0]["uncertain"]
+    assert calibrate.rejudge(reading, replace(reader.settings, face=None))[0]["uncertain"]

@@ -42,7 +42,10 @@ def rejudge(reading: CardReading, settings: CardSettings, odds: Odds | None = No
     level = settings.apart
     if odds is not None and level is not None:
         apart = lambda pairs: [odds[(a.box, b.box)] >= level for a, b in pairs]  # noqa: E731
-    return [card.to_dict() for card in cards_of(list(reading.hits), settings, apart)]
+    # the face reader's readings of the boxes it read: a card that is judged otherwise and lies in a box not read
+    # has no face reading
+    faces = lambda box: reading.face_reads.get(box, ())  # noqa: E731
+    return [card.to_dict() for card in cards_of(list(reading.hits), settings, apart, faces)]
 
 
 def seam_odds(reader: CardReader, frame: Frame, reading: CardReading) -> Odds | None:

@@ -28,6 +28,7 @@ SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
 MARGIN = 0.15  # of the box's longer side, on every side
 WEIGHTS_NAME = "index_cls.pt"
 SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where the models folder has one
+FACE_NAME = "face_cls.pt"  # a classifier of a card's whole face (its pips or picture), where the folder has one
 CNN_WIDTHS = (24, 48, 96, 128)  # small enough to ship beside the first (0.7 MB)
 TURNS = (1, 2, 4)  # the views a crop may be read in: as it is, and turned by halves or quarters
 

@@ -12,7 +12,9 @@ with one corner in view (a fan, an overlap) is accepted only when both classifie
 (`alone`); the rest goes to the coordinator, flagged with its reasons. A corner the second classifier names as the
 card beside it is taken for that card's, misnamed, and leaves the card (`strays`). The corners of a card of two or
 more in doubt are read once more by the first classifier, turned by every quarter (`again`), and the card judged
-again.
+again. Where the models have a face reader (`face_cls.pt`) and a card's corners lie at two ends of it, the face between
+them (its pips or picture, not its indices) is a reading made of other pixels: where it names the card (`face`), a
+second classifier's dissent on a corner no longer doubts it.
 A back is a card face down, never a guess.
 """
 
@@ -30,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
-from vision.cards.index_classifier import SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
+from vision.cards.index_classifier import FACE_NAME, SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import REACH, SeamClassifier, near
@@ -50,6 +52,8 @@ PART_OF_INDEX = 0.75  # a box under this share of its neighbours' median side ho
 NEIGHBOURS = 4  # the indices nearest a lone corner that say how large an index is there (a photo's far side is smaller)
 RIVAL_SHARE = 0.3  # a different code read at the same place with this share of the winner's confidence
 Apart = Callable[[list[tuple["IndexHit", "IndexHit"]]], list[bool]]  # which corners of one code are of two cards
+Faces = Callable[[Box], tuple[float, ...]]  # the face reader's probability of every code for the card in a box
+FACE_SPREAD = 3.0  # corners this many index sides apart lie at two ends of a card: the box round them holds its face
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,7 @@ class CardReading:
     cards: tuple[CardRead, ...]
     size: tuple[int, int]
     hits: tuple[IndexHit, ...] = field(default=(), repr=False)
+    face_reads: dict[Box, tuple[float, ...]] = field(default_factory=dict, repr=False, compare=False)  # by box
 
     @property
     def uncertain(self) -> tuple[CardRead, ...]:
@@ -127,6 +132,9 @@ class CardSettings:
     # card on every corner that counts; at 0.95 a dark deck's 10D went through as 7D on real photos, models/cards)
     agree: float | None = None
     again: int | None = 4  # a doubted card of two or more corners: they are read again at this many turns (None: never)
+    # a card's face between two of its ends, named the card at this level, overrules a second classifier's dissent on
+    # a corner (None: never; models without a face reader never)
+    face: float | None = 0.5
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -208,9 +216,11 @@ def close_pairs(faces: list[IndexHit]) -> list[tuple[int, int]]:
     ]
 
 
-def judge(group: list[IndexHit], settings: CardSettings, typical: float | None = None) -> CardRead:
+def judge(
+    group: list[IndexHit], settings: CardSettings, typical: float | None = None, face_reader: Faces | None = None
+) -> CardRead:
     """One card from its corners (or its back), with the reasons it is not sure; `typical`: the median side of the
-    indices nearest a lone corner (one boxed much smaller is part of an index)."""
+    indices nearest a lone corner (one boxed much smaller is part of an index); `face_reader`: see cards_of."""
     # the surest corner's box: two corners along one edge would make a thin band that boxes no card
     box = max(group, key=lambda h: h.confidence).box
     # two corners named alike, each sure, are the two readings: a third, fainter corner of the same name (half
@@ -237,6 +247,8 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
             reasons.append(f"la segunda lectura duda ({agreed:.2f})")
     else:
         others = sorted({h.second for h in voters if h.second is not None and h.second != group[0].name})
+        if others and face_names(group, settings, face_reader):
+            others = []  # the card's face, other pixels than its indices, is the second reading
     if others:
         reasons.append("la segunda lectura dice " + ", ".join(others))
     rivals = sorted({h.rival for h in voters if h.rival})
@@ -258,6 +270,29 @@ def judge(group: list[IndexHit], settings: CardSettings, typical: float | None =
         reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
     indices = tuple(h.box for h in group)
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
+
+
+def face_box(group: list[IndexHit]) -> Box | None:
+    """The box round a card's corners where some lie at two ends of it, so that its face lies between (else None)."""
+    if len(group) < 2:
+        return None
+    box = _union([h.box for h in group])
+    side = max(max(h.box.width, h.box.height) for h in group)
+    return box if max(box.width, box.height) >= FACE_SPREAD * side else None
+
+
+def face_names(group: list[IndexHit], settings: CardSettings, face_reader: Faces | None) -> bool:
+    """Whether the face reader names the group's card at the settings' `face` level, over the face between its
+    corners."""
+    where = face_box(group)
+    if face_reader is None or settings.face is None or where is None:
+        return False
+    probs = face_reader(where)
+    return (
+        bool(probs)
+        and int(np.argmax(probs)) == CLASS_OF[group[0].name]
+        and probs[CLASS_OF[group[0].name]] >= settings.face
+    )
 
 
 def joint(group: list[IndexHit]) -> float:
@@ -296,8 +331,11 @@ def strays(group: list[IndexHit], groups: list[list[IndexHit]], settings: CardSe
     ]
 
 
-def cards_of(hits: list[IndexHit], settings: CardSettings, apart: Apart | None = None) -> tuple[CardRead, ...]:
-    """The cards the named corners and backs make (`apart`: see pair_corners), judged at `settings`, top to bottom."""
+def cards_of(
+    hits: list[IndexHit], settings: CardSettings, apart: Apart | None = None, face_reader: Faces | None = None
+) -> tuple[CardRead, ...]:
+    """The cards the named corners and backs make (`apart`: see pair_corners), judged at `settings`, top to bottom;
+    `face_reader`: the face reader's probabilities for a card in a box (None: the models have none)."""
     groups = pair_corners(hits, apart)
     faces = [h for h in hits if h.name != NAMES[BACK_CLASS]]
     cards = []
@@ -309,7 +347,7 @@ def cards_of(hits: list[IndexHit], settings: CardSettings, apart: Apart | None =
             # card is never accepted on less than a pair would be
             if left and sum(h.confidence >= settings.pair and h.second == h.name for h in rest) >= 2:
                 group = rest
-        cards.append(judge(group, settings, _typical(group[0], faces) if len(group) == 1 else None))
+        cards.append(judge(group, settings, _typical(group[0], faces) if len(group) == 1 else None, face_reader))
     return tuple(sorted(cards, key=lambda c: (c.box.y1, c.box.x1)))
 
 
@@ -375,6 +413,8 @@ class CardReader:
         self.spotter = YOLO(str(spotter), task="detect") if spotter.exists() else None
         seam = Path(models) / SEAM_NAME
         self.seams = SeamClassifier(seam) if seam.exists() else None
+        face = Path(models) / FACE_NAME
+        self.faces = IndexClassifier(face) if face.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
 
@@ -457,7 +497,9 @@ class CardReader:
         hits = self.detect(frame)
         height, width = frame.shape[:2]
         apart = remembered(self.apart(frame))
-        cards = cards_of(hits, self.settings, apart)
+        read: dict[Box, tuple[float, ...]] = {}
+        face_reader = self.face_reader(frame, read)
+        cards = cards_of(hits, self.settings, apart, face_reader)
         again = self.settings.again
         if again is not None and again > self.settings.turns:
             # a lone corner is not looked at again: turned, the text along an ace's edge came to read KC, sure
@@ -468,8 +510,22 @@ class CardReader:
                 # turned too, both classifiers came to name a glare-washed six's corner JH alike, sure)
                 renamed = dict(zip(map(id, looked), self.named(frame, looked, again, second=False), strict=True))
                 hits = [renamed.get(id(h), h) for h in hits]
-                cards = cards_of(hits, self.settings, apart)
-        return CardReading(cards, (width, height), tuple(hits))
+                cards = cards_of(hits, self.settings, apart, face_reader)
+        return CardReading(cards, (width, height), tuple(hits), read)
+
+    def face_reader(self, frame: Frame, read: dict[Box, tuple[float, ...]]) -> Faces | None:
+        """The face reader on this frame, each box read once (kept in `read`); None: the models have none."""
+        faces = self.faces
+        if faces is None:
+            return None
+
+        def probabilities(box: Box) -> tuple[float, ...]:
+            if box not in read:
+                # the face reader was taught every angle: read as the corners are, a quarter turn each time
+                read[box] = tuple(map(float, faces.probabilities([crop(frame, box)], 4)[0]))
+            return read[box]
+
+        return probabilities
 
     def apart(self, frame: Frame) -> Apart | None:
         """Which corners of one code, near each other, the seam model takes for two cards on this frame (None:
