@@ -2,7 +2,7 @@
 
     python -m vision.cards.cardfaces --out data/cards/faces --whole data/cards/whole [--synth DIR]...
 
-The face reader (`face_cls.pt`: `python -m vision.cards.index_classifier` on this folder, `--size 64`) names a card
+The face reader (`face_cls.pt`: `python -m vision.cards.index_classifier` on this folder, `--size 96`) names a card
 from the face between two of its ends, other pixels than the indices the classifiers read. Real: the training half of
 the whole-card folder (`python -m vision.cards.wholecards`), whose labels box whole cards, one run of RUN photos in
 VAL_EVERY held out to validate (the accuracy printed and the temperature); its validation half is never used, so that
