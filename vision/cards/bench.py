@@ -4,7 +4,9 @@ on a reduced copy and the finder round each spot where the models have a spotter
     python -m vision.cards.bench [--repeat 3] [--models models/cards] [--turns 1|2|4] [--again 2|4|none]
 
 The still is a rendered Pif Paf table (`vision.cards.synth`, seed 424242), made on the fly. `again_ms_a_card` is
-what looking again at one card in doubt adds: its two corners read turned (`again`), as the reader does.
+what looking again at one card in doubt adds: its two corners read turned (`again`), as the reader does;
+`face_ms_a_card` what reading one card's face adds (the face reader, where the models have one, over the box round
+a card's corners, at every quarter turn, as the reader asks it for a card of two or more corners with a dissent).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 from vision.bench import median_ms
 from vision.cards.dataset import BACK_CLASS, NAMES
 from vision.cards.index_classifier import TURNS, crop
-from vision.cards.reader import MODELS, CardReader, tiles
+from vision.cards.reader import MODELS, CardReader, tiles, union
 from vision.cards.synth import render
 
 
@@ -56,6 +58,11 @@ def main(argv: list[str] | None = None) -> int:
         pair = [crop(still, h.box) for h in [h for h in reading.hits if h.name != NAMES[BACK_CLASS]][:2]]
         looked = median_ms(lambda: reader.classifier.probabilities(pair, reader.settings.again), args.repeat)
         row |= {"again_ms_a_card": round(looked, 1)}
+    cards = [c for c in reading.cards if len(c.indices) >= 2]
+    if reader.faces is not None and cards:
+        faces = reader.faces
+        face = crop(still, union(list(cards[0].indices)))
+        row |= {"face_ms_a_card": round(median_ms(lambda: faces.probabilities([face], 4), args.repeat), 1)}
     row |= {"spotter": True} if reader.spotter is not None else {"tiles": len(tiles(4608, 2592))}
     row |= {"read_ms": round(read_ms), "plain640_ms": round(plain_ms), "ratio": round(read_ms / plain_ms, 2)}
     print(json.dumps(row))

@@ -171,14 +171,15 @@ def join_backs(hits: list[IndexHit]) -> list[IndexHit]:
     for hit in sorted(backs, key=lambda h: -h.confidence):
         for i, other in enumerate(joined):
             if hit.box.iou(other.box) > 0:
-                joined[i] = IndexHit(other.name, other.confidence, _union([hit.box, other.box]))
+                joined[i] = IndexHit(other.name, other.confidence, union([hit.box, other.box]))
                 break
         else:
             joined.append(hit)
     return [h for h in hits if h.name != NAMES[BACK_CLASS]] + joined
 
 
-def _union(boxes: list[Box]) -> Box:
+def union(boxes: list[Box]) -> Box:
+    """The smallest box holding all the boxes."""
     return Box(min(b.x1 for b in boxes), min(b.y1 for b in boxes), max(b.x2 for b in boxes), max(b.y2 for b in boxes))
 
 
@@ -276,7 +277,7 @@ def face_box(group: list[IndexHit]) -> Box | None:
     """The box round a card's corners where some lie at two ends of it, so that its face lies between (else None)."""
     if len(group) < 2:
         return None
-    box = _union([h.box for h in group])
+    box = union([h.box for h in group])
     side = max(max(h.box.width, h.box.height) for h in group)
     return box if max(box.width, box.height) >= FACE_SPREAD * side else None
 
