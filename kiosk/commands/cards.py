@@ -454,6 +454,11 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"carga del coordinador: {scores.load:.1%}; errores silenciosos: {scores.silent_errors}")
     print(f"lecturas de más: {scores.extra} ({scores.silent_extra} sin marcar)")
     print(f"imágenes enteras bien: {scores.images_all_right_share:.1%}")
+    for game, part in scores.games.items():
+        print(
+            f"  {game}: {part['shown']} cartas, carga {part['load']:.1%}, errores silenciosos {part['silent_errors']}, "
+            f"lecturas de más sin marcar {part['silent_extra']}"
+        )
     return 0
 
 

@@ -246,3 +246,25 @@ def test_cards_boxed_whole_match_the_reading_whose_corners_they_hold() -> None:
     outside = CardScores()
     score_image([jack], [{**jack_read, "box": [500.0, 500.0, 520.0, 540.0]}], outside)
     assert (finish(outside).matched, outside.silent_extra) == (0, 1)
+
+
+def test_a_rendered_folder_is_also_scored_game_by_game(folder: Path) -> None:
+    for name, game in (("one", "truco"), ("empty", "cacho")):
+        meta = json.loads((folder / "meta" / f"{name}.json").read_text())
+        (folder / "meta" / f"{name}.json").write_text(json.dumps(meta | {"game": game}))
+    readings = {
+        "one.jpg": [reading("10H", [100, 100, 300, 380]), reading("AS", [400, 100, 600, 380], uncertain=True)],
+        "empty.jpg": [reading("KD", [10, 10, 60, 80])],
+    }
+    scores = evaluate_folder(folder, readings)
+    assert list(scores.games) == ["cacho", "truco"]
+    assert scores.games["truco"] == {
+        "images": 1, "shown": 4, "recall": 0.5, "load": 0.75, "silent_errors": 0, "silent_extra": 0
+    }  # fmt: skip
+    assert scores.games["cacho"]["shown"] == 0 and scores.games["cacho"]["silent_extra"] == 1
+    assert scores.to_dict()["games"] == scores.games
+    # hand-labelled photos name no game
+    (folder / "meta" / "one.json").write_text(json.dumps({"size": [1000, 800], "cards": []}))
+    (folder / "meta" / "empty.json").write_text(json.dumps({"size": [1000, 800], "cards": []}))
+    (folder / "labels" / "one.txt").write_text("")
+    assert evaluate_folder(folder, {}).games == {}

@@ -63,6 +63,8 @@ class CardScores:
     # the unflagged extra readings, one by one: a sure card where the labels have none (a right reading of a card
     # they leave out, or a card that is not there)
     extras: list[dict[str, Any]] = field(default_factory=list)
+    # a rendered folder's figures game by game (its metas name each table's game): each game's scene has the target
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict."""
@@ -326,10 +328,29 @@ def evaluate_folder(
     if not images:
         raise FileNotFoundError(f"no hay imágenes en {folder / 'images' / (split or '')}")
     scores = CardScores()
+    games: dict[str, CardScores] = {}
     for image in images:
         truths = truths_of(folder, image, split, with_meta)
         score_image(truths, readings.get(image.name, ()), scores, image.name)
+        game = game_of(folder, image, split)
+        if game is not None:
+            score_image(truths, readings.get(image.name, ()), games.setdefault(game, CardScores()), image.name)
+    scores.games = {game: summary(finish(games[game])) for game in sorted(games)}
     return finish(scores)
+
+
+def game_of(folder: Path, image: Path, split: str | None = None) -> str | None:
+    """The game of a rendered table, from its meta (None: no meta, or one that names no game)."""
+    meta = folder / "meta" / (Path(split, image.stem) if split else Path(image.stem))
+    path = meta.parent / f"{meta.name}.json"
+    game = json.loads(path.read_text()).get("game") if path.exists() else None
+    return str(game) if game else None
+
+
+def summary(scores: CardScores) -> dict[str, Any]:
+    """The headline figures of a part of a folder."""
+    keys = ("images", "shown", "recall", "load", "silent_errors", "silent_extra")
+    return {key: getattr(scores, key) for key in keys}
 
 
 def truths_of(folder: Path, image: Path, split: str | None = None, with_meta: bool = True) -> list[TruthCard]:
