@@ -14,25 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from vision import labels as yolo
-from vision.cards.dataset import IMAGE_SUFFIXES, real_split, write_yaml
+from vision.cards.dataset import IMAGE_SUFFIXES, _link, real_split, write_yaml
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 
 VAL_EVERY = 4  # one run of the whole-card training half in four validates the face reader
 VISIBLE = 0.85  # a rendered card this much in view shows its face
-
-
-def _link(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists() or target.is_symlink():
-        target.unlink()
-    os.symlink(source.resolve(), target)
 
 
 def add_whole(whole: Path, out: Path, every: int = VAL_EVERY) -> dict[str, int]:

@@ -339,10 +339,15 @@ def evaluate_folder(
     return finish(scores)
 
 
+def _meta_path(folder: Path, image: Path, split: str | None = None) -> Path:
+    """Where an image's meta lies: its stem as it is (Roboflow's names hold dots, which with_suffix would cut)."""
+    rel = Path(split, image.stem) if split else Path(image.stem)
+    return folder / "meta" / f"{rel}.json"
+
+
 def game_of(folder: Path, image: Path, split: str | None = None) -> str | None:
     """The game of a rendered table, from its meta (None: no meta, or one that names no game)."""
-    meta = folder / "meta" / (Path(split, image.stem) if split else Path(image.stem))
-    path = meta.parent / f"{meta.name}.json"
+    path = _meta_path(folder, image, split)
     game = json.loads(path.read_text()).get("game") if path.exists() else None
     return str(game) if game else None
 
@@ -356,9 +361,8 @@ def summary(scores: CardScores) -> dict[str, Any]:
 def truths_of(folder: Path, image: Path, split: str | None = None, with_meta: bool = True) -> list[TruthCard]:
     """The cards an image of a YOLO folder shows, from its meta, or (`with_meta` False, no meta) from its labels."""
     names = class_names(folder) if (folder / "data.yaml").exists() else CLASS_NAMES
+    meta_path = _meta_path(folder, image, split)
     rel = Path(split, image.stem) if split else Path(image.stem)
-    # the stem as it is: Roboflow's names hold dots ("IMG_1_jpg.rf.3f2a"), which with_suffix would cut
-    meta_path = folder / "meta" / f"{rel}.json"
     label_path = folder / "labels" / f"{rel}.txt"
     labels = [line for line in label_path.read_text().split("\n") if line.strip()] if label_path.exists() else []
     if meta_path.exists():
