@@ -33,9 +33,22 @@ def test_soft_targets_spread_by_the_share_covered() -> None:
     assert (y.max(1) >= 1 / len(CLASS_NAMES) - 1e-6).all()  # the card's own share never below the others'
 
 
+def test_a_gray_share_of_the_crops_loses_its_colour_and_none_by_default() -> None:
+    crops = [np.dstack([np.full((96, 96), v, np.uint8) for v in (30, 60 + 10 * k, 200)]) for k in range(8)]
+    labels = np.arange(8, dtype=np.intp)
+    ((x, _),) = list(ic._batches(crops, labels, 8, np.random.default_rng(2), gray=1.0))
+    assert np.allclose(x[:, 0], x[:, 1]) and np.allclose(x[:, 1], x[:, 2])  # every one in shades of grey
+    ((x, _),) = list(ic._batches(crops, labels, 8, np.random.default_rng(2)))
+    assert all(not np.allclose(row[0], row[2]) for row in x)  # a red crop stays red
+    gray = ic.grayed(crops[0])
+    assert gray.shape == crops[0].shape and gray.dtype == np.uint8 and (gray[..., 0] == gray[..., 2]).all()
+
+
 def test_a_start_of_another_architecture_and_a_bad_share_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--covered debe estar entre 0 y 1"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--covered", "2"])
+    with pytest.raises(SystemExit, match="--gray debe estar entre 0 y 1"):
+        ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--gray", "-0.1"])
     with pytest.raises(SystemExit, match="no existe el clasificador de partida"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--init", str(tmp_path / "nada.pt")])
     assert not (tmp_path / "o").exists()

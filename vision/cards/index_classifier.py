@@ -150,6 +150,11 @@ def occlude(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:
     return out, float(mask.mean())
 
 
+def grayed(image: Frame) -> Frame:
+    """The crop in shades of grey, still three channels."""
+    return np.ascontiguousarray(np.repeat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)[..., None], 3, axis=2))
+
+
 def _batches(
     crops: list[Frame],
     labels: npt.NDArray[np.intp],
@@ -157,9 +162,11 @@ def _batches(
     rng: np.random.Generator,
     covered: float = 0.0,
     size: int = SIZE,
+    gray: float = 0.0,
 ) -> Any:
     """Augmented batches; a `covered` share of the crops partly covered, their target spread over every card by
-    the share covered (soft targets), so that a partly covered index is read less sure."""
+    the share covered (soft targets), so that a partly covered index is read less sure; a `gray` share in shades of
+    grey, so that a suit is told by its shape where no colour tells it."""
     order = rng.permutation(len(crops))
     for start in range(0, len(order) - batch + 1, batch):
         chosen = order[start : start + batch]
@@ -168,6 +175,8 @@ def _batches(
             image, hidden = augment(crops[i], rng), 0.0
             if covered and rng.random() < covered:  # none covered: the same augmentations as before --covered
                 image, hidden = occlude(image, rng)
+            if gray and rng.random() < gray:  # none grey: the same random draws as before --gray
+                image = grayed(image)
             images.append(image)
             doubt = min(1.0, 1.5 * hidden)  # half the index hidden: hardly any of the card left to read
             targets[row] = doubt / len(CLASS_NAMES)
@@ -201,12 +210,15 @@ def fit(
     report: Callable[[dict[str, Any]], None] = lambda entry: None,
 ) -> list[dict[str, Any]]:
     """Train `model` on the crops for `seconds`, the learning rate on a cosine from `lr` to zero at the end;
-    `options` gives batch, covered and size. Each epoch's entry (epoch, loss) is reported, and all are returned."""
+    `options` gives batch, covered, size and gray (0 if absent). Each epoch's entry (epoch, loss) is reported, and
+    all are returned."""
     import torch
 
     return train_for(
         model,
-        lambda: _batches(crops, labels, options.batch, rng, options.covered, options.size),
+        lambda: _batches(
+            crops, labels, options.batch, rng, options.covered, options.size, float(getattr(options, "gray", 0.0))
+        ),
         seconds,
         lr,
         torch.nn.CrossEntropyLoss(label_smoothing=0.05),
@@ -284,9 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="seguir desde estos pesos (un clasificador de índices ya hecho)")
     parser.add_argument("--covered", type=float, default=0.0, help="parte de los índices tapados en parte (0)")
     parser.add_argument("--size", type=int, default=SIZE, help=f"lado del recorte que lee, en píxeles ({SIZE})")
+    parser.add_argument("--gray", type=float, default=0.0, help="parte de los índices vistos en gris (0)")
     args = parser.parse_args(argv)
     if not 0 <= args.covered <= 1:
         raise SystemExit(f"--covered debe estar entre 0 y 1, no {args.covered}")
+    if not 0 <= args.gray <= 1:
+        raise SystemExit(f"--gray debe estar entre 0 y 1, no {args.gray}")
     if not 24 <= args.size <= 160:
         raise SystemExit(f"--size debe estar entre 24 y 160 píxeles, no {args.size}")
     if args.init is not None and not args.init.is_file():
