@@ -174,6 +174,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "(pintas o figura) la nombra con esta confianza (0.5; none: nunca)",
     )
     parser.add_argument(
+        "--lone-second",
+        help="una carta vista por una sola esquina se acepta solo si la segunda lectura la nombra con esta confianza "
+        "(0.9; none: basta con que la nombre)",
+    )
+    parser.add_argument(
         "--turns",
         type=int,
         help="leer cada índice así como está (1) o también girado: media vuelta (2) o cada cuarto de vuelta (4)",
@@ -375,6 +380,8 @@ def _card_reader(args: argparse.Namespace) -> Any:
         settings = replace(settings, agree=_level_or_none("--agree", args.agree))
     if args.face is not None:
         settings = replace(settings, face=_level_or_none("--face", args.face))
+    if args.lone_second is not None:
+        settings = replace(settings, lone_second=_level_or_none("--lone-second", args.lone_second))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

@@ -108,6 +108,8 @@ def test_options_out_of_range_and_a_missing_model_are_refused(
     assert "--agree debe ser un número entre 0 y 1 o none, no casi" in capsys.readouterr().err
     assert main(["cards", "read", image, "--face", "1.5"]) == 2
     assert "--face debe estar entre 0 y 1, no 1.5" in capsys.readouterr().err
+    assert main(["cards", "read", image, "--lone-second", "mucho"]) == 2
+    assert "--lone-second debe ser un número entre 0 y 1 o none, no mucho" in capsys.readouterr().err
     assert main(["cards", "read", image, "--models", str(tmp_path)]) == 2
     assert "no están los pesos del lector de cartas" in capsys.readouterr().err
 
@@ -196,7 +198,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     from kiosk.commands.cards import _card_reader
 
     levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None, "agree": None}
-    levels |= {"face": None}
+    levels |= {"face": None, "lone_second": None}
     args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
@@ -214,4 +216,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     assert reader.settings.face == 0.5
     given = argparse.Namespace(**(levels | {"face": "none", "turns": None, "again": None}))
     assert _card_reader(given).settings.face is None
+    assert reader.settings.lone_second == 0.9
+    given = argparse.Namespace(**(levels | {"lone_second": "none", "turns": None, "again": None}))
+    assert _card_reader(given).settings.lone_second is None
     assert reader.seams is not None  # the shipped models part twins

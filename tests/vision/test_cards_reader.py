@@ -77,10 +77,11 @@ def test_a_card_is_sure_only_when_two_corners_agree() -> None:
     assert pair.box.to_list() == [0, 0, 30, 50]  # the surer corner
     alone = judge([hit("10H", 0.99, 0, 0)], settings)
     assert alone.uncertain and "una sola esquina" in alone.reasons[0]
-    both = IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10H")
+    both = IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10H", second_probs=spread("10H", 0.97, "10D"))
     assert not judge([both], CardSettings(alone=0.95)).uncertain  # one corner, named so by both classifiers
     assert not judge([both], CardSettings()).uncertain  # the default accepts it from 0.95
-    assert judge([IndexHit("10H", 0.94, Box(0, 0, 30, 50), second="10H")], CardSettings()).uncertain
+    unsure = IndexHit("10H", 0.94, Box(0, 0, 30, 50), second="10H", second_probs=both.second_probs)
+    assert judge([unsure], CardSettings()).uncertain
     assert judge([hit("10H", 0.99, 0, 0)], CardSettings(alone=0.95)).uncertain  # no second classifier: one reading
     other = judge([IndexHit("10H", 0.99, Box(0, 0, 30, 50), second="10D")], CardSettings())
     assert other.uncertain and other.reasons[0] == "la segunda lectura dice 10D"
@@ -276,8 +277,9 @@ def test_calibrate_rejudges_a_reading_with_or_without_the_joint_level() -> None:
 def test_a_lone_corner_boxed_much_smaller_than_the_frames_indices_is_doubted() -> None:
     # the finder boxed the rank of a half-hidden index and not its suit: the suit read is a guess
     others = [hit(code, 0.99, 400 + 200 * k, 100) for k, code in enumerate(["2S", "2S", "3S", "3S"])]
-    part = IndexHit("AD", 0.99, Box(100, 600, 112, 620), second="AD")  # 20 px against the others' 50
-    whole = IndexHit("AD", 0.99, Box(100, 600, 130, 648), second="AD")
+    sure = spread("AD", 0.99, "AH")
+    part = IndexHit("AD", 0.99, Box(100, 600, 112, 620), second="AD", second_probs=sure)  # 20 px against 50
+    whole = IndexHit("AD", 0.99, Box(100, 600, 130, 648), second="AD", second_probs=sure)
     settings = CardSettings(alone=0.95)
     doubted = {c.card: c for c in cards_of([*others, part], settings)}["AD"]
     assert doubted.uncertain and any("más pequeña" in r for r in doubted.reasons)
@@ -478,3 +480,17 @@ def test_the_reader_reads_a_cards_face_once_and_calibrate_judges_again_from_that
     assert reader.faces.asked == 1 and list(reading.face_reads) == [Box(10, 10, 230, 60)]  # type: ignore[union-attr]
     assert not calibrate.rejudge(reading, reader.settings)[0]["uncertain"]
     assert calibrate.rejudge(reading, replace(reader.settings, face=None))[0]["uncertain"]
+
+
+def test_a_lone_corner_the_second_names_unsure_is_doubted_where_lone_second_is_set() -> None:
+    def lone(theirs: float) -> IndexHit:
+        return IndexHit("JH", 0.98, Box(0, 0, 30, 50), second="JH", second_probs=spread("JH", theirs, "JD"))
+
+    assert not judge([lone(0.55)], CardSettings(lone_second=None)).uncertain  # none: naming it is enough
+    doubted = judge([lone(0.55)], CardSettings())
+    assert doubted.uncertain and doubted.reasons == ("una sola esquina, la segunda lectura poco segura (0.55)",)
+    assert not judge([lone(0.95)], CardSettings(lone_second=0.9)).uncertain
+    bare = IndexHit("JH", 0.98, Box(0, 0, 30, 50), second="JH")  # a second classifier that gave no probabilities
+    assert judge([bare], CardSettings(lone_second=0.9)).uncertain
+    two = [lone(0.55), IndexHit("JH", 0.98, Box(0, 300, 30, 350), second="JH", second_probs=spread("JH", 0.55, "JD"))]
+    assert not judge(two, CardSettings(lone_second=0.9, joint=None)).uncertain  # two corners: not asked

@@ -135,6 +135,9 @@ class CardSettings:
     # a card's face between two of its ends, named the card at this level, overrules a second classifier's dissent on
     # a corner (None: never; models without a face reader never)
     face: float | None = 0.5
+    # one corner: the second classifier names the card at this level too, as two corners must each be sure at `pair`
+    # (None: naming it is enough; then a joker's lettering and a club pip went through as cards, models/cards)
+    lone_second: float | None = 0.9
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -266,6 +269,8 @@ def judge(
         reasons.append("una sola esquina a la vista: falta la segunda lectura")
     elif confidence < settings.alone:
         reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
+    elif settings.lone_second is not None and _second_share(group[0]) < settings.lone_second:
+        reasons.append(f"una sola esquina, la segunda lectura poco segura ({_second_share(group[0]):.2f})")
     elif typical and max(group[0].box.width, group[0].box.height) < PART_OF_INDEX * typical:
         # the box holds the rank and not the suit below it (seen half under a chip): the suit read is a guess
         reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
@@ -308,6 +313,11 @@ def card_probs(rows: list[tuple[float, ...]]) -> npt.NDArray[np.float64]:
     logs -= logs.max()
     share = np.exp(logs)
     return np.asarray(share / share.sum(), np.float64)
+
+
+def _second_share(hit: IndexHit) -> float:
+    """The second classifier's probability of the corner's code (0: it gave none)."""
+    return float(hit.second_probs[CLASS_OF[hit.name]]) if hit.second_probs else 0.0
 
 
 def _near(a: IndexHit, b: IndexHit) -> bool:
