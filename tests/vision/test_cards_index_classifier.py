@@ -44,11 +44,28 @@ def test_a_gray_share_of_the_crops_loses_its_colour_and_none_by_default() -> Non
     assert gray.shape == crops[0].shape and gray.dtype == np.uint8 and (gray[..., 0] == gray[..., 2]).all()
 
 
+def test_an_inverted_crop_turns_its_lightness_over_and_keeps_its_colour() -> None:
+    crop = np.zeros((96, 96, 3), np.uint8)
+    crop[:48] = 255  # white paper above
+    crop[48:, :, 2] = 160  # a dark red ink below (BGR)
+    out = ic.inverted(crop)
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    assert out[:48].max() < 20  # the paper dark
+    red = out[60, 60].astype(int)
+    assert red.sum() > crop[60, 60].sum() and red[2] > red[0] and red[2] > red[1]  # the ink lighter, still red
+    crops, labels = [crop] * 8, np.arange(8, dtype=np.intp)
+    ((x, _),) = list(ic._batches(crops, labels, 8, np.random.default_rng(3), invert=1.0))
+    ((y, _),) = list(ic._batches(crops, labels, 8, np.random.default_rng(3)))
+    assert not np.allclose(x, y)
+
+
 def test_a_start_of_another_architecture_and_a_bad_share_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--covered debe estar entre 0 y 1"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--covered", "2"])
     with pytest.raises(SystemExit, match="--gray debe estar entre 0 y 1"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--gray", "-0.1"])
+    with pytest.raises(SystemExit, match="--invert debe estar entre 0 y 1"):
+        ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--invert", "1.5"])
     with pytest.raises(SystemExit, match="no existe el clasificador de partida"):
         ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--init", str(tmp_path / "nada.pt")])
     assert not (tmp_path / "o").exists()

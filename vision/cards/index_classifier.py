@@ -155,6 +155,13 @@ def grayed(image: Frame) -> Frame:
     return np.ascontiguousarray(np.repeat(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)[..., None], 3, axis=2))
 
 
+def inverted(image: Frame) -> Frame:
+    """The crop with its lightness turned over and its colours kept: a pale index on a dark card (Lab's L inverted)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.uint8)
+
+
 def _batches(
     crops: list[Frame],
     labels: npt.NDArray[np.intp],
@@ -163,10 +170,12 @@ def _batches(
     covered: float = 0.0,
     size: int = SIZE,
     gray: float = 0.0,
+    invert: float = 0.0,
 ) -> Any:
     """Augmented batches; a `covered` share of the crops partly covered, their target spread over every card by
     the share covered (soft targets), so that a partly covered index is read less sure; a `gray` share in shades of
-    grey, so that a suit is told by its shape where no colour tells it."""
+    grey, so that a suit is told by its shape where no colour tells it; an `invert` share with its lightness turned
+    over, as a dark deck prints its indices."""
     order = rng.permutation(len(crops))
     for start in range(0, len(order) - batch + 1, batch):
         chosen = order[start : start + batch]
@@ -177,6 +186,8 @@ def _batches(
                 image, hidden = occlude(image, rng)
             if gray and rng.random() < gray:  # none grey: the same random draws as before --gray
                 image = grayed(image)
+            if invert and rng.random() < invert:  # none inverted: the same random draws as before --invert
+                image = inverted(image)
             images.append(image)
             doubt = min(1.0, 1.5 * hidden)  # half the index hidden: hardly any of the card left to read
             targets[row] = doubt / len(CLASS_NAMES)
@@ -210,14 +221,21 @@ def fit(
     report: Callable[[dict[str, Any]], None] = lambda entry: None,
 ) -> list[dict[str, Any]]:
     """Train `model` on the crops for `seconds`, the learning rate on a cosine from `lr` to zero at the end;
-    `options` gives batch, covered, size and gray (0 if absent). Each epoch's entry (epoch, loss) is reported, and
-    all are returned."""
+    `options` gives batch, covered, size, gray and invert (0 if absent). Each epoch's entry (epoch, loss) is
+    reported, and all are returned."""
     import torch
 
     return train_for(
         model,
         lambda: _batches(
-            crops, labels, options.batch, rng, options.covered, options.size, float(getattr(options, "gray", 0.0))
+            crops,
+            labels,
+            options.batch,
+            rng,
+            options.covered,
+            options.size,
+            float(getattr(options, "gray", 0.0)),
+            float(getattr(options, "invert", 0.0)),
         ),
         seconds,
         lr,
@@ -297,11 +315,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--covered", type=float, default=0.0, help="parte de los índices tapados en parte (0)")
     parser.add_argument("--size", type=int, default=SIZE, help=f"lado del recorte que lee, en píxeles ({SIZE})")
     parser.add_argument("--gray", type=float, default=0.0, help="parte de los índices vistos en gris (0)")
+    parser.add_argument("--invert", type=float, default=0.0, help="parte de los índices con la luz invertida (0)")
     args = parser.parse_args(argv)
     if not 0 <= args.covered <= 1:
         raise SystemExit(f"--covered debe estar entre 0 y 1, no {args.covered}")
     if not 0 <= args.gray <= 1:
         raise SystemExit(f"--gray debe estar entre 0 y 1, no {args.gray}")
+    if not 0 <= args.invert <= 1:
+        raise SystemExit(f"--invert debe estar entre 0 y 1, no {args.invert}")
     if not 24 <= args.size <= 160:
         raise SystemExit(f"--size debe estar entre 24 y 160 píxeles, no {args.size}")
     if args.init is not None and not args.init.is_file():
