@@ -121,7 +121,7 @@ def register(subparsers: Any) -> None:
 
 
 def _level_or_none(option: str, text: str) -> float | None:
-    """A level that may be switched off (`--joint`, `--agree`, `--face`): a number from 0 to 1, or none."""
+    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`): from 0 to 1, or none."""
     if text.strip().lower() == "none":
         return None
     try:

@@ -221,21 +221,14 @@ def fit(
     report: Callable[[dict[str, Any]], None] = lambda entry: None,
 ) -> list[dict[str, Any]]:
     """Train `model` on the crops for `seconds`, the learning rate on a cosine from `lr` to zero at the end;
-    `options` gives batch, covered, size, gray and invert (0 if absent). Each epoch's entry (epoch, loss) is
-    reported, and all are returned."""
+    `options` gives batch, covered, size, gray and invert. Each epoch's entry (epoch, loss) is reported, and all are
+    returned."""
     import torch
 
     return train_for(
         model,
         lambda: _batches(
-            crops,
-            labels,
-            options.batch,
-            rng,
-            options.covered,
-            options.size,
-            float(getattr(options, "gray", 0.0)),
-            float(getattr(options, "invert", 0.0)),
+            crops, labels, options.batch, rng, options.covered, options.size, options.gray, options.invert
         ),
         seconds,
         lr,

@@ -269,8 +269,8 @@ def judge(
         reasons.append("una sola esquina a la vista: falta la segunda lectura")
     elif confidence < settings.alone:
         reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
-    elif settings.lone_second is not None and _second_share(group[0]) < settings.lone_second:
-        reasons.append(f"una sola esquina, la segunda lectura poco segura ({_second_share(group[0]):.2f})")
+    elif settings.lone_second is not None and (theirs := _second_share(group[0])) < settings.lone_second:
+        reasons.append(f"una sola esquina, la segunda lectura poco segura ({theirs:.2f})")
     elif typical and max(group[0].box.width, group[0].box.height) < PART_OF_INDEX * typical:
         # the box holds the rank and not the suit below it (seen half under a chip): the suit read is a guess
         reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
