@@ -120,3 +120,50 @@ def classifier_logits(classifier: ic.IndexClassifier, crop: np.ndarray) -> np.nd
 
     with torch.inference_mode():
         return np.asarray(classifier.model(torch.from_numpy(ic.preprocess([crop], classifier.size))).numpy())
+
+
+def test_a_rank_suit_head_reads_rank_and_suit_apart_and_is_saved_so(tmp_path: Path) -> None:
+    import torch
+
+    from vision.faces.classifier import build_model
+
+    model = build_model(ic.CNN_WIDTHS, len(CLASS_NAMES), "cnn")
+    x = torch.from_numpy(ic.preprocess([np.full((48, 48, 3), 90 + 40 * k, np.uint8) for k in range(3)], ic.SIZE))
+    model.eval()
+    assert ic.head_of(model) == "card"
+    ic.rank_suit(model)
+    assert ic.head_of(model) == ic.RANK_SUIT
+    with torch.inference_mode():
+        probs = torch.softmax(model(x), 1).reshape(3, 4, 13)  # suit by suit, rank by rank
+    rank, suit = probs.sum(1, keepdim=True), probs.sum(2, keepdim=True)
+    assert torch.allclose(probs, rank * suit, atol=1e-6)  # p(card) = p(rank) p(suit)
+    ic.save(model, tmp_path / "rs.pt", 0.9, ic.SIZE, "cnn")
+    assert torch.load(tmp_path / "rs.pt", weights_only=True)["head"] == ic.RANK_SUIT
+    loaded = ic.IndexClassifier(tmp_path / "rs.pt")
+    with torch.inference_mode():
+        assert torch.allclose(loaded.model(x), model(x), atol=0.05)  # saved in half precision
+    with pytest.raises(SystemExit, match="añada --rank-suit"):
+        ic.main(
+            ["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--arch", "cnn", "--init", str(tmp_path / "rs.pt")]
+        )
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_rank_suit_head_starts_from_the_card_head_it_replaces() -> None:
+    import torch
+
+    from vision.faces.classifier import build_model
+
+    torch.manual_seed(0)
+    model = build_model(ic.CNN_WIDTHS, len(CLASS_NAMES), "cnn")
+    card = model[-1]
+    with torch.no_grad():  # a card head that is already a rank's logit plus a suit's
+        rank, suit = torch.randn(13, card.in_features), torch.randn(4, card.in_features)
+        card.weight.copy_((suit[:, None, :] + rank[None, :, :]).reshape(52, -1))
+        card.bias.zero_()
+    x = torch.rand(2, 3, ic.SIZE, ic.SIZE)
+    model.eval()
+    with torch.inference_mode():
+        before = model(x)
+        after = ic.rank_suit(model)(x)
+    assert torch.allclose(before, after, atol=1e-3)
