@@ -5,8 +5,6 @@
 YOLOv5n's backbone from the COCO-pretrained weights, global pooling and a linear head (as the dice faces' classifier),
 trained on the index boxes of the training folder, turned at every angle (a card lies any way round on the table).
 `--arch cnn --name index_cls2.pt` trains instead a small CNN from scratch (a second, differently made reading).
-`--rank-suit` reads rank and suit apart: each card's logit is its rank's plus its suit's, so what is learnt of a
-rank on one suit of a deck holds on its other suits.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards.notation import CLASS_NAMES, RANKS, SUITS
+from vision.cards.notation import CLASS_NAMES
 from vision.faces.classifier import BACKBONE_ARCH, build_model, load_pretrained_backbone, preprocess, softmax
 from vision.types import Box, Frame
 
@@ -33,54 +31,6 @@ SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where th
 FACE_NAME = "face_cls.pt"  # a classifier of a card's whole face (its pips or picture), where the folder has one
 CNN_WIDTHS = (24, 48, 96, 128)  # small enough to ship beside the first (0.7 MB)
 TURNS = (1, 2, 4)  # the views a crop may be read in: as it is, and turned by halves or quarters
-RANK_SUIT = "rank-suit"  # a head that reads rank and suit apart (saved as `head`)
-
-
-def _head_owner(model: Any) -> Any:
-    """The sequence whose last module is the classifier's head (the backbone model's head, or the CNN itself)."""
-    owner = model
-    while hasattr(owner, "__getitem__") and hasattr(owner[-1], "__getitem__"):
-        owner = owner[-1]
-    return owner
-
-
-def head_of(model: Any) -> str:
-    """`RANK_SUIT` where the model reads rank and suit apart, else "card"."""
-    return RANK_SUIT if hasattr(_head_owner(model)[-1], "rank") else "card"
-
-
-def rank_suit(model: Any) -> Any:
-    """The model with its 52-card linear head replaced by a rank head and a suit head, started from it (the least
-    squares fit of the 52 logits by a rank's plus a suit's); the model itself, changed."""
-    import torch
-    from torch import nn
-
-    class RankSuitHead(nn.Module):
-        """A card's logit is its rank's plus its suit's: p(card) = p(rank) p(suit)."""
-
-        def __init__(self, features: int) -> None:
-            super().__init__()
-            self.rank = nn.Linear(features, len(RANKS))
-            self.suit = nn.Linear(features, len(SUITS))
-
-        def forward(self, x: Any) -> Any:
-            # CLASS_NAMES runs suit by suit, rank by rank within a suit
-            return (self.suit(x)[:, :, None] + self.rank(x)[:, None, :]).flatten(1)
-
-    owner = _head_owner(model)
-    card = owner[-1]
-    head = RankSuitHead(card.in_features)
-    spread = torch.zeros(len(CLASS_NAMES), len(RANKS) + len(SUITS))
-    for index in range(len(CLASS_NAMES)):
-        spread[index, index % len(RANKS)] = spread[index, len(RANKS) + index // len(RANKS)] = 1
-    with torch.no_grad():
-        fitted = torch.linalg.pinv(spread) @ torch.cat([card.weight, card.bias[:, None]], 1)
-        head.rank.weight.copy_(fitted[: len(RANKS), :-1])
-        head.rank.bias.copy_(fitted[: len(RANKS), -1])
-        head.suit.weight.copy_(fitted[len(RANKS) :, :-1])
-        head.suit.bias.copy_(fitted[len(RANKS) :, -1])
-    owner[-1] = head
-    return model
 
 
 def crop(frame: Frame, box: Box, margin: float = MARGIN) -> Frame:
@@ -155,8 +105,6 @@ class IndexClassifier:
         arch = str(saved.get("arch", BACKBONE_ARCH))
         self.arch = arch
         self.model = build_model(tuple(saved.get("widths", CNN_WIDTHS)), len(CLASS_NAMES), arch)
-        if saved.get("head") == RANK_SUIT:
-            rank_suit(self.model)
         self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
         self.model.eval()
         self.temperature = float(saved.get("temperature", 1.0))
@@ -328,14 +276,12 @@ def train_for(
 
 
 def save(model: Any, path: Path, temperature: float, size: int, arch: str) -> None:
-    """The weights in half precision, with the temperature, the crop's side, the architecture and the head."""
+    """The weights in half precision, with the temperature, the crop's side and the architecture."""
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
     saved = {"state": state, "temperature": temperature, "size": size, "arch": arch, "widths": list(CNN_WIDTHS)}
-    if head_of(model) == RANK_SUIT:
-        saved["head"] = RANK_SUIT
     torch.save(saved, path)
 
 
@@ -363,9 +309,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=SIZE, help=f"lado del recorte que lee, en píxeles ({SIZE})")
     parser.add_argument("--gray", type=float, default=0.0, help="parte de los índices vistos en gris (0)")
     parser.add_argument("--invert", type=float, default=0.0, help="parte de los índices con la luz invertida (0)")
-    parser.add_argument(
-        "--rank-suit", action="store_true", help="leer el valor y el palo por separado (una cabeza para cada uno)"
-    )
     args = parser.parse_args(argv)
     if not 0 <= args.covered <= 1:
         raise SystemExit(f"--covered debe estar entre 0 y 1, no {args.covered}")
@@ -377,11 +320,6 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--size debe estar entre 24 y 160 píxeles, no {args.size}")
     if args.init is not None and not args.init.is_file():
         raise SystemExit(f"no existe el clasificador de partida {args.init}")
-    start = torch.load(args.init, map_location="cpu", weights_only=True) if args.init is not None else None
-    if start is not None and str(start.get("arch", BACKBONE_ARCH)) != args.arch:
-        raise SystemExit(f"{args.init} es de la arquitectura {start.get('arch')}, no {args.arch}")
-    if start is not None and start.get("head") == RANK_SUIT and not args.rank_suit:
-        raise SystemExit(f"{args.init} lee el valor y el palo por separado: añada --rank-suit")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -392,10 +330,11 @@ def main(argv: list[str] | None = None) -> int:
     y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
     print(f"{len(train_crops)} índices para aprender, {len(val_crops)} para validar", flush=True)
     model = build_model(CNN_WIDTHS, len(CLASS_NAMES), args.arch)
-    if start is not None:
-        if start.get("head") == RANK_SUIT:
-            rank_suit(model)
-        model.load_state_dict({k: v.float() for k, v in start["state"].items()})
+    if args.init is not None:
+        saved = torch.load(args.init, map_location="cpu", weights_only=True)
+        if str(saved.get("arch", BACKBONE_ARCH)) != args.arch:
+            raise SystemExit(f"{args.init} es de la arquitectura {saved.get('arch')}, no {args.arch}")
+        model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
         print(f"partida: {args.init}", flush=True)
     elif args.arch != BACKBONE_ARCH:
         print("red pequeña desde cero", flush=True)
@@ -403,9 +342,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"partida: {load_pretrained_backbone(model, args.pretrained)} tensores de {args.pretrained}", flush=True)
     else:
         print(f"sin pesos preentrenados ({args.pretrained}): se empieza al azar", flush=True)
-
-    if args.rank_suit and head_of(model) != RANK_SUIT:
-        rank_suit(model)
 
     def report(entry: dict[str, Any]) -> None:
         entry["val_accuracy"] = evaluate(model, val_crops, y_val, args.size)[0] if val_crops else float("nan")
