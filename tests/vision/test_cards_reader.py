@@ -27,6 +27,7 @@ from vision.cards.reader import (
     judge,
     merge,
     pair_corners,
+    split_heaps,
     tiles,
     windows,
 )
@@ -156,6 +157,17 @@ def test_parts_of_a_back_cut_by_tiles_are_joined() -> None:
     backs = [h for h in joined if h.name == "BACK"]
     assert len(backs) == 2 and len(joined) == 3
     assert max(b.box.x2 for b in backs if b.box.x1 == 0) == 150 + 180
+
+
+def test_a_joined_back_holding_two_backs_seen_whole_is_a_heap_of_them() -> None:
+    heap = join_backs([hit("BACK", 0.9, 0, 0, 300), hit("BACK", 0.8, 150, 0, 300), hit("BACK", 0.8, 1000, 0, 300)])
+    seen = [hit("BACK", 0.9, 0, 0, 300), hit("BACK", 0.7, 150, 0, 300), hit("BACK", 0.6, 1000, 0, 300)]
+    split = split_heaps([*heap, hit("AS", 0.9, 500, 500)], seen)
+    backs = sorted((h.box.x1, h.confidence) for h in split if h.name == "BACK")
+    # the heap is the two backs seen in it; the lone back keeps the finder's box (one seen back is no heap)
+    assert backs == [(0, 0.9), (150, 0.7), (1000, 0.8)]
+    assert [h.name for h in split if h.name != "BACK"] == ["AS"]
+    assert split_heaps(heap, []) == heap
 
 
 def test_real_photos_split_by_runs_of_neighbours() -> None:

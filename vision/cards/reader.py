@@ -42,6 +42,7 @@ MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FINDER_NAME = "finder.pt"
 SPOTTER_NAME = "spotter.pt"
 SPOT_SIZE = 1536  # the long side of the copy the spotter looks at (a 4608 px still reduced threefold)
+STILL_SIDE = 4608  # the long side of the camera's still: a smaller frame is a piece of one, at its scale
 WINDOW = 96  # the full-resolution window round a spot: half again an index's long side at the camera's scale (40-60 px)
 WINDOW_REACH = 1.8  # ... or this many of the spots' median long side, where the indices are larger
 TILE = 640
@@ -179,6 +180,19 @@ def join_backs(hits: list[IndexHit]) -> list[IndexHit]:
         else:
             joined.append(hit)
     return [h for h in hits if h.name != NAMES[BACK_CLASS]] + joined
+
+
+def split_heaps(hits: list[IndexHit], seen: list[IndexHit]) -> list[IndexHit]:
+    """A joined back holding the centres of two or more backs `seen` whole is those backs: cards face down in a heap."""
+    kept: list[IndexHit] = []
+    for hit in hits:
+        inside = [b for b in seen if hit.name == NAMES[BACK_CLASS] and _holds(hit.box, b.box.center)]
+        kept.extend(inside if len(inside) >= 2 else [hit])
+    return kept
+
+
+def _holds(box: Box, point: tuple[float, float]) -> bool:
+    return box.x1 <= point[0] <= box.x2 and box.y1 <= point[1] <= box.y2
 
 
 def union(boxes: list[Box]) -> Box:
@@ -476,19 +490,31 @@ class CardReader:
                 # a back is larger than the overlap: its parts are joined
                 if hit.name == NAMES[BACK_CLASS] or not _cut(hit.box, x0, y0, result.orig_shape, (height, width)):
                     hits.append(hit)
-        return join_backs(merge(hits))
+        joined = join_backs(merge(hits))
+        if self.spotter is None or not any(h.name == NAMES[BACK_CLASS] for h in joined):
+            return joined
+        # joined, two or three backs in a heap were one card; the spotter sees each back whole at the still's reduction
+        return split_heaps(joined, self._backs(self._spots(frame, SPOT_SIZE / STILL_SIDE)))
+
+    def _spots(self, frame: Frame, scale: float) -> list[IndexHit]:
+        """What the spotter sees on a copy of the frame reduced by `scale`, from its floor, in frame pixels."""
+        assert self.spotter is not None
+        height, width = frame.shape[:2]
+        small = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        imgsz = math.ceil(max(small.shape[:2]) / 32) * 32
+        result = self.spotter.predict(small, imgsz=imgsz, conf=self.settings.spot, iou=0.5, verbose=False)[0]
+        return _hits(result, 0, 0, 1 / scale)
+
+    def _backs(self, spots: list[IndexHit]) -> list[IndexHit]:
+        """The spotter's backs from the finder's floor."""
+        return [h for h in spots if h.name == NAMES[BACK_CLASS] and h.confidence >= self.settings.floor]
 
     def _spotted(self, frame: Frame) -> list[IndexHit]:
         """The spotter on a copy reduced to SPOT_SIZE, then the finder in a full-resolution window round each index
         it spots; the backs are taken from the spotter (a back is large enough to see reduced)."""
-        assert self.spotter is not None
         height, width = frame.shape[:2]
-        scale = SPOT_SIZE / max(height, width)
-        small = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-        imgsz = math.ceil(max(small.shape[:2]) / 32) * 32
-        result = self.spotter.predict(small, imgsz=imgsz, conf=self.settings.spot, iou=0.5, verbose=False)[0]
-        spots = _hits(result, 0, 0, 1 / scale)
-        backs = [h for h in spots if h.name == NAMES[BACK_CLASS] and h.confidence >= self.settings.floor]
+        spots = self._spots(frame, SPOT_SIZE / max(height, width))
+        backs = self._backs(spots)
         corners = windows([h for h in spots if h.name != NAMES[BACK_CLASS]], width, height)
         hits: list[IndexHit] = []
         if corners:
