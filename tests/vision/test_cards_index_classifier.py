@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.cardfolders import index_folder
 from vision.cards import index_classifier as ic
 from vision.cards.notation import CLASS_NAMES
 
@@ -120,3 +121,73 @@ def classifier_logits(classifier: ic.IndexClassifier, crop: np.ndarray) -> np.nd
 
     with torch.inference_mode():
         return np.asarray(classifier.model(torch.from_numpy(ic.preprocess([crop], classifier.size))).numpy())
+
+
+def test_packed_crops_are_the_folders_crops_as_jpegs(tmp_path: Path) -> None:
+    folder = index_folder(tmp_path / "index")
+    counts = ic.pack_crops(folder, tmp_path / "pack" / "crops.npz")
+    assert counts == {"train": 12, "val": 4}
+    for split in ("train", "val"):
+        crops, labels = ic.crops_of(folder, split)
+        packed, packed_labels = ic.packed_crops(tmp_path / "pack" / "crops.npz", split)
+        assert packed_labels == labels and len(packed) == len(crops)
+        for a, b in zip(crops, packed, strict=True):
+            assert a.shape == b.shape and np.abs(a.astype(int) - b.astype(int)).mean() < 4
+
+
+def test_batches_made_by_other_processes_are_the_same_whatever_their_number() -> None:
+    import multiprocessing
+    from types import SimpleNamespace
+
+    crops = [np.random.default_rng(k).integers(0, 255, (96, 96, 3), np.uint8) for k in range(20)]
+    labels = np.arange(20, dtype=np.intp)
+    options = SimpleNamespace(covered=0.3, size=ic.SIZE, gray=0.2, invert=0.2)
+    ic._SHARED.update(crops=crops, labels=labels, options=options)
+    made = []
+    for workers in (1, 2):
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            made.append(list(ic._pooled_batches(pool, len(crops), 8, np.random.default_rng(5))))
+    assert len(made[0]) == 2  # 20 crops in batches of 8: the last four wait for the next epoch
+    for (x1, y1), (x2, y2) in zip(*made, strict=True):
+        assert x1.shape == (8, 3, ic.SIZE, ic.SIZE) and np.array_equal(x1, x2) and np.array_equal(y1, y2)
+    assert len({int(i) for _, y in made[0] for i in y.argmax(1)}) == 16  # no crop twice in an epoch
+
+
+def test_the_classifier_learns_from_packed_crops_without_ultralytics(tmp_path: Path) -> None:
+    """As on a lent GPU machine (no ultralytics there): packed crops, a start, processes making the batches."""
+    import subprocess
+    import sys
+
+    import torch
+
+    from vision.faces.classifier import build_model
+
+    ic.pack_crops(index_folder(tmp_path / "index"), tmp_path / "crops.npz")
+    start = tmp_path / "start.pt"
+    model = build_model(ic.CNN_WIDTHS, len(CLASS_NAMES), "cnn")
+    torch.save({"state": model.state_dict(), "arch": "cnn", "widths": list(ic.CNN_WIDTHS)}, start)
+    args = ["--crops", str(tmp_path / "crops.npz"), "--init", str(start), "--arch", "cnn", "--name", "c.pt"]
+    args += ["--workers", "2", "--batch", "4", "--minutes", "0.05", "--out", str(tmp_path / "out")]
+    code = "import sys; sys.modules['ultralytics'] = None; from vision.cards.index_classifier import main; "
+    code += f"main({args!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "12 índices para aprender, 4 para validar" in done.stdout
+    learnt = ic.IndexClassifier(tmp_path / "out" / "c.pt")
+    assert learnt.arch == "cnn" and (tmp_path / "out" / "c.json").exists()
+
+
+def test_bad_packed_crops_and_options_are_refused(tmp_path: Path) -> None:
+    out = ["--out", str(tmp_path / "o")]
+    with pytest.raises(SystemExit, match="no existe el archivo de recortes"):
+        ic.main(["--crops", str(tmp_path / "nada.npz"), *out])
+    (tmp_path / "bad.npz").write_bytes(b"esto no es un npz")
+    with pytest.raises(SystemExit, match="no es un archivo de recortes"):
+        ic.main(["--crops", str(tmp_path / "bad.npz"), *out])
+    with pytest.raises(SystemExit, match="--workers no puede ser negativo"):
+        ic.main(["--crops", str(tmp_path / "bad.npz"), "--workers", "-1", *out])
+    with pytest.raises(SystemExit, match="no tiene esa GPU"):
+        ic.main(["--crops", str(tmp_path / "bad.npz"), "--device", "tpu", *out])
+    with pytest.raises(SystemExit):  # one source or the other, not both
+        ic.main(["--crops", str(tmp_path / "bad.npz"), "--data", str(tmp_path), *out])
+    assert not (tmp_path / "o").exists()

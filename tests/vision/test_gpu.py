@@ -13,6 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.cardfolders import index_folder
+from vision.cards import index_classifier as ic
 from vision.faces import realsets
 from vision.gpu import aside as gpu_aside
 from vision.gpu import pack as gpu_pack
@@ -100,6 +102,28 @@ def test_pack_never_holds_a_val_photo(data_root: Path, coco: Path, tmp_path: Pat
     smaller = str((manifest["bytes"] - 30_000) / 2**20)
     assert _pack(out, data_root, coco, tmp_path / "none", smaller) == 0
     assert len(list((out / "real").rglob("*.jpg"))) < len(packed)
+
+
+def test_pack_with_cards_holds_their_crops_a_start_and_the_command(data_root: Path, coco: Path, tmp_path: Path) -> None:
+    """`--cards`: the index crops and the shipped first classifier packed first, the dice photos in the room left."""
+    out = tmp_path / "pack"
+    folder = index_folder(tmp_path / "index")
+    assert _pack(out, data_root, coco, tmp_path / "none", "8") == 0
+    photos = len(list((out / "real").rglob("*.jpg")))
+    args = ["--data-root", str(data_root), "--pretrained", str(coco), "--candidates", str(tmp_path / "none")]
+    assert gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", "8", "--cards", str(folder)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["cards"]["crops"] == {"train": 12, "val": 4} and manifest["bytes"] <= 8 * 2**20
+    command = manifest["cards"]["command"]
+    assert "vision.cards.index_classifier" in command and "--device cuda" in command and "$OUT" in command
+    assert f"{out.as_posix()}/cards/index-crops.npz" in command
+    crops, labels = ic.packed_crops(out / "cards" / "index-crops.npz", "train")
+    assert len(crops) == 12 and labels == ic.crops_of(folder, "train")[1]
+    assert ic.IndexClassifier(out / "cards" / "index_cls.pt").arch == ic.IndexClassifier(gpu_pack.card_start()).arch
+    assert len(list((out / "real").rglob("*.jpg"))) <= photos
+    with pytest.raises(SystemExit, match="no es una carpeta de índices de cartas"):
+        gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", "8", "--cards", str(tmp_path / "nada")])
+    assert json.loads((out / "manifest.json").read_text()) == manifest  # the pack there is left as it was
 
 
 def test_train_refuses_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:

@@ -166,7 +166,13 @@ def adapt(
     budget = max(2.0, minutes * 60 - (time.perf_counter() - started))
     for classifier, share, name in ((first, FIRST_SHARE, "primera"), (second, 1 - FIRST_SHARE, "segunda")):
         options = SimpleNamespace(
-            batch=min(64, len(fit_crops)), covered=0.3, size=classifier.size, gray=0.0, invert=0.0
+            batch=min(64, len(fit_crops)),
+            covered=0.3,
+            size=classifier.size,
+            gray=0.0,
+            invert=0.0,
+            device="cpu",
+            workers=0,
         )
 
         def report(entry: dict[str, Any], name: str = name) -> None:

@@ -18,6 +18,7 @@ import cv2
 
 from vision.faces import realsets
 from vision.faces.crops import photo_id
+from vision.gpu.aside import STORE
 
 REPO = Path(__file__).resolve().parents[2]
 # The device tool's limit on all that travels (the checkout plus carried paths) is 64 MB, not MiB: on 2026-11-27
@@ -40,6 +41,9 @@ PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x8
 # already; quality 80 keeps the pips of a 20 px die (blocks show under 75) at about 30 KB a photo
 MAX_SIDE = 640
 JPEG_QUALITY = 80
+# the first card classifier's crops and start (`--cards`): taught further on the machine, apart from the dice
+CARD_CROPS = "index-crops.npz"
+CARD_WEIGHTS = "index_cls.pt"
 
 
 def carried(size: int) -> int:
@@ -198,6 +202,35 @@ def pack_photos(root: Path, dest: Path, room: int) -> dict[str, Any]:
     }
 
 
+def card_start(repo: Path = REPO) -> Path:
+    """The shipped first card classifier, where it is: in models/cards/, or set aside by `vision.gpu aside`."""
+    for root in (repo, repo / STORE):
+        path = root / "models" / "cards" / CARD_WEIGHTS
+        if path.is_file():
+            return path
+    raise SystemExit(f"no encuentro el clasificador de índices {CARD_WEIGHTS} en models/cards ni en {STORE}")
+
+
+def pack_cards(folder: Path, dest: Path, start: Path) -> dict[str, Any]:
+    """The card index crops of `folder` (train and val) and the classifier to start from, into `dest`."""
+    from vision.cards.index_classifier import pack_crops
+
+    counts = pack_crops(folder, dest / CARD_CROPS)
+    if not counts["train"]:
+        raise SystemExit(f"no hay índices de cartas en {folder}/labels/train")
+    shutil.copy2(start, dest / CARD_WEIGHTS)
+    return {"from": str(folder), "crops": counts, "start": str(start)}
+
+
+def card_command(pack: str, minutes: float) -> str:
+    """The device `run` command line that teaches the first card classifier further from the pack."""
+    return (
+        f"export PYTHONUNBUFFERED=1; python3 -m vision.cards.index_classifier --crops {pack}/cards/{CARD_CROPS} "
+        f"--init {pack}/cards/{CARD_WEIGHTS} --device cuda --workers 12 --threads 4 --batch 256 --lr 5e-4 "
+        f"--covered 0.3 --invert 0.2 --minutes {minutes:g} --out $OUT"
+    )
+
+
 def folder_bytes(folder: Path) -> int:
     """What every file under `folder` counts towards the device's limit."""
     return sum(carried(p.stat().st_size) for p in folder.rglob("*") if p.is_file())
@@ -231,12 +264,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget-mib", type=float, default=None, help="tamaño máximo (por omisión: 64 MB menos el checkout)"
     )
     p.add_argument("--minutes", type=float, default=9.0, help="minutos de entrenamiento del comando de la máquina")
+    p.add_argument(
+        "--cards", type=Path, default=None, help="carpeta de índices de cartas (data/cards/index-w): sus recortes"
+    )
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the pack."""
     args = build_parser().parse_args(argv)
+    if args.cards is not None and not (args.cards / "labels" / "train").is_dir():
+        raise SystemExit(f"{args.cards} no es una carpeta de índices de cartas: falta labels/train")
+    card_weights = card_start() if args.cards is not None else None
     budget = int(args.budget_mib * 1024 * 1024) if args.budget_mib is not None else default_budget()
     if args.out.exists():
         if not (args.out / MANIFEST).exists() and any(args.out.iterdir()):
@@ -253,15 +292,16 @@ def main(argv: list[str] | None = None) -> int:
             )
         start = args.out / "weights" / START_WEIGHTS
         pack_start_weights(args.pretrained, start)
+    cards = pack_cards(args.cards, args.out / "cards", card_weights) if card_weights is not None else None
     fixed = folder_bytes(args.out) + 32 * 1024  # the manifest's room (14 KB on 2026-11-27)
     if fixed > budget:
         shutil.rmtree(args.out)
         raise SystemExit(
-            f"los wheels y los pesos ({fixed / 2**20:.2f} MiB) no caben en {budget / 2**20:.2f} MiB: "
+            f"los wheels, los pesos y las cartas ({fixed / 2**20:.2f} MiB) no caben en {budget / 2**20:.2f} MiB: "
             "achique el checkout o dé --budget-mib"
         )
     photos = pack_photos(args.data_root, args.out / "real", budget - fixed)
-    manifest = {
+    manifest: dict[str, Any] = {
         "made": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "commit": git_commit(),
         "budget_bytes": budget,
@@ -275,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         "real": photos,
         "command": device_command(args.out.as_posix(), args.minutes),
     }
+    if cards is not None:
+        manifest["cards"] = cards | {"command": card_command(args.out.as_posix(), args.minutes)}
     total = folder_bytes(args.out) + carried(len(json.dumps(manifest, indent=1, ensure_ascii=False).encode()) + 32)
     manifest["bytes"] = total
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
@@ -284,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(wheels)} wheels, {'candidatos' if resumed else 'pesos COCO'}, {packed} fotos reales de train"
     )
     print(f"en la máquina: {manifest['command']}")
+    if cards is not None:
+        print(f"o, para las cartas ({cards['crops']['train']} recortes): {manifest['cards']['command']}")
     return 0
 
 
