@@ -192,6 +192,21 @@ def test_cards_face_down_in_a_heap_are_read_one_by_one_on_a_whole_still(
     assert len(down) == 3 and not any(card["uncertain"] for card in down)
 
 
+def test_cards_face_down_in_a_heap_are_read_one_by_one_on_a_piece_of_a_still(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same on a 1280x960 piece of a still, read over tiles: the backs the tiles join are split by the spotter's
+    (three face down were one card before, models/cards)."""
+    generate(tmp_path, 1, 1013, "cacho", split="val", size=(1280, 960))
+    meta = json.loads(next((tmp_path / "meta" / "val").glob("*.json")).read_text())
+    assert sum(card["face_down"] for card in meta["cards"]) == 3
+    image = next((tmp_path / "images" / "val").glob("*.jpg"))
+    status, lines = read_json(capsys, str(image))
+    assert status == 0
+    down = [card for card in lines[0]["cards"] if card["face_down"]]  # type: ignore[union-attr]
+    assert len(down) == 3 and not any(card["uncertain"] for card in down)
+
+
 def test_the_levels_given_reach_the_reader() -> None:
     import argparse
 
