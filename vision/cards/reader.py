@@ -186,12 +186,13 @@ def split_heaps(hits: list[IndexHit], seen: list[IndexHit]) -> list[IndexHit]:
     """A joined back holding the centres of two or more backs `seen` whole is those backs: cards face down in a heap."""
     kept: list[IndexHit] = []
     for hit in hits:
-        inside = [b for b in seen if hit.name == NAMES[BACK_CLASS] and _holds(hit.box, b.box.center)]
+        inside = [b for b in seen if _holds(hit.box, b.box.center)] if hit.name == NAMES[BACK_CLASS] else []
         kept.extend(inside if len(inside) >= 2 else [hit])
     return kept
 
 
 def _holds(box: Box, point: tuple[float, float]) -> bool:
+    """Whether the point lies in the box, edges included."""
     return box.x1 <= point[0] <= box.x2 and box.y1 <= point[1] <= box.y2
 
 
