@@ -120,8 +120,7 @@ def extras_on_a_die(
     for reading in sorted(extra, key=lambda r: -r.confidence):
         if reading.uncertain:
             continue
-        cx, cy = reading.box.center
-        hosts = [t for t in truth if t.box.x1 <= cx <= t.box.x2 and t.box.y1 <= cy <= t.box.y2]
+        hosts = [t for t in truth if t.box.contains(reading.box.center)]
         if not hosts:
             continue
         host = max(hosts, key=lambda t: reading.box.iou(t.box))

@@ -42,6 +42,10 @@ class Box:
         """Centre (x, y)."""
         return (self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2
 
+    def contains(self, point: tuple[float, float]) -> bool:
+        """Whether the point (x, y) lies in the box, edges included."""
+        return self.x1 <= point[0] <= self.x2 and self.y1 <= point[1] <= self.y2
+
     def intersection(self, other: Box) -> float:
         """Area shared with another box."""
         ix = max(0.0, min(self.x2, other.x2) - max(self.x1, other.x1))

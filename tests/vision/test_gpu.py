@@ -124,6 +124,11 @@ def test_pack_with_cards_holds_their_crops_a_start_and_the_command(data_root: Pa
     with pytest.raises(SystemExit, match="no es una carpeta de índices de cartas"):
         gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", "8", "--cards", str(tmp_path / "nada")])
     assert json.loads((out / "manifest.json").read_text()) == manifest  # the pack there is left as it was
+    backs = index_folder(tmp_path / "backs", {"train": 1})
+    (backs / "labels" / "train" / "p0.txt").write_text("52 0.5 0.5 0.2 0.3\n")  # a card face down, no index
+    with pytest.raises(SystemExit, match="nada que aprender"):
+        gpu_pack.main([str(out), *args, "--no-wheels", "--budget-mib", "8", "--cards", str(backs)])
+    assert json.loads((out / "manifest.json").read_text()) == manifest
 
 
 def test_train_refuses_a_val_photo(data_root: Path, coco: Path, tmp_path: Path) -> None:

@@ -186,14 +186,9 @@ def split_heaps(hits: list[IndexHit], seen: list[IndexHit]) -> list[IndexHit]:
     """A joined back holding the centres of two or more backs `seen` whole is those backs: cards face down in a heap."""
     kept: list[IndexHit] = []
     for hit in hits:
-        inside = [b for b in seen if _holds(hit.box, b.box.center)] if hit.name == NAMES[BACK_CLASS] else []
+        inside = [b for b in seen if hit.box.contains(b.box.center)] if hit.name == NAMES[BACK_CLASS] else []
         kept.extend(inside if len(inside) >= 2 else [hit])
     return kept
-
-
-def _holds(box: Box, point: tuple[float, float]) -> bool:
-    """Whether the point lies in the box, edges included."""
-    return box.x1 <= point[0] <= box.x2 and box.y1 <= point[1] <= box.y2
 
 
 def union(boxes: list[Box]) -> Box:
@@ -449,6 +444,10 @@ class CardReader:
         height, width = frame.shape[:2]
         spotted = self.spotter is not None and max(height, width) > SPOT_SIZE
         found = self._spotted(frame) if spotted else self._tiled(frame)
+        if not spotted and self.spotter is not None and any(h.name == NAMES[BACK_CLASS] for h in found):
+            # over tiles, two or three backs in a heap were joined into one card; the spotter sees each back whole
+            # at the still's reduction
+            found = split_heaps(found, self._backs(self._spots(frame, SPOT_SIZE / STILL_SIDE)))
         indices = [h for h in found if h.name != NAMES[BACK_CLASS]]
         backs = [h for h in found if h.name == NAMES[BACK_CLASS]]
         return self.named(frame, indices, self.settings.turns) + backs
@@ -491,11 +490,7 @@ class CardReader:
                 # a back is larger than the overlap: its parts are joined
                 if hit.name == NAMES[BACK_CLASS] or not _cut(hit.box, x0, y0, result.orig_shape, (height, width)):
                     hits.append(hit)
-        joined = join_backs(merge(hits))
-        if self.spotter is None or not any(h.name == NAMES[BACK_CLASS] for h in joined):
-            return joined
-        # joined, two or three backs in a heap were one card; the spotter sees each back whole at the still's reduction
-        return split_heaps(joined, self._backs(self._spots(frame, SPOT_SIZE / STILL_SIDE)))
+        return join_backs(merge(hits))
 
     def _spots(self, frame: Frame, scale: float) -> list[IndexHit]:
         """What the spotter sees on a copy of the frame reduced by `scale`, from its floor, in frame pixels."""

@@ -211,13 +211,20 @@ def card_start(repo: Path = REPO) -> Path:
     raise SystemExit(f"no encuentro el clasificador de índices {CARD_WEIGHTS} en models/cards ni en {STORE}")
 
 
+def has_card_indices(folder: Path) -> bool:
+    """Whether a folder's labels/train holds a card's index (a class below the 52 cards' count)."""
+    from vision.cards.notation import CLASS_NAMES
+
+    labels = folder / "labels" / "train"
+    rows = (line.split() for path in labels.glob("*.txt") for line in path.read_text().splitlines())
+    return labels.is_dir() and any(row and int(row[0]) < len(CLASS_NAMES) for row in rows)
+
+
 def pack_cards(folder: Path, dest: Path, start: Path) -> dict[str, Any]:
     """The card index crops of `folder` (train and val) and the classifier to start from, into `dest`."""
     from vision.cards.index_classifier import pack_crops
 
     counts = pack_crops(folder, dest / CARD_CROPS)
-    if not counts["train"]:
-        raise SystemExit(f"no hay índices de cartas en {folder}/labels/train")
     shutil.copy2(start, dest / CARD_WEIGHTS)
     return {"from": str(folder), "crops": counts, "start": str(start)}
 
@@ -273,8 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Write the pack."""
     args = build_parser().parse_args(argv)
-    if args.cards is not None and not (args.cards / "labels" / "train").is_dir():
-        raise SystemExit(f"{args.cards} no es una carpeta de índices de cartas: falta labels/train")
+    if args.cards is not None and not has_card_indices(args.cards):
+        raise SystemExit(f"{args.cards} no es una carpeta de índices de cartas: nada que aprender en labels/train")
     card_weights = card_start() if args.cards is not None else None
     budget = int(args.budget_mib * 1024 * 1024) if args.budget_mib is not None else default_budget()
     if args.out.exists():
