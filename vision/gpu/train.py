@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +241,8 @@ def start_faces(
     # measured on the H200 loan of 2026-11-27: one CPU process beside the finder 250 a second; the model on the GPU
     # with 3, 6 or 12 processes making crops 3,200-4,300 a second alone (the training process is then the limit)
     rate = args.faces_rate or (2000.0 if args.faces_workers > 0 else 200.0)
-    per_epoch = max(args.faces_batch, int(rate * seconds / args.faces_epochs) // args.faces_batch * args.faces_batch)
+    per_epoch = args.faces_per_epoch or int(rate * seconds / args.faces_epochs)
+    per_epoch = max(args.faces_batch, per_epoch // args.faces_batch * args.faces_batch)
     command = [sys.executable, "-m", "vision.faces.train", "--real", str(real), "--real-sets", str(pack / "real")]
     command += ["--synth", str(scratch / "tables"), "--arch", "yolov5n", "--pretrained", str(start)]
     command += ["--out", str(scratch / "faces"), "--epochs", str(args.faces_epochs), "--per-epoch", str(per_epoch)]
@@ -261,10 +263,11 @@ def train_finder(data: Path, start: Path, hours: float, args: argparse.Namespace
 
     _patch_ultralytics()
     model = YOLO(str(start))
+    # by time, `epochs` is replaced after the first epoch by what `time` allows; --finder-epochs counts them instead
+    budget = {"time": hours, "epochs": 1000} if args.finder_epochs is None else {"epochs": args.finder_epochs}
     model.train(
         data=str(data),
-        time=hours,
-        epochs=1000,  # replaced by what `time` allows after the first epoch
+        **budget,
         imgsz=args.imgsz,
         batch=args.batch,
         single_cls=not args.cocked_class,
@@ -300,6 +303,17 @@ def last_row(results: Path) -> dict[str, str]:
     return {k.strip(): v.strip() for k, v in rows[-1].items()} if rows else {}
 
 
+def _positive(text: str) -> int:
+    """A whole number above 0, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"un número entero mayor que 0, no {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line."""
     p = argparse.ArgumentParser(prog="python -m vision.gpu train", description=__doc__)
@@ -322,7 +336,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compose-share", type=float, default=0.2, help="parte del tiempo para componer mesas")
     p.add_argument("--compose-workers", type=int, default=max(1, (os.cpu_count() or 2)))
     p.add_argument("--real-share", type=float, default=0.3, help="parte de las imágenes del buscador que son reales")
+    p.add_argument(
+        "--finder-epochs",
+        type=_positive,
+        default=None,
+        help="épocas del buscador (por omisión: las que caben en --minutes)",
+    )
     p.add_argument("--faces-epochs", type=int, default=10)
+    p.add_argument(
+        "--faces-per-epoch",
+        type=_positive,
+        default=None,
+        help="recortes por época del clasificador (por omisión: los que --faces-rate deja hacer en su tiempo)",
+    )
     p.add_argument(
         "--faces-rate",
         type=float,
@@ -419,21 +445,30 @@ def main(argv: list[str] | None = None) -> int:
         strip_optimizer(str(last), str(out / candidate.replace(".q8", "")))
     log(f"buscador: {summary['finder'].get('epochs')} épocas; {summary['finder']['last']}")
     if faces is not None:
-        process, handle = faces
-        try:
-            process.wait(timeout=max(1.0, deadline - 15 - time.time()))
-        except subprocess.TimeoutExpired:
-            process.terminate()
-            process.wait()
-            log("caras: cortado al llegar al límite de tiempo (queda su último punto de control)")
-        handle.close()
-        summary["faces"] = collect_faces(scratch / "faces", out, process.returncode)
-        with (out / LOG).open("a", encoding="utf-8") as f:
-            f.write((scratch / "faces.log").read_text(errors="replace")[-20000:])
+        summary["faces"] = finish_faces(faces, max(1.0, deadline - 15 - time.time()), scratch, out, log)
     summary["minutes"] = round((time.time() - started) / 60, 2)
     (out / RUN).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
     log(f"listo en {summary['minutes']} min: {sorted(p.name for p in out.iterdir())}")
     return 0
+
+
+def finish_faces(
+    faces: tuple[subprocess.Popen[bytes], Any], timeout: float, scratch: Path, out: Path, log: Callable[[str], None]
+) -> dict[str, Any]:
+    """Wait up to `timeout` seconds for the face classifier's process (then stop it), append its log to --out's and
+    collect what it wrote."""
+    process, handle = faces
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        process.wait()
+        log("caras: cortado al llegar al límite de tiempo (queda su último punto de control)")
+    handle.close()
+    found = collect_faces(scratch / "faces", out, process.returncode)
+    with (out / LOG).open("a", encoding="utf-8") as f:
+        f.write((scratch / "faces.log").read_text(errors="replace")[-20000:])
+    return found
 
 
 def collect_faces(folder: Path, out: Path, returncode: int | None) -> dict[str, Any]:
@@ -449,8 +484,14 @@ def collect_faces(folder: Path, out: Path, returncode: int | None) -> dict[str, 
                 shutil.copy2(folder / name, out / name)
         state = torch.load(folder / TORCH_NAME, map_location="cpu", weights_only=True)["state_dict"]
         faces_candidate(state, out / FACES_CANDIDATE)
-        metrics = json.loads((folder / "metrics.json").read_text()).get("train", {})
-        found |= {"finished": True, "threshold": metrics.get("threshold"), "history": metrics.get("history")}
+        # the model is written before its metrics: a process stopped between the two leaves the model alone
+        written = folder / "metrics.json"
+        metrics = json.loads(written.read_text()).get("train", {}) if written.is_file() else {}
+        found |= {
+            "finished": written.is_file(),
+            "threshold": metrics.get("threshold"),
+            "history": metrics.get("history"),
+        }
     elif (folder / "checkpoint.pt").is_file():
         ckpt = torch.load(folder / "checkpoint.pt", map_location="cpu", weights_only=True)
         faces_candidate(ckpt["model"], out / FACES_CANDIDATE)
