@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "STOCK_MODELS": str(Path(__file__).resolve().parents[1] / "models"),
     "ADAPTER": None,  # kiosk.teach.Adapter (None: vision.faces.adapt.adapt)
     "TEACH_MINUTES": teach.MINUTES,
+    "TEACH_EPOCHS": None,  # epochs of an adaptation, instead of TEACH_MINUTES (None: the minutes)
     "STILL": None,  # vision.still.StillSettings for captures (None: its defaults)
     "DEMO": False,  # seat the bundled demo table at first start
     "CSRF_DISABLED": False,

@@ -46,7 +46,15 @@ class Adapter(Protocol):
     """What adapts a models folder to a labelled folder (vision.faces.adapt.adapt's signature, the part used)."""
 
     def __call__(
-        self, folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+        self,
+        folder: Path,
+        out: Path,
+        source: Path,
+        *,
+        minutes: float,
+        epochs: int | None,
+        command: str,
+        progress: Callable[[float], None],
     ) -> Any:
         """The result (with `written`, and `before`/`after` with `dice`, `load` and `wrong`); AdaptError when the
         folder cannot teach."""
@@ -54,12 +62,19 @@ class Adapter(Protocol):
 
 
 def default_adapter(
-    folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+    folder: Path,
+    out: Path,
+    source: Path,
+    *,
+    minutes: float,
+    epochs: int | None,
+    command: str,
+    progress: Callable[[float], None],
 ) -> Any:
     """The real adaptation (vision.faces.adapt)."""
     from vision.faces.adapt import adapt
 
-    return adapt(folder, out, source, minutes=minutes, command=command, progress=progress)
+    return adapt(folder, out, source, minutes=minutes, epochs=epochs, command=command, progress=progress)
 
 
 @dataclass
@@ -377,6 +392,7 @@ def _adapt() -> None:
             out,
             source,
             minutes=float(config["TEACH_MINUTES"]),
+            epochs=config.get("TEACH_EPOCHS"),
             command="kiosco: Enseñar los dados",
             progress=progress,
         )

@@ -88,5 +88,8 @@ def check_adapt_options(args: Any) -> None:
         raise CliError(f"--holdout {args.holdout}: debe estar entre 0.05 y 0.8")
     if not 0 < args.minutes <= 120:
         raise CliError(f"--minutes {args.minutes}: debe estar entre 0 y 120")
+    epochs = getattr(args, "epochs", None)
+    if epochs is not None and not 1 <= epochs <= 1000:
+        raise CliError(f"--epochs {epochs}: debe estar entre 1 y 1000")
     if not args.folder.is_dir():
         raise CliError(f"{args.folder}: no existe la carpeta")

@@ -85,6 +85,11 @@ def register(subparsers: Any) -> None:
         "--holdout", type=float, default=0.3, help="parte de las fotos apartada para comprobar (por defecto 0.3)"
     )
     teach.add_argument("--minutes", type=float, default=4.0, help="minutos de aprendizaje (por defecto 4)")
+    teach.add_argument(
+        "--epochs",
+        type=int,
+        help="aprender exactamente estas épocas, en vez de --minutes (el mismo resultado en cualquier máquina)",
+    )
     teach.add_argument("--json", action="store_true")
     teach.set_defaults(func=run_adapt)
 
@@ -304,6 +309,7 @@ def run_adapt(args: argparse.Namespace) -> int:
             split=args.split,
             holdout=args.holdout,
             minutes=args.minutes,
+            epochs=args.epochs,
             command="cacho vision adapt " + " ".join(sys.argv[3:]),
             progress=progress,
         )

@@ -38,7 +38,15 @@ class FakeAdapter:
     calls: list[dict[str, Any]] = field(default_factory=list)
 
     def __call__(
-        self, folder: Path, out: Path, source: Path, *, minutes: float, command: str, progress: Callable[[float], None]
+        self,
+        folder: Path,
+        out: Path,
+        source: Path,
+        *,
+        minutes: float,
+        epochs: int | None,
+        command: str,
+        progress: Callable[[float], None],
     ) -> Any:
         self.calls.append({"folder": folder, "out": out, "source": source, "minutes": minutes})
         progress(0.5)
@@ -277,7 +285,7 @@ def test_the_real_adaptation_on_a_tiny_drawn_folder(tmp_path: Path, monkeypatch:
         shutil.copy(MODELS / "faces" / name, stock / "faces" / name)
     monkeypatch.setattr(teach, "TARGET_DICE", 100)
     monkeypatch.setattr(teach, "MIN_PER_FACE", 10)
-    made = start(tmp_path / "kiosk", FakeAdapter(), STOCK_MODELS=str(stock), TEACH_MINUTES=0.05)
+    made = start(tmp_path / "kiosk", FakeAdapter(), STOCK_MODELS=str(stock), TEACH_EPOCHS=1)
     made.app.config["ADAPTER"] = None  # vision.faces.adapt.adapt itself
     # blue dice with red pips: the stock classifier is never sure of them, so every held-out die starts flagged and
     # an adapted model cannot read them worse

@@ -143,17 +143,17 @@ def test_a_folder_without_labels_or_images_and_a_bad_source_are_clear_errors(tmp
 
 
 def test_adapt_writes_a_whole_models_folder_the_reader_loads(tmp_path: Path, source: Path) -> None:
-    folder = dice_folder(tmp_path / "mesa", 60)
+    # blue dice with red pips: the stock classifier is never sure of them, so the adapted one cannot read worse;
+    # counted in epochs, the result is the same on any machine
+    folder = dice_folder(tmp_path / "mesa", 60, schemes=("azul_rojo", "azul_rojo"))
     out = tmp_path / "adaptado"
     shares: list[float] = []
-    result = adapt(folder, out, source, holdout=0.4, minutes=0.1, progress=shares.append)
+    result = adapt(folder, out, source, holdout=0.4, epochs=2, progress=shares.append)
     assert result.held_out_dice >= 20 and result.fit_dice + result.held_out_dice == 120
     assert result.faces == {face: 20 for face in range(1, 7)}
-    assert shares and shares[-1] == 1.0
-    assert result.written == (result.after.load <= result.before.load and result.after.wrong <= result.before.wrong)
-    if not result.written:
-        assert not out.exists()
-        return
+    assert shares == sorted(shares) and shares[-1] == 1.0 and result.epochs == 2
+    assert result.before.load == result.before.dice and result.after.wrong == 0
+    assert result.written and result.after.load <= result.before.load
     assert (out / "dice" / "finder.pt").read_bytes() == b"finder"
     loaded = FaceClassifier(out / "faces")
     assert loaded.threshold == result.threshold and loaded.alone_threshold == result.alone_threshold
@@ -185,7 +185,11 @@ def test_a_model_that_reads_the_held_out_dice_worse_is_not_written(
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(["--holdout", "0.95"], "--holdout 0.95"), (["--minutes", "0"], "--minutes 0")],
+    [
+        (["--holdout", "0.95"], "--holdout 0.95"),
+        (["--minutes", "0"], "--minutes 0"),
+        (["--epochs", "0"], "--epochs 0: debe estar entre 1 y 1000"),
+    ],
 )
 def test_adapt_options_out_of_range_are_clear_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str

@@ -1,6 +1,6 @@
 """Teach the face reader a table's own dice: fine-tune a models folder's face classifier on a labelled folder.
 
-    cacho vision adapt DIR --out MODELS [--from MODELS] [--split SUB] [--holdout 0.3] [--minutes 4]
+    cacho vision adapt DIR --out MODELS [--from MODELS] [--split SUB] [--holdout 0.3] [--minutes 4 | --epochs N]
 
 DIR is a YOLO folder (images/, labels/, class = face - 1, whole-die boxes). Its photos are split in two: the
 classifier is fine-tuned on one part; on the other (held out) it chooses its levels for "sure" and is compared
@@ -257,8 +257,16 @@ class _Model:
             ]
         return softmax((np.concatenate(parts) / self.temperature).astype(np.float32))
 
-    def fine_tune(self, fit: list[DieSample], seconds: float, seed: int, progress: Callable[[float], None]) -> int:
-        """Train on augmented crops of `fit` for about `seconds`; the epochs run."""
+    def fine_tune(
+        self,
+        fit: list[DieSample],
+        seconds: float,
+        seed: int,
+        progress: Callable[[float], None],
+        epochs: int | None = None,
+    ) -> int:
+        """Train on augmented crops of `fit` for about `seconds`, or for exactly `epochs` (then the result is the same
+        on any machine); the epochs run."""
         import torch
         from torch import nn
 
@@ -268,25 +276,34 @@ class _Model:
         optimiser = torch.optim.AdamW(self.net.parameters(), lr=LEARNING_RATE, weight_decay=5e-4)
         loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
         batch, per_epoch = 32, max(320, 4 * len(fit))
-        started, epochs = time.perf_counter(), 0
+        steps = epochs * math.ceil(per_epoch / batch) if epochs is not None else 0
+        started, ran, step = time.perf_counter(), 0, 0
+
+        def done() -> float:
+            """The share of the budget spent: steps taken, or time."""
+            if epochs is not None:
+                return min(1.0, step / steps)
+            return min(1.0, (time.perf_counter() - started) / seconds)
+
         self.net.train()
-        while epochs == 0 or time.perf_counter() - started < seconds:
+        while (ran < epochs) if epochs is not None else (ran == 0 or time.perf_counter() - started < seconds):
             picks = rng.choice(len(fit), per_epoch, p=weights)
             for start in range(0, per_epoch, batch):
                 idx = picks[start : start + batch]
                 x = torch.from_numpy(preprocess([augment(fit[i], rng, turned=self.turned) for i in idx], self.size))
                 y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
-                done = min(1.0, (time.perf_counter() - started) / seconds)
-                for group in optimiser.param_groups:  # a short warm-up, then a cosine decay over the time given
-                    group["lr"] = LEARNING_RATE * min(1.0, done / 0.05) * 0.5 * (1 + math.cos(math.pi * done))
+                share = done()
+                for group in optimiser.param_groups:  # a short warm-up, then a cosine decay over the budget
+                    group["lr"] = LEARNING_RATE * min(1.0, share / 0.05) * 0.5 * (1 + math.cos(math.pi * share))
                 loss = loss_fn(self.net(x), y)
                 optimiser.zero_grad()
                 loss.backward()
                 optimiser.step()
-                progress(min(1.0, (time.perf_counter() - started) / seconds))
-            epochs += 1
+                step += 1
+                progress(done())
+            ran += 1
         self.net.eval()
-        return epochs
+        return ran
 
     def save(self, faces_dir: Path, threshold: float, alone: float | None) -> None:
         """Write the weights and their ONNX export, with the new levels in the metadata."""
@@ -305,12 +322,14 @@ def adapt(
     split: str | None = None,
     holdout: float = 0.3,
     minutes: float = 4.0,
+    epochs: int | None = None,
     seed: int = 0,
     command: str = "",
     progress: Callable[[float], None] = lambda share: None,
 ) -> Adapted:
     """Fine-tune `source`'s face classifier (a models folder: dice/ and faces/) on `folder`'s dice and write the
-    whole models folder to `out`, unless it reads the held-out dice worse than `source` does."""
+    whole models folder to `out`, unless it reads the held-out dice worse than `source` does; with `epochs`, the
+    training is that many epochs whatever the time (`minutes` is then not used)."""
     from vision.faces.pips import PipCounter
 
     check_folder(folder, split)
@@ -338,7 +357,8 @@ def adapt(
     starting = model.probabilities(seen)
     before = read_held_out(starting, labels, pip_faces, start, model.meta.get("alone_threshold"))
     evidence = evidence_labels(labels, starting, pip_faces, start)
-    epochs = model.fine_tune(fit, max(1.0, minutes * 60 - (time.perf_counter() - started)), seed, progress)
+    seconds = max(1.0, minutes * 60 - (time.perf_counter() - started))
+    ran = model.fine_tune(fit, seconds, seed, progress, epochs)
     probs = model.probabilities(seen)
     pair, alone = choose_levels(probs, evidence, pip_faces, allowed_errors(held_dice), floor=start)
     threshold = pair if pair is not None else LEVELS[-1]
@@ -346,7 +366,7 @@ def adapt(
     written = pair is not None and after.load <= before.load and after.wrong <= before.wrong
     fit_dice = sum(s.face != UNREADABLE for s in fit)
     result = Adapted(
-        out, fit_dice, held_dice, faces, before, after, threshold, alone, epochs, time.perf_counter() - started, written
+        out, fit_dice, held_dice, faces, before, after, threshold, alone, ran, time.perf_counter() - started, written
     )
     if written:
         _write(source, out, model, result, folder, command)
