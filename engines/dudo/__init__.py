@@ -2,6 +2,7 @@
 
 from .actions import Action, Bid, Calzo, Descalificacion, Dudo, Event, LogEvent, Paso, PlayerAction, Reveal, Start, Undo
 from .config import AbreTrasCalzo, AbreTrasEliminacion, DudoConfig, Subir
+from .doubt import ANY_FACE, Candidates, DoubtfulReveal, Settlement, count_bounds
 from .errors import LogError, RuleError
 from .log import ReplayError, ReplayResult, dumps, event_to_dict, parse_event, replay_lines, step, undo
 from .odds import BidOdds, bid_odds
@@ -11,6 +12,7 @@ from .rulings import Challenge, ChallengeKind, Ruling, StandingBid
 from .state import CoordinatorCount, DudoTable, LegalActions, Option, Round
 
 __all__ = [
+    "ANY_FACE",
     "AS",
     "AbreTrasCalzo",
     "AbreTrasEliminacion",
@@ -18,11 +20,13 @@ __all__ = [
     "Bid",
     "BidOdds",
     "Calzo",
+    "Candidates",
     "Challenge",
     "ChallengeKind",
     "CoordinatorCount",
     "Count",
     "Descalificacion",
+    "DoubtfulReveal",
     "Dudo",
     "DudoConfig",
     "DudoTable",
@@ -40,6 +44,7 @@ __all__ = [
     "Round",
     "RuleError",
     "Ruling",
+    "Settlement",
     "StandingBid",
     "Start",
     "Subir",
@@ -47,6 +52,7 @@ __all__ = [
     "bid_odds",
     "bid_text",
     "count",
+    "count_bounds",
     "dumps",
     "event_to_dict",
     "face_name",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from .actions import Action, Bid, Calzo, Descalificacion, Dudo, Event, Paso, PlayerAction, Reveal, Start
 from .config import AbreTrasCalzo, AbreTrasEliminacion, DudoConfig, Subir
+from .doubt import DoubtfulReveal, Settlement, check_candidates, combinations, count_bounds, counts, faces_for_total
 from .errors import RuleError
 from .pintas import AS, FACES, MAX_DICE, Count, Hand, bid_text, count, face_name, hands_in
 from .rulings import Challenge, ChallengeKind, Ruling, StandingBid
@@ -456,6 +457,58 @@ class DudoTable:
         if missing:
             return RuleError(pending.article, f"faltan los dados de {', '.join(missing)}")
         return None
+
+    def settle(self, doubt: DoubtfulReveal) -> Settlement:
+        """Whether the lifted cups give the same ruling whichever face each die in doubt shows (art. 6-8): the
+        engine's own verdict over every choice of faces; where they do not, the dice whose face could change it.
+        Refused as `apply` refuses a reveal of that shape."""
+        refusal = check_candidates(doubt) or self._reveal_refusal(doubt.first())
+        if refusal is not None:
+            raise refusal
+        pending = self.pending
+        assert pending is not None and pending.bid is not None
+        bid, shown = pending.bid, doubt.as_dict()
+        if pending.kind is ChallengeKind.PASO:
+            return self._settle_paso(pending, bid, shown[pending.target])
+        dice = [(name, candidates) for name, cup in shown.items() for candidates in cup]
+        least, most = count_bounds((c for _, c in dice), bid.face, pending.aces_wild)
+        outcomes = set()
+        for total in range(least, most + 1):  # each die in doubt adds 0 or 1: every total between is reachable
+            verdict = self._verdict(pending, bid, faces_for_total(dice, bid.face, pending.aces_wild, total))
+            outcomes.add((verdict.loser, verdict.lost))
+        if len(outcomes) == 1:
+            loser, lost = outcomes.pop()
+            return Settlement(True, least, most, (), loser, lost)
+        deciding = tuple(
+            (name, k)
+            for name, cup in shown.items()
+            for k, candidates in enumerate(cup)
+            if counts(candidates, bid.face, pending.aces_wild) == (True, False)
+        )
+        return Settlement(False, least, most, deciding, None, 0)
+
+    def _settle_paso(self, pending: Challenge, bid: StandingBid, cup: tuple[frozenset[int], ...]) -> Settlement:
+        """A doubted paso over the passer's dice in doubt: the hand held or not by every choice of faces (art. 8)."""
+        known: dict[tuple[int, ...], tuple[str | None, int]] = {}
+
+        def outcome(faces: tuple[int, ...]) -> tuple[str | None, int]:
+            key = tuple(sorted(faces))
+            if key not in known:
+                verdict = self._verdict(pending, bid, {pending.target: key})
+                known[key] = (verdict.loser, verdict.lost)
+            return known[key]
+
+        outcomes = {outcome(faces) for faces in combinations(cup)}
+        if len(outcomes) == 1:
+            loser, lost = outcomes.pop()
+            return Settlement(True, None, None, (), loser, lost)
+
+        def decides(k: int) -> bool:
+            others = cup[:k] + cup[k + 1 :]
+            return any(len({outcome((*rest, face)) for face in cup[k]}) > 1 for rest in combinations(others))
+
+        deciding = tuple((pending.target, k) for k in range(len(cup)) if len(cup[k]) > 1 and decides(k))
+        return Settlement(False, None, None, deciding, None, 0)
 
     # ----------------------------------------------------------------- applying
 
