@@ -14,7 +14,7 @@ from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
-from kiosk.commands.common import check_adapt_options, finish_replay, loaded_frames, read_log_lines
+from kiosk.commands.common import check_adapt_options, check_annotate, finish_replay, loaded_frames, read_log_lines
 
 MAX_MELD_HAND = 10  # nine dealt plus the card drawn
 PHASES = {
@@ -413,6 +413,7 @@ def run_read(args: argparse.Namespace) -> int:
     for path, frame in loaded_frames(args.images, args.json, failed):
         reading = reader.read(frame)
         if args.json:
+    check_annotate(args.annotate)
             _emit({"image": str(path), "cards": [c.to_dict() for c in reading.cards]})
         else:
             print(describe_cards(str(path), reading))

@@ -82,6 +82,12 @@ def loaded_frames(paths: list[Path], as_json: bool, failed: list[Path]) -> Itera
         yield path, frame
 
 
+def check_annotate(folder: Path | None) -> None:
+    """`--annotate DIR`: a file already there in its place is a CliError, before anything is read or written."""
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise CliError(f"--annotate {folder}: es un archivo, no una carpeta (ahí se guardan las fotos anotadas)")
+
+
 def check_adapt_options(args: Any) -> None:
     """`cacho vision adapt` and `cacho cards adapt`: the held-out share, the minutes and the folder, in Spanish."""
     if not 0.05 <= args.holdout <= 0.8:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiosk.cli import CliError
-from kiosk.commands.common import check_adapt_options, loaded_frames
+from kiosk.commands.common import check_adapt_options, check_annotate, loaded_frames
 
 if TYPE_CHECKING:
     from vision.evaluate import TruthDie
@@ -157,6 +157,7 @@ def run_read(args: argparse.Namespace) -> int:
 
     from vision.annotate import annotate
 
+    check_annotate(args.annotate)
     reader = _reader(args.models, args, table_geometry=args.nadir == "markers")
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
