@@ -71,6 +71,20 @@ def choose_camera(spec: str) -> str | None:
     return "pi"
 
 
+def check_camera(spec: str) -> None:
+    """A malformed --camera (an unknown kind, `opencv:x`, `replay:` with no path) is a CliError; nothing is opened."""
+    if spec in ("auto", "demo", "none"):
+        return
+    if ":" not in spec and spec != "pi":
+        raise CliError(f"--camera {spec}: se esperaba {CAMERA_HELP}")
+    from hardware.camera import CameraError, open_camera
+
+    try:
+        open_camera(spec)  # only named: a camera is opened when it is first started
+    except CameraError as error:
+        raise CliError(f"--camera: {error}") from None
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     """Serve until stopped (Ctrl+C, or the service manager)."""
     from kiosk.app import create_app
@@ -82,8 +96,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
         raise CliError(f"--streams {args.streams}: van de 1 a 2000 páginas en vivo")
     if not 1 <= args.threads <= 256:
         raise CliError(f"--threads {args.threads}: van de 1 a 256 hilos")
-    if args.camera not in ("auto", "demo", "none") and ":" not in args.camera and args.camera != "pi":
-        raise CliError(f"--camera {args.camera}: se esperaba {CAMERA_HELP}")
+    check_camera(args.camera)
     if args.card_models is not None and not (args.card_models / "cards" / "finder.pt").is_file():
         raise CliError(f"--card-models {args.card_models}: no es una carpeta de modelos con el lector de cartas")
     camera = choose_camera(args.camera)
