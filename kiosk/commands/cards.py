@@ -96,6 +96,13 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("folder", metavar="DIR", type=Path)
     evaluate.add_argument("--split", help="subcarpeta de images/ y labels/, p. ej. val")
     evaluate.add_argument("--json", action="store_true")
+    evaluate.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="lee cada imagen reducida a esta parte de su lado (0.5: índices la mitad de grandes, como los de una "
+        "webcam lejana); por defecto 1, tal cual",
+    )
     _reader_options(evaluate)
     evaluate.set_defaults(func=run_eval)
 
@@ -406,6 +413,7 @@ def run_read(args: argparse.Namespace) -> int:
 
     from vision.cards.reader import annotate
 
+    check_annotate(args.annotate)
     reader = _card_reader(args)
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
@@ -413,7 +421,6 @@ def run_read(args: argparse.Namespace) -> int:
     for path, frame in loaded_frames(args.images, args.json, failed):
         reading = reader.read(frame)
         if args.json:
-    check_annotate(args.annotate)
             _emit({"image": str(path), "cards": [c.to_dict() for c in reading.cards]})
         else:
             print(describe_cards(str(path), reading))
@@ -433,8 +440,8 @@ def describe_cards(name: str, reading: Any) -> str:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """`cacho cards eval DIR [--split S] [--json] [--models DIR]`."""
-    from vision.cards.evaluate import evaluate_folder, images_of
+    """`cacho cards eval DIR [--split S] [--scale F] [--json] [--models DIR]`."""
+    from vision.cards.evaluate import enlarged, evaluate_folder, images_of, suit_table
     from vision.frames import FrameError, load_image
 
     folder = args.folder
@@ -443,13 +450,23 @@ def run_eval(args: argparse.Namespace) -> int:
     images = images_of(folder, args.split)
     if not images:
         raise CliError(f"no hay imágenes en {folder / 'images' / (args.split or '')}")
+    if not 0.1 <= args.scale <= 1:
+        raise CliError(f"--scale {args.scale:g}: debe estar entre 0.1 y 1 (la parte del lado con que se lee)")
     reader = _card_reader(args)
     readings = {}
     for image in images:
         try:
-            readings[image.name] = [c.to_dict() for c in reader.read(load_image(image)).cards]
+            frame = load_image(image)
         except FrameError as error:
             raise CliError(f"{image}: {error}") from None
+        if args.scale != 1:
+            import cv2
+            import numpy as np
+
+            size = (max(1, round(frame.shape[1] * args.scale)), max(1, round(frame.shape[0] * args.scale)))
+            frame = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), np.uint8)
+        cards = [c.to_dict() for c in reader.read(frame).cards]
+        readings[image.name] = [enlarged(c, 1 / args.scale) for c in cards] if args.scale != 1 else cards
     try:
         scores = evaluate_folder(folder, readings, args.split, with_meta=(folder / "meta").is_dir())
     except (FileNotFoundError, ValueError) as error:
@@ -462,6 +479,9 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"carga del coordinador: {scores.load:.1%}; errores silenciosos: {scores.silent_errors}")
     print(f"lecturas de más: {scores.extra} ({scores.silent_extra} sin marcar)")
     print(f"imágenes enteras bien: {scores.images_all_right_share:.1%}")
+    print(f"palos aceptados seguros y equivocados: {scores.sure_suit_errors}")
+    for line in suit_table(scores.suits["sure"]):
+        print("  " + line)
     for game, part in scores.games.items():
         print(
             f"  {game}: {part['shown']} cartas, carga {part['load']:.1%}, errores silenciosos {part['silent_errors']}, "

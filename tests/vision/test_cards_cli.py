@@ -123,6 +123,20 @@ def test_eval_scores_a_rendered_folder_and_refuses_a_bad_one(
     assert 0 <= scores["load"] <= 1 and scores["silent_errors"] == len(scores["errors"])
     assert main(["cards", "eval", str(tmp_path)]) == 2
     assert "falta images/" in capsys.readouterr().err
+    assert main(["cards", "eval", str(rendered), "--split", "val", "--scale", "2"]) == 2
+    assert "--scale 2: debe estar entre 0.1 y 1" in capsys.readouterr().err
+
+
+def test_eval_reads_a_reduced_copy_and_prints_the_suits_table(
+    rendered: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--scale reads each image reduced (smaller indices); the boxes are put back, so the cards still match."""
+    assert main(["cards", "eval", str(rendered), "--split", "val", "--scale", "0.8"]) == 0
+    out = capsys.readouterr().out
+    assert "palos aceptados seguros y equivocados:" in out and "mostrado \\ leído" in out
+    assert main(["cards", "eval", str(rendered), "--split", "val", "--scale", "0.8", "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["recall"] >= 0.8 and sum(scores["suits"]["sure"].values()) > 0
 
 
 def test_rendered_tables_are_read_with_no_silent_error(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:

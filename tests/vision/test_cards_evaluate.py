@@ -15,11 +15,13 @@ from vision.cards.evaluate import (
     CardScores,
     TruthCard,
     class_names,
+    enlarged,
     evaluate_folder,
     finish,
     iou,
     readings_from_jsonl,
     score_image,
+    suit_table,
 )
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 
@@ -268,3 +270,24 @@ def test_a_rendered_folder_is_also_scored_game_by_game(folder: Path) -> None:
     (folder / "meta" / "empty.json").write_text(json.dumps({"size": [1000, 800], "cards": []}))
     (folder / "labels" / "one.txt").write_text("")
     assert evaluate_folder(folder, {}).games == {}
+
+
+def test_suits_read_are_counted_against_suits_shown_sure_and_flagged_apart(folder: Path) -> None:
+    readings = {
+        "one.jpg": [
+            reading("10S", [105, 105, 295, 375]),  # a hearts card read as spades, sure
+            reading("AS", [400, 100, 600, 380]),  # right, sure
+            reading("QS", [700, 100, 900, 380], uncertain=True),  # a clubs card read as spades, flagged
+            reading(None, [100, 450, 300, 730], face_down=True),  # face down: no suit
+        ]
+    }
+    scores = evaluate_folder(folder, readings)
+    assert scores.suits == {"sure": {"HS": 1, "SS": 1}, "flagged": {"CS": 1}}
+    assert scores.sure_suit_errors == 1 and scores.to_dict()["sure_suit_errors"] == 1
+    table = suit_table(scores.suits["sure"])
+    assert table[0].split()[-4:] == ["S", "H", "D", "C"] and table[2].split() == ["H", "1", "0", "0", "0"]
+
+
+def test_a_reading_of_a_reduced_copy_is_put_back_in_the_images_pixels() -> None:
+    read = {"card": "5C", "box": [10, 20, 30, 40], "indices": [[10, 20, 15, 30]], "uncertain": False}
+    assert enlarged(read, 2.0) == {**read, "box": [20, 40, 60, 80], "indices": [[20, 40, 30, 60]]}

@@ -15,7 +15,7 @@ from typing import Any
 
 import cv2
 
-from vision.cards.notation import CLASS_NAMES, parse_card
+from vision.cards.notation import CLASS_NAMES, SUITS, parse_card
 from vision.types import Box
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
@@ -65,10 +65,18 @@ class CardScores:
     extras: list[dict[str, Any]] = field(default_factory=list)
     # a rendered folder's figures game by game (its metas name each table's game): each game's scene has the target
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the suit read against the suit shown, of every card face up read as a card: {"sure" | "flagged": {"CS": n}},
+    # "CS" a clubs card read as spades (a wrong suit accepted sure is a silent wrong ruling: a flush, a trick)
+    suits: dict[str, dict[str, int]] = field(default_factory=lambda: {"sure": {}, "flagged": {}})
+
+    @property
+    def sure_suit_errors(self) -> int:
+        """Cards accepted sure with the wrong suit."""
+        return sum(n for pair, n in self.suits["sure"].items() if pair[0] != pair[1])
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict."""
-        return asdict(self)
+        return {**asdict(self), "sure_suit_errors": self.sure_suit_errors}
 
 
 def _name(text: str) -> str:
@@ -258,6 +266,7 @@ def score_image(
         scores.matched += 1
         sure = not reading.get("uncertain")
         scores.flagged += not sure
+        _count_suits(truth, reading, scores.suits["sure" if sure else "flagged"])
         if _is_right(truth, reading):
             scores.right += 1
             scores.right_sure += sure
@@ -280,6 +289,30 @@ def score_image(
             scores.extras.append({"image": image, "reading": dict(reading)})
             all_right = False
     scores.images_all_right += all_right
+
+
+def enlarged(reading: Mapping[str, Any], factor: float) -> dict[str, Any]:
+    """A reading of a reduced copy of the image, its boxes back in the image's pixels (`factor`: 1 / the reduction)."""
+
+    def grown(box: Sequence[float]) -> list[float]:
+        return [v * factor for v in box]
+
+    return {**reading, "box": grown(reading["box"]), "indices": [grown(b) for b in reading.get("indices", ())]}
+
+
+def _count_suits(truth: TruthCard, reading: Mapping[str, Any], table: dict[str, int]) -> None:
+    """One more in `table` for the suit shown and the suit read (a card face up read as a card, face up)."""
+    if truth.face_down or truth.card is None or reading.get("face_down") or not reading.get("card"):
+        return
+    pair = truth.card[-1] + parse_card(reading["card"])[-1]
+    table[pair] = table.get(pair, 0) + 1
+
+
+def suit_table(suits: Mapping[str, int]) -> list[str]:
+    """The suit confusion table as lines: a row per suit shown, a column per suit read."""
+    head = "mostrado \\ leído " + " ".join(f"{s:>6}" for s in SUITS)
+    rows = [f"{shown:>17} " + " ".join(f"{suits.get(shown + read, 0):>6}" for read in SUITS) for shown in SUITS]
+    return [head, *rows]
 
 
 def finish(scores: CardScores) -> CardScores:
