@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cli import CliError
+from kiosk.commands.common import os_reason
 
 
 def default_folder(code: str) -> Path:
@@ -103,7 +104,7 @@ def run_credentials(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CliError(str(error)) from None
     except OSError as error:
-        raise CliError(f"no se pudo escribir en {folder}: {error}") from None
+        raise CliError(f"no se pudo escribir en {folder}: {os_reason(error, folder)}") from None
     if args.json:
         print(json.dumps({"code": written.code, "folder": str(Path(folder).resolve()), "passwords": written.passwords}))
         return 0
@@ -149,7 +150,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if known:
         try:
             written = credentials.read_credentials(folder)
-        except (ValueError, KeyError, OSError) as error:
+        except OSError as error:
+            raise CliError(f"credenciales ilegibles en {folder}: {os_reason(error)}") from None
+        except (ValueError, KeyError) as error:
             raise CliError(f"credenciales ilegibles en {folder}: {error}") from None
         if written.code != args.codigo:
             raise CliError(f"las credenciales de {folder} son del campeonato {written.code!r}, no de {args.codigo!r}")
@@ -210,7 +213,7 @@ def run_draw(args: argparse.Namespace) -> int:
     try:
         text = args.jugadores.read_text(encoding="utf-8")
     except OSError as error:
-        raise CliError(f"no se pudo leer {args.jugadores}: {error}") from None
+        raise CliError(f"no se pudo leer {args.jugadores}: {os_reason(error, args.jugadores)}") from None
     names = [line.partition(",")[0].strip() for line in text.splitlines() if line.strip()]
     try:
         tables = draw(names, args.semilla, args.hasta)

@@ -14,7 +14,14 @@ from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
-from kiosk.commands.common import check_adapt_options, check_annotate, finish_replay, loaded_frames, read_log_lines
+from kiosk.commands.common import (
+    check_adapt_options,
+    check_annotate,
+    finish_replay,
+    loaded_frames,
+    make_annotate,
+    read_log_lines,
+)
 
 MAX_MELD_HAND = 10  # nine dealt plus the card drawn
 PHASES = {
@@ -415,8 +422,7 @@ def run_read(args: argparse.Namespace) -> int:
 
     check_annotate(args.annotate)
     reader = _card_reader(args)
-    if args.annotate is not None:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+    make_annotate(args.annotate)
     failed: list[Path] = []
     for path, frame in loaded_frames(args.images, args.json, failed):
         reading = reader.read(frame)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,6 +15,70 @@ from engines.jsonl import ReplayError
 from kiosk.cli import CliError
 
 State = TypeVar("State")
+
+# What the system says of a file, by errno, in Spanish (its own words are English): os_reason.
+OS_REASONS = {
+    errno.ENOENT: "no existe",
+    errno.EACCES: "no hay permiso",
+    errno.EPERM: "no hay permiso",
+    errno.EISDIR: "es una carpeta, no un archivo",
+    errno.ENOTDIR: "una parte de la ruta es un archivo, no una carpeta",
+    errno.EEXIST: "ya existe",
+    errno.ENOTEMPTY: "la carpeta no está vacía",
+    errno.ENOSPC: "no queda espacio en el disco",
+    errno.EDQUOT: "no queda cuota de disco",
+    errno.EROFS: "el disco es de solo lectura",
+    errno.ENAMETOOLONG: "el nombre es demasiado largo",
+    errno.ELOOP: "hay demasiados enlaces simbólicos en la ruta",
+    errno.EIO: "falló el disco al leer o escribir",
+    errno.EBUSY: "otro programa lo tiene ocupado",
+    errno.ETXTBSY: "otro programa lo tiene ocupado",
+    errno.EMFILE: "hay demasiados archivos abiertos",
+    errno.ENFILE: "hay demasiados archivos abiertos",
+    errno.ENXIO: "el dispositivo no está",
+    errno.ENODEV: "el dispositivo no está",
+}
+# The same for SQLite, by its primary result code: sqlite_reason.
+SQLITE_REASONS = {
+    sqlite3.SQLITE_CANTOPEN: "no se pudo abrir el archivo",
+    sqlite3.SQLITE_NOTADB: "el archivo no es una base de datos SQLite",
+    sqlite3.SQLITE_CORRUPT: "la base de datos está dañada",
+    sqlite3.SQLITE_READONLY: "la base de datos es de solo lectura",
+    sqlite3.SQLITE_PERM: "no hay permiso",
+    sqlite3.SQLITE_AUTH: "no hay permiso",
+    sqlite3.SQLITE_BUSY: "otro programa tiene ocupada la base de datos",
+    sqlite3.SQLITE_LOCKED: "otro programa tiene ocupada la base de datos",
+    sqlite3.SQLITE_FULL: "no queda espacio en el disco",
+    sqlite3.SQLITE_IOERR: "falló el disco al leer o escribir",
+}
+
+
+def os_reason(error: OSError, path: Path | str | None = None) -> str:
+    """Why a file operation failed, in Spanish by its errno; the path it failed on, unless it is `path` itself."""
+    if error.errno is None:  # raised with a message of its own
+        return str(error)
+    reason = OS_REASONS.get(error.errno) or f"error del sistema {errno.errorcode.get(error.errno, error.errno)}"
+    where = error.filename
+    if error.errno == errno.EEXIST and where is not None and os.path.exists(where) and not os.path.isdir(where):
+        reason = "es un archivo, no una carpeta"  # mkdir over a file
+    if where is None or (path is not None and os.fspath(where) == os.fspath(path)):
+        return reason
+    return f"{os.fsdecode(where)}: {reason}"
+
+
+def sqlite_reason(error: sqlite3.Error | OSError, path: Path) -> str:
+    """Why the SQLite database `path` could not be opened or used, in Spanish (an OSError: its folder's)."""
+    if isinstance(error, OSError):
+        return os_reason(error, path)
+    if path.is_dir():
+        return "es una carpeta, no un archivo de base de datos"
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return "error de SQLite"
+    reason = SQLITE_REASONS.get(code & 0xFF) or f"error de SQLite {getattr(error, 'sqlite_errorname', code)}"
+    if code & 0xFF == sqlite3.SQLITE_CANTOPEN and not os.access(path.parent, os.W_OK):
+        reason = f"no hay permiso para escribir en la carpeta {path.parent}"
+    return reason
 
 
 def read_log_lines(path: Path) -> list[str]:
@@ -25,7 +92,7 @@ def read_log_lines(path: Path) -> list[str]:
     except UnicodeDecodeError:
         raise CliError(f"{path} no es texto UTF-8: no parece un registro JSON Lines") from None
     except OSError as error:
-        raise CliError(f"no se pudo leer {path}: {error.strerror}") from None
+        raise CliError(f"no se pudo leer {path}: {os_reason(error, path)}") from None
     return text.splitlines()
 
 
@@ -86,6 +153,16 @@ def check_annotate(folder: Path | None) -> None:
     """`--annotate DIR`: a file already there in its place is a CliError, before anything is read or written."""
     if folder is not None and folder.exists() and not folder.is_dir():
         raise CliError(f"--annotate {folder}: es un archivo, no una carpeta (ahí se guardan las fotos anotadas)")
+
+
+def make_annotate(folder: Path | None) -> None:
+    """Create the `--annotate DIR` folder; one that cannot be made is a CliError in Spanish."""
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"--annotate {folder}: no se pudo crear la carpeta: {os_reason(error, folder)}") from None
 
 
 def check_adapt_options(args: Any) -> None:

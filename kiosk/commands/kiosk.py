@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cli import CliError
+from kiosk.commands.common import sqlite_reason
 from kiosk.server import STREAMS, THREADS
 
 CAMERA_HELP = "auto, pi, pi:N, opencv:N, replay:RUTA, demo o none (auto: la del Pi si está, si no la demo)"
@@ -105,7 +106,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     try:
         app = create_app(config | ({"CARD_MODELS": str(args.card_models)} if args.card_models else {}))
     except (OSError, sqlite3.Error) as error:
-        raise CliError(f"no se pudo abrir la base de datos {db}: {error}") from None
+        raise CliError(f"no se pudo abrir la base de datos {db}: {sqlite_reason(error, db)}") from None
     address = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}/"
     print(f"Cacho Companion: kiosco en {address} (cámara: {camera or 'ninguna'}; mesas en {db})", flush=True)
     if args.host == "127.0.0.1":

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from kiosk.cli import CliError
+from kiosk.commands.common import os_reason
 from vision.types import Frame
 
 
@@ -58,7 +59,7 @@ def run_markers(args: argparse.Namespace) -> int:
                 write_png(path, page, args.dpi)
                 written.append(path)
     except OSError as error:
-        raise CliError(f"no se pudo escribir {args.out}: {error.strerror or error}") from None
+        raise CliError(f"no se pudo escribir {args.out}: {os_reason(error, args.out)}") from None
     for path in written:
         print(path)
     print(

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiosk.cli import CliError
-from kiosk.commands.common import check_adapt_options, check_annotate, loaded_frames
+from kiosk.commands.common import check_adapt_options, check_annotate, loaded_frames, make_annotate
 
 if TYPE_CHECKING:
     from vision.evaluate import TruthDie
@@ -159,8 +159,7 @@ def run_read(args: argparse.Namespace) -> int:
 
     check_annotate(args.annotate)
     reader = _reader(args.models, args, table_geometry=args.nadir == "markers")
-    if args.annotate is not None:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+    make_annotate(args.annotate)
     failed: list[Path] = []
     for path, frame in loaded_frames(args.images, args.json, failed):
         tilted = _tilted(reader, args)
