@@ -55,7 +55,8 @@
       parts.push(h("p", { id: "champion", class: "champion" }, "🏆 " + t("Campeón de la mesa") + ": " + s.winner));
     } else if (s.round) {
       const r = s.round;
-      const mode = t(r.heads_up ? "mano a mano" : r.obligo ? "obligo" : r.aces_wild ? "ases comodín" : "ases no son comodín");
+      // round.mode (Round.to_dict): "obligo", "mano a mano", "apertura" or "normal"; the last two tell the aces
+      const mode = t(r.mode === "obligo" || r.mode === "mano a mano" ? r.mode : r.aces_wild ? "ases comodín" : "ases no son comodín");
       parts.push(h("p", { class: "round" }, t("Ronda") + " " + r.number + " · " + t("parte") + " " + r.opener + " · " + mode));
       parts.push(h("p", { class: "bid", id: "standing-bid" }, s.bid ? s.bid.player + ": " + s.bid.text : t("Sin apuesta todavía")));
       if (r.paso) parts.push(h("p", { class: "paso", id: "paso-declared" }, t("Paso de") + " " + r.paso.player + ": " + r.paso.hand + " (art. 8)"));

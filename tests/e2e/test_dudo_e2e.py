@@ -432,6 +432,21 @@ def test_the_english_view_of_a_table_shows_no_spanish_of_its_own(bare: Server, p
         assert spanish not in shown, spanish
 
 
+def test_the_round_line_says_obligo_and_mano_a_mano(bare: Server, page: Any) -> None:
+    """Issue 63, point 4: an obligo round and a heads-up one are named on the round line, not by their aces."""
+    page.goto(bare.url + "/")
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    for start, mode in (
+        ({"players": list(PLAYERS), "opener": "Ana", "dice": {"Ana": 1, "Beto": 5, "Caro": 5}}, "obligo"),
+        ({"players": ["Ana", "Beto"], "opener": "Ana"}, "mano a mano"),
+    ):
+        text = json.dumps({"event": "start", **start})
+        response = page.request.post(bare.url + "/dudo/import", form={"text": text, "csrf_token": token})
+        assert response.ok, response.text()
+        page.goto(response.url)
+        expect(page.locator(".round")).to_have_text(f"Ronda 1 · parte Ana · {mode}")
+
+
 def test_a_kiosk_that_stops_answering_is_shown(bare: Server, page: Any) -> None:
     """Issue 34, point 9: with the server down the camera badge says so, and a tap says it was not applied."""
     new_table(page, bare)
