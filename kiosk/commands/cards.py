@@ -12,6 +12,7 @@ from engines.cards.deck import DOUBLE_DECK, TRUCO_DECK, Card, parse_card, parse_
 from engines.cards.errors import CardRuleError
 from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
 from engines.cards.replay import GAMES, Replay, replay
+from engines.cards.truco.game import GAME_POINTS
 from engines.cards.truco.trick import Play, resolve_trick
 from kiosk.cli import CliError
 from kiosk.commands.common import (
@@ -334,7 +335,8 @@ def run_trick(args: argparse.Namespace) -> int:
     if result.team is None:
         print(f"Baza empatada entre parejas: no es de nadie. Sale el asiento {result.leads_next}.")
     else:
-        print(f"Gana el asiento {result.winner} (pareja {result.team}); sale a la próxima baza.")
+        pair = f"pareja de los asientos {result.team} y {result.team + 2}"
+        print(f"Gana el asiento {result.winner} ({pair}); sale a la próxima baza.")
     return 0
 
 
@@ -367,17 +369,25 @@ def describe(state: dict[str, Any]) -> str:
     elif game == "cacheta":
         points = ", ".join(f"{name} {n}" for name, n in zip(players, state["points"], strict=True))
         lines.append(f"Ronda {state['round']}. Puntos: {points}")
-        if "vp" in state:
-            lines.append(f"VP: {state['vp']}  GP: {state['gp']}")
+        if "vp" in state:  # the table is over: the tournament's points by place (VP) and by game (GP)
+            for label, key in (("Puntos de victoria (VP)", "vp"), ("Puntos de juego (GP)", "gp")):
+                each = ", ".join(f"{name} {n}" for name, n in zip(players, state[key], strict=True))
+                lines.append(f"{label}: {each}")
     else:
-        lines.append(f"Mano {state['hand']}. Tentos: pareja 0 {state['scores'][0]}, pareja 1 {state['scores'][1]}")
+        tentos = ", ".join(f"{_team(players, team)} {state['scores'][team]}" for team in (0, 1))
+        lines.append(f"Mano {state['hand']}. Tentos (se juega a {GAME_POINTS}): {tentos}")
     if winner is not None:
-        label = f"la pareja {winner}" if game == "truco" else players[winner]
+        label = f"la pareja de {_team(players, winner)}" if game == "truco" else players[winner]
         lines.append(f"Gana {label}.")
     else:
         phase = PHASES.get(state["phase"], state["phase"])
         lines.append(f"En juego: {phase}.")
     return "\n".join(lines)
+
+
+def _team(players: list[str], team: int) -> str:
+    """A Truco pair by its players' names: team 0 is seats 0 and 2, team 1 seats 1 and 3."""
+    return f"{players[team]} y {players[team + 2]}"
 
 
 def _card_reader(args: argparse.Namespace) -> Any:

@@ -48,13 +48,13 @@ def summary(table: DudoTable) -> str:
     count = table.coordinator_count()
     dice = " · ".join(f"{name} {n}" if n else f"{name} eliminado" for name, n in count.dice)
     lines.append(f"Dados: {dice}  —  en juego {count.in_play} de {count.table_start_dice}")
+    if table.winner is not None:  # the table is over: no calzo to speak of
+        lines.append(f"Campeón de la mesa: {table.winner} (art. 10)")
+        return "\n".join(lines)
     if count.calzo.allowed:
         lines.append("Calzo: permitido")
     else:
         lines.append(f"Calzo: no (art. {count.calzo.article}: {count.calzo.reason})")
-    if table.winner is not None:
-        lines.append(f"Campeón de la mesa: {table.winner} (art. 10)")
-        return "\n".join(lines)
     legal = table.legal_actions()
     assert legal is not None and table.round is not None
     if legal.player is None:

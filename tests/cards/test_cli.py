@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import cli
+from kiosk.commands.cards import describe
 from kiosk.demo import demo_path
 
 
@@ -249,3 +250,16 @@ def test_console_script_subprocess() -> None:
         timeout=60,
     )
     assert bad.returncode != 0 and "8S no está en la baraja" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_summaries_are_words_a_player_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 63: Cacheta's VP and GP per player, and Truco's pairs by their names, not Python lists or «pareja 0»."""
+    status, out, _ = call(capsys, "cards", "replay", str(demo_path("cards_cacheta.jsonl")))
+    assert status == 0 and "[" not in out
+    assert "Puntos de victoria (VP): Ana 2, Beto 5, Caro 3\nPuntos de juego (GP): Ana 2, Beto 4, Caro 3\n" in out
+    status, out, _ = call(capsys, "cards", "replay", str(demo_path("cards_truco.jsonl")))
+    assert status == 0 and "Tentos (se juega a 12): Ana y Caro 7, Beto y Davi 0" in out and "pareja 0" not in out
+    over = {"game": "truco", "players": ["Ana", "Beto", "Caro", "Davi"], "hand": 9, "scores": [5, 12], "winner": 1}
+    assert describe(over | {"phase": "over"}).endswith("Gana la pareja de Beto y Davi.")
+    status, out, _ = call(capsys, "cards", "trick", "--game", "truco", "7D", "AS", "7H", "4C")
+    assert status == 0 and out == "Gana el asiento 3 (pareja de los asientos 1 y 3); sale a la próxima baza.\n"

@@ -149,7 +149,15 @@ def test_console_script(tmp_path: Path) -> None:
 
 def test_demo_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo"]) == 0
-    assert "Campeón de la mesa" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("Campeón de la mesa: Ana (art. 10)")
+    assert "Calzo:" not in out  # issue 63: once the table has a champion, no calzo to speak of
+
+
+def test_a_table_in_play_says_whether_one_may_calzar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = write(tmp_path, '{"event":"start","players":["Ana","Beto","Caro"],"opener":"Ana"}')
+    assert main(["dudo", "replay", str(log)]) == 0
+    assert "Calzo: permitido" in capsys.readouterr().out
 
 
 def test_demo_log_is_the_generator_output(tmp_path: Path) -> None:
