@@ -148,6 +148,19 @@ def _level_or_none(option: str, text: str) -> float | None:
     return level
 
 
+def _pixels_or_none(option: str, text: str) -> float | None:
+    """A length in pixels that may be switched off (`--suit-floor`): from 0 to 1000, or none."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        pixels = float(text)
+    except ValueError:
+        raise CliError(f"{option} debe ser un número de píxeles o none, no {text}") from None
+    if not 0 <= pixels <= 1000:
+        raise CliError(f"{option} debe estar entre 0 y 1000 píxeles, no {text}")
+    return pixels
+
+
 def _again(text: str) -> int | None:
     """The `--again` turns: 2 or 4, or none (a card in doubt is not read again)."""
     if text.strip().lower() == "none":
@@ -192,6 +205,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--lone-second",
         help="una carta vista por una sola esquina se acepta solo si la segunda lectura la nombra con esta confianza "
         "(0.9; none: basta con que la nombre)",
+    )
+    parser.add_argument(
+        "--suit-floor",
+        help="una carta cuyo índice más grande mide menos de estos píxeles va al coordinador: su palo es de pocos "
+        "píxeles (20; none: nunca)",
     )
     parser.add_argument(
         "--turns",
@@ -406,6 +424,8 @@ def _card_reader(args: argparse.Namespace) -> Any:
         settings = replace(settings, face=_level_or_none("--face", args.face))
     if args.lone_second is not None:
         settings = replace(settings, lone_second=_level_or_none("--lone-second", args.lone_second))
+    if args.suit_floor is not None:
+        settings = replace(settings, suit_floor=_pixels_or_none("--suit-floor", args.suit_floor))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

@@ -92,6 +92,22 @@ def test_a_card_is_sure_only_when_two_corners_agree() -> None:
     assert rival.uncertain and "10D" in rival.reasons[0]
 
 
+def test_a_card_whose_indices_are_too_small_for_its_suit_goes_to_the_coordinator() -> None:
+    """Two sure corners that agree, but 19 px long: the suit glyph is a few pixels (2S read 2C, sure, at 13-17 px)."""
+    settings = CardSettings(pair=0.5, alone=None)
+    small = judge([hit("2S", 0.99, 0, 0, side=19), hit("2S", 0.99, 100, 150, side=19)], settings)
+    assert small.uncertain and small.reasons == ("índice demasiado pequeño para leer el palo (19 px)",)
+    one_large = judge([hit("2S", 0.99, 0, 0, side=19), hit("2S", 0.99, 100, 150, side=20)], settings)
+    assert not one_large.uncertain
+    unchecked = judge(
+        [hit("2S", 0.99, 0, 0, side=12), hit("2S", 0.99, 100, 150, side=12)],
+        CardSettings(pair=0.5, alone=None, suit_floor=None),
+    )
+    assert not unchecked.uncertain
+    back = judge([IndexHit("BACK", 0.9, Box(0, 0, 12, 12))], settings)
+    assert not back.uncertain and back.face_down
+
+
 def test_two_corners_that_agree_are_still_doubted_when_the_second_classifier_names_another_card() -> None:
     settings = CardSettings(pair=0.5)
 

@@ -139,6 +139,10 @@ class CardSettings:
     # one corner: the second classifier names the card at this level too, as two corners must each be sure at `pair`
     # (None: naming it is enough; then a joker's lettering and a club pip went through as cards, models/cards)
     lone_second: float | None = 0.9
+    # a face-up card whose largest corner index is shorter than this (pixels of the frame read): its suit glyph is a
+    # few pixels, where both classifiers agreed on the wrong suit, sure (None: never flagged for it; the bound and
+    # its measure in models/cards/README.md)
+    suit_floor: float | None = 20.0
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -284,6 +288,9 @@ def judge(
     elif typical and max(group[0].box.width, group[0].box.height) < PART_OF_INDEX * typical:
         # the box holds the rank and not the suit below it (seen half under a chip): the suit read is a guess
         reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
+    longest = max(max(h.box.width, h.box.height) for h in group)
+    if settings.suit_floor is not None and longest < settings.suit_floor:
+        reasons.append(f"índice demasiado pequeño para leer el palo ({longest:.0f} px)")
     indices = tuple(h.box for h in group)
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
 
