@@ -35,6 +35,11 @@ class PairedFaces:
         )
 
     @property
+    def candidate_level(self) -> float | None:
+        """The classifier's calibrated level for a doubtful die's candidate faces (vision.candidates)."""
+        return self.classifier.candidate_level
+
+    @property
     def wants_turned(self) -> bool:
         """Whether the classifier reads dice turned outward-up (DiceReader then cuts them so)."""
         return self.classifier.turned

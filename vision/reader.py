@@ -276,6 +276,7 @@ class DiceReader:
             uncertain=bool(reasons),
             reasons=tuple(reasons),
             guesses=verdict.guesses,
+            level=getattr(self.faces, "candidate_level", None),
         )
 
     def _second_chances(

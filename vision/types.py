@@ -97,6 +97,8 @@ class FaceGuess:
     centre: tuple[float, float] | None = None
     # how square the face it read looks: 1 seen square-on, cos(angle) seen at a slant; None when it does not say
     squash: float | None = None
+    # the classifier's probability of each face 1-6 (empty: a method that gives none)
+    faces: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +128,21 @@ class DieReading:
     uncertain: bool
     reasons: tuple[str, ...] = ()
     guesses: tuple[FaceGuess, ...] = field(default=(), compare=False)
+    # the calibrated level from which a face's probability puts it among a doubtful die's candidates (None: not
+    # calibrated, so a doubtful die may be any face); vision.candidates
+    level: float | None = field(default=None, compare=False)
 
     def flagged(self, reason: str) -> DieReading:
         """The same die, uncertain for one more reason."""
         return replace(self, uncertain=True, reasons=(*self.reasons, reason))
+
+    @property
+    def candidates(self) -> tuple[int, ...]:
+        """The faces the die may show: its face when sure; where only the face readers doubt it, every face the
+        classifier gives at least the calibrated level (and the faces the readers name); else every face."""
+        from vision.candidates import candidate_faces
+
+        return candidate_faces(self)
 
     def to_dict(self) -> dict[str, object]:
         """The contract's die object: face, confidence, box, uncertain (and why)."""
@@ -138,6 +151,7 @@ class DieReading:
             "confidence": round(self.confidence, 4),
             "box": self.box.to_list(),
             "uncertain": self.uncertain,
+            "candidates": list(self.candidates),
         }
         if self.reasons:
             out["reasons"] = list(self.reasons)

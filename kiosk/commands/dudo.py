@@ -13,7 +13,7 @@ _ACTION_NAMES = {"bid": "apostar", "dudo": "dudar", "calzo": "calzar", "paso": "
 
 
 def register(subparsers: Any) -> None:
-    """Add `cacho dudo replay`."""
+    """Add `cacho dudo replay` and `cacho dudo count`."""
     dudo = subparsers.add_parser("dudo", help="Dudo: el campeonato de cachos")
     commands = dudo.add_subparsers(dest="dudo_command", metavar="ACCIÓN", required=True)
     replay = commands.add_parser(
@@ -25,6 +25,9 @@ def register(subparsers: Any) -> None:
     replay.add_argument("file", metavar="FILE", type=Path, help="registro de la mesa, un evento JSON por línea")
     replay.add_argument("--json", action="store_true", help="un objeto JSON en vez del resumen en castellano")
     replay.set_defaults(func=run_replay)
+    from kiosk.commands import dudo_count
+
+    dudo_count.register(commands)
 
 
 def load(path: Path) -> ReplayResult:

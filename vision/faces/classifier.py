@@ -168,9 +168,10 @@ def guess_from_probabilities(probs: npt.NDArray[np.float32]) -> FaceGuess:
     """The classifier's guess from one row of probabilities: None when "no readable face" beats every face."""
     best = int(likeliest_face(probs))
     none = float(no_face_probability(probs))
+    faces = tuple(float(p) for p in probs[1:7])
     if none > float(probs[best]):
-        return FaceGuess(None, none, METHOD)
-    return FaceGuess(best, float(probs[best]), METHOD)
+        return FaceGuess(None, none, METHOD, faces=faces)
+    return FaceGuess(best, float(probs[best]), METHOD, faces=faces)
 
 
 class FaceClassifier:
@@ -225,6 +226,10 @@ class FaceClassifier:
         # trained on crops turned so the way out from the frame's centre points up (crops.outward_turn)
         self.turned = bool(meta.get("turned", False))
         self.meta = meta
+        from vision.candidates import load_level
+
+        # a doubtful die's candidate faces: those it gives at least this probability (None: every face)
+        self.candidate_level = load_level(model_dir)
 
     def logits(self, batch: Batch) -> npt.NDArray[np.float32]:
         """Raw outputs for a preprocessed batch."""
