@@ -27,6 +27,7 @@ from engines.cards.cacheta.game import (
 from engines.cards.cacheta.tournament import victory_points
 from engines.cards.deck import Card, parse_cards
 from engines.cards.melds import cacheta_rules, meld, split, trumps_for
+from tests.cards.helpers import refusal, refused
 
 CACHO = Path(sys.executable).parent / "cacho"
 NAMES = ("Ana", "Beto", "Caro", "Davi", "Eva", "Fede", "Gabi", "Hugo")
@@ -141,14 +142,14 @@ def test_two_to_eight_players_ten_points_each() -> None:
     assert table(8).points == (10,) * 8
     assert table(3, points=5).points == (5, 5, 5)  # GameVelvet's ranked rooms
     for n in (1, 9):
-        with pytest.raises(CachetaError):
+        with refusal(CachetaError, "Cacheta", f"de 2 a 8 jugadores, no {n}"):
             CachetaGame.start(tuple(f"J{i}" for i in range(n)))
 
 
 def test_nine_card_knock_each_opponent_loses_one() -> None:
     state = run(table(4), [Deal((W, J1, J2, J3), c("8C")), Draw(0, "stock", c("KD"))])
-    with pytest.raises(CachetaError):
-        state.check(Knock(0, None))  # the K♦ does not fit: no ten-card knock
+    # The K♦ does not fit: no ten-card knock.
+    refused(state, Knock(0, None), CachetaError, "Knock out", "no forman todas juegos válidos")
     state = state.apply(Knock(0, c("KD")))
     assert state.points == (10, 9, 9, 9)
 
@@ -167,11 +168,9 @@ def test_ten_card_knock_with_a_trump() -> None:
 
 def test_knock_only_in_turn_after_drawing() -> None:
     state = run(table(2), [Deal((J1, W), c("8C"))])
-    with pytest.raises(CachetaError):
-        state.check(Knock(1, None))  # not his turn
+    refused(state, Knock(1, None), CachetaError, "The Game", "no es su turno")
     state = run(state, [Draw(0, "stock", c("KD")), Discard(0, c("KD"))])
-    with pytest.raises(CachetaError):
-        state.check(Knock(1, None))  # must draw first
+    refused(state, Knock(1, None), CachetaError, "The Game", "primero roba")
     state = run(state, [Draw(1, "discard"), Knock(1, c("KD"))])
     assert state.points == (9, 10)
 
@@ -182,8 +181,7 @@ def test_out_at_zero_last_one_left_wins_vp_by_place_with_ties() -> None:
     assert state.points == (2, 1, 1, 1)
     state = run(state, [Deal((J1, W, J2, J3), c("8C")), Draw(1, "stock", c("KD")), Knock(1, c("KD"))])
     assert state.points == (1, 1, 0, 0) and state.phase == "deal"
-    with pytest.raises(CachetaError):
-        state.check(Deal((J1, W, J2, J3), c("8C")))  # the eliminated get no cards
+    refused(state, Deal((J1, W, J2, J3), c("8C")), CachetaError, "Cacheta", "Caro ya salió de la mesa")
     state = run(state, [Deal((J1, W, None, None), c("8C"))])
     assert state.turn == 0
     state = run(state, [Draw(0, "stock", c("KD")), Discard(0, c("KD")), Draw(1, "stock", c("KS"))])
@@ -235,13 +233,12 @@ def test_cut_priority_passes_on_when_the_nearer_cannot_knock() -> None:
 def test_cut_only_by_the_good_one_and_a_wrong_cut_burns() -> None:
     state = run(table(3), [Deal((ANA, BETO_NO, CARO), c("9H"))])
     state = run(state, [Draw(0, "stock", c("KC")), Discard(0, c("KC"))])
-    with pytest.raises(CachetaError):
-        state.check(Cut(2, c("AD")))  # Caro did not call the good one
+    refused(state, Cut(2, c("AD")), CachetaError, "Cut the Line", "solo corta la fila quien pidió la buena")
     state = run(state, [GoodOne(1)]).apply(Cut(1, c("2D")))
     assert state.burned[1] and state.points == (10, 10, 10)
     state = run(state, [Draw(1, "discard"), Discard(1, c("KC"))])
-    with pytest.raises(CachetaError):
-        state.apply(GoodOne(1))  # "burned and can't cut the line anymore"
+    # "burned and can't cut the line anymore"
+    refused(state, GoodOne(1), CachetaError, "Burned", "Beto está quemado: ya no puede cortar la fila")
 
 
 # --- CLI, from outside ----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import pytest
 from engines.cards.cacho.game import Bet, CachoHand, Call, Deal, Pass, Raise
 from engines.cards.cacho.showdown import CachoError, evaluate, showdown
 from engines.cards.deck import SUITS, Card, parse_cards
+from tests.cards.helpers import refused
 
 CACHO = Path(sys.executable).parent / "cacho"
 NAMES = ("Ana", "Beto", "Caro", "Davi")  # seat 0 is the eldest (the dealer's left)
@@ -133,13 +134,12 @@ def test_first_round_pass_is_out_and_free_bet_is_one_chip_no_raises() -> None:
     state = run(start((10, 10, 10, 10)), [Deal(h("AS 2S 3S 4S"))])
     assert state.next_player == 0  # the eldest speaks first
     for bad in (Raise(0, 1), Call(0)):
-        with pytest.raises(CachoError):
-            state.check(bad)
+        refused(state, bad, CachoError, "The first round", "no hay subidas: se pasa o se apuesta")
     state = run(state, [Pass(0), Bet(1), Bet(2), Pass(3)])
     assert state.chips == (10, 9, 9, 10) and state.pot == 2
     assert state.in_hand == (1, 2) and state.round == 2
-    with pytest.raises(CachoError):
-        state.check(Deal(h("5S 6S 5H")))  # the second card only to the remaining players
+    # The second card only to the remaining players.
+    refused(state, Deal(h("5S 6S 5H")), CachoError, "Dealing", "a cada jugador que sigue: 2, no 3")
     state = state.apply(Deal(h("5S 6S")))
     assert (state.hands[1], state.hands[2]) == (h("2S 5S"), h("3S 6S"))
 
@@ -154,8 +154,7 @@ def test_all_pass_first_round_cards_gathered_and_dealt_again() -> None:
 def test_second_round_pass_loses_the_first_chip_bet_two_more_no_raises() -> None:
     state = run(start((10, 10, 10)), [Deal(h("AS 2S 3S")), Bet(0), Bet(1), Bet(2), Deal(h("4S 5S 6S"))])
     for bad in (Raise(0, 1), Call(0)):
-        with pytest.raises(CachoError):
-            state.check(bad)
+        refused(state, bad, CachoError, "The Second Round", "no hay subidas: se pasa o se apuesta")
     state = run(state, [Bet(0), Pass(1), Bet(2)])
     # "three chips from each of the remaining players and any single chips from the players [who] bet in
     # the first round but passed in the second"
@@ -200,8 +199,7 @@ def test_resto_seed_example_seven_chips() -> None:
         state.check(Raise(0, 8))
     assert error.value.article == "Resto - Limit on Raises"
     state = run(state, [Raise(0, 3), Raise(1, 4)])  # the bids reach 7 in two raises
-    with pytest.raises(CachoError):
-        state.check(Raise(2, 1))
+    refused(state, Raise(2, 1), CachoError, "Resto - Limit on Raises", "más allá del resto: 7 fichas")
     state = run(state, [Call(2), Call(0)])
     assert state.phase == "over" and sum(state.chips) == 50 and min(state.chips) >= 0
 
@@ -211,8 +209,7 @@ def test_resto_counts_only_remaining_players() -> None:
     state = to_third((20, 3, 20), second=(True, False, True))
     assert state.in_hand == (0, 2) and state.chips == (17, 2, 17)
     state.check(Raise(0, 17))
-    with pytest.raises(CachoError):
-        state.check(Raise(0, 18))
+    refused(state, Raise(0, 18), CachoError, "Resto - Limit on Raises", "más allá del resto: 17 fichas")
 
 
 def test_in_game_showdown_equal_points_the_eldest_still_in_wins() -> None:

@@ -23,7 +23,7 @@ from engines.cards.pifpaf.game import (
     PifPafOptions,
     Raise,
 )
-from tests.cards.helpers import cards, run
+from tests.cards.helpers import cards, refused, run
 
 HANDS = (
     cards("AS 2H 9D JD QH KS 4H 10C 5C"),
@@ -64,8 +64,7 @@ def test_per_raise_cap_option() -> None:
     state = run(hand((100, 100, 100), ante=2, bet_cap="raise"), [Deal(HANDS), Raise(0, 6)])
     state = state.apply(Raise(1, 6))
     assert state.level == 12
-    with pytest.raises(PifPafError):
-        state.check(Raise(2, 7))
+    refused(state, Raise(2, 7), PifPafError, "Game play", "más allá de ante × jugadores = 6 fichas")
 
 
 def test_all_fold_but_one_takes_the_pot_and_the_hand_is_not_played() -> None:

@@ -28,6 +28,7 @@ from engines.cards.pifpaf.game import (
     PifPafHand,
     Raise,
 )
+from tests.cards.helpers import refusal, refused
 
 CACHO = Path(sys.executable).parent / "cacho"
 NAMES = ("Ana", "Beto", "Caro", "Davi", "Eva", "Fede", "Gabi", "Hugo")
@@ -112,7 +113,7 @@ def test_three_to_eight_players() -> None:
     for n in (3, 8):
         start((10,) * n)
     for n in (2, 9):
-        with pytest.raises(PifPafError):
+        with refusal(PifPafError, "Pif Paf (Cacheta)", f"de 3 a 8 jugadores, no {n}"):
             PifPafHand.start(tuple(f"J{i}" for i in range(n)), (10,) * n, 1)
 
 
@@ -127,8 +128,7 @@ def test_seed_cap_example_four_players_five_ante() -> None:
     assert error.value.article == "Game play"
     state.check(Raise(0, 20))
     state = run(state, [Raise(0, 10), Raise(1, 10)])
-    with pytest.raises(PifPafError):
-        state.check(Raise(2, 1))
+    refused(state, Raise(2, 1), PifPafError, "Game play", "más allá de ante × jugadores = 20 fichas")
     state = run(state, [Call(2), Fold(3), Call(0)])
     assert state.phase == "play" and state.pot == 20 + 3 * 20
     assert sum(state.chips) + state.pot == 400
@@ -136,23 +136,19 @@ def test_seed_cap_example_four_players_five_ante() -> None:
 
 def test_dealers_left_bets_and_plays_first() -> None:
     state = start().apply(Deal(HANDS))
-    with pytest.raises(PifPafError):
-        state.check(Call(1))
+    refused(state, Call(1), PifPafError, "Game play", "no es su turno: le toca a Ana")
     state = run(state, [Call(0), Call(1), Call(2)])
     assert state.phase == "play" and state.turn == 0
-    with pytest.raises(PifPafError):
-        state.check(Draw(1, "stock", c("9D")))
+    refused(state, Draw(1, "stock", c("9D")), PifPafError, "Play of the hand", "no es su turno: le toca a Ana")
     # "They begin their turn by drawing one card from the stock": there is no discard yet.
-    with pytest.raises(PifPafError):
-        state.check(Draw(0, "discard"))
+    refused(state, Draw(0, "discard"), PifPafError, "Play of the hand", "no hay descarte que robar")
 
 
 def test_all_fold_but_one_takes_the_pot_without_playing() -> None:
     state = run(start(), [Deal(HANDS), Call(0), Raise(1, 4), Fold(2), Fold(0)])
     assert state.phase == "over" and state.winner == 1
     assert state.chips == (28, 28 - 4 + 6 + 4, 28) and state.pot == 0
-    with pytest.raises(PifPafError):
-        state.check(Draw(1, "stock", c("9D")))
+    refused(state, Draw(1, "stock", c("9D")), PifPafError, "Object of Pif Paf", "la mano ya terminó")
 
 
 # --- Play and going out ---------------------------------------------------------------------------------
@@ -164,8 +160,8 @@ def playing() -> PifPafHand:
 
 def test_going_out_discard_then_nine_cards_in_melds_winner_takes_the_pot() -> None:
     state = run(playing(), [Draw(0, "stock", c("KC"))])
-    with pytest.raises(PifPafError):
-        state.check(GoOut(0, c("KC")))  # the A♦ would be left over
+    # The A♦ would be left over.
+    refused(state, GoOut(0, c("KC")), PifPafError, "Play of the hand", "no forman todas juegos válidos")
     state = state.apply(GoOut(0, c("AD")))
     assert state.phase == "over" and state.winner == 0
     assert state.chips == (28 + 6, 28, 28) and state.pot == 0
@@ -178,8 +174,7 @@ def test_going_out_discard_then_nine_cards_in_melds_winner_takes_the_pot() -> No
 
 def test_no_going_out_before_drawing() -> None:
     state = playing()
-    with pytest.raises(PifPafError):
-        state.check(GoOut(0, c("AD")))
+    refused(state, GoOut(0, c("AD")), PifPafError, "Play of the hand", "primero roba")
 
 
 def test_claim_priority_is_next_in_turn_from_the_discarder_wrapping_round() -> None:
@@ -197,8 +192,7 @@ def test_claim_priority_is_next_in_turn_from_the_discarder_wrapping_round() -> N
     )
     with pytest.raises(PifPafError, match="prioridad"):
         state.check(Claim(1, c("2D")))
-    with pytest.raises(PifPafError):
-        state.check(Claim(2, c("AH")))  # not the discarder himself
+    refused(state, Claim(2, c("AH")), PifPafError, "Play of the hand", "no puede reclamar su propio descarte")
     state = state.apply(Claim(0, c("AD")))
     assert state.winner == 0 and sum(state.chips) == 90
 
@@ -206,8 +200,7 @@ def test_claim_priority_is_next_in_turn_from_the_discarder_wrapping_round() -> N
 def test_claim_only_with_the_last_card_needed() -> None:
     state = run(playing(), [Draw(0, "stock", c("9H")), Discard(0, c("9H"))])
     for seat, discard in ((1, "2D"), (2, "AH")):
-        with pytest.raises(PifPafError):
-            state.check(Claim(seat, c(discard)))
+        refused(state, Claim(seat, c(discard)), PifPafError, "Play of the hand", "con 9H no completa juegos")
 
 
 def test_stock_exhausted_discard_pile_turned_over_unshuffled() -> None:
@@ -224,13 +217,12 @@ def test_stock_exhausted_discard_pile_turned_over_unshuffled() -> None:
         discarded.append(card)
     seat = len(stock) % 3
     wrong = next(card for card in discarded if card != discarded[0])
-    with pytest.raises(PifPafError):
-        state.check(Draw(seat, "stock", wrong))
+    turned = f"el descarte dado vuelta sin barajar: la carta que sale es {discarded[0]}, no {wrong}"
+    refused(state, Draw(seat, "stock", wrong), PifPafError, "Play of the hand", turned)
     # The first card discarded (the bottom of the pile) is the first to come off the new stock.
     state = state.apply(Draw(seat, "stock", discarded[0]))
     assert state.table is not None and state.table.top is None
-    with pytest.raises(PifPafError):
-        state.check(Draw(seat, "discard"))
+    refused(state, Draw(seat, "discard"), PifPafError, "Play of the hand", "ya robó: ahora descarta")
     state = run(state, [Discard(seat, discarded[0]), Draw((seat + 1) % 3, "stock", discarded[1])])
     assert state.table is not None and state.table.hands[(seat + 1) % 3][-1] == discarded[1]
 

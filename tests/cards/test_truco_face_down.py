@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engines.cards.replay import replay
 from engines.cards.truco.game import (
     DealTo,
@@ -18,7 +16,7 @@ from engines.cards.truco.game import (
     parse_action,
 )
 from engines.cards.truco.trick import TrucoError
-from tests.cards.helpers import cards, run
+from tests.cards.helpers import cards, refused, run
 from tests.cards.test_truco import NAMES, c, game
 
 
@@ -44,13 +42,8 @@ def test_a_face_down_deal_reaches_play_with_three_unknown_cards_each() -> None:
 def test_cards_played_from_a_face_down_hand_are_checked_against_what_was_seen() -> None:
     state = run(hidden_deal(), [PlayCard(0, c("AS")), PlayCard(1, c("7H"))])
     assert state.hidden == (2, 2, 3, 3)
-    with pytest.raises(TrucoError) as refused:
-        state.check(PlayCard(2, c("AS")))
-    assert refused.value.article == "Play of the hand"
-    assert "ya se vio" in refused.value.message
-    with pytest.raises(TrucoError) as not_in_deck:
-        state.check(PlayCard(2, c("8S")))
-    assert "no está en la baraja" in not_in_deck.value.message
+    refused(state, PlayCard(2, c("AS")), TrucoError, "Play of the hand", "la carta AS ya se vio")
+    refused(state, PlayCard(2, c("8S")), TrucoError, "Truco", "no está en la baraja")
     state = run(state, [PlayCard(2, c("4C")), PlayCard(3, c("3S"))])
     assert state.tricks[0].team == 0 and state.tricks[0].winner == 2
 
@@ -79,21 +72,16 @@ def test_pass_and_reject_with_unknown_cards() -> None:
 def test_known_and_face_down_hands_mix() -> None:
     state = game().apply(StartHand(3))
     state = run(state, [Offer(cards("AS 2C QH")), Keep(0), DealTo(1), DealTo(2, cards("4C 3H KD")), DealTo(3)])
-    with pytest.raises(TrucoError):
-        state.check(PlayCard(0, c("4C")))  # seat 0's cards are known
+    refused(state, PlayCard(0, c("4C")), TrucoError, "Play of the hand", "Ana no tiene la carta 4C")  # known cards
     state = state.apply(PlayCard(0, c("AS")))
-    with pytest.raises(TrucoError) as refused:
-        state.check(PlayCard(1, c("4C")))  # seat 2 holds it
-    assert "ya se vio" in refused.value.message
+    refused(state, PlayCard(1, c("4C")), TrucoError, "Play of the hand", "la carta 4C ya se vio")  # seat 2 holds it
 
 
 def test_iron_hand_face_down() -> None:
     state = hidden_deal(game((11, 11)))
     assert state.kind == "iron" and state.phase == "play"
     state = run(state, [PlayCard(0, c("4C")), PlayCard(1, c("4S")), PlayCard(2, c("5S")), PlayCard(3, c("6S"))])
-    with pytest.raises(TrucoError) as refused:
-        state.check(PlayCard(0, c("AS"), down=True))
-    assert refused.value.article == "A score of eleven"
+    refused(state, PlayCard(0, c("AS"), down=True), TrucoError, "A score of eleven", "no hay tapadas")
 
 
 def test_eleven_hand_face_down() -> None:
@@ -124,6 +112,4 @@ def test_log_events_without_cards_are_face_down() -> None:
 
 def test_a_short_known_deal_is_still_refused() -> None:
     state = game().apply(StartHand(3))
-    with pytest.raises(TrucoError) as refused:
-        state.check(Offer(cards("AS 2C")))
-    assert "tres cartas" in refused.value.message
+    refused(state, Offer(cards("AS 2C")), TrucoError, "Dealing procedure", "se reparten tres cartas, no 2")

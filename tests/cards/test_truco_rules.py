@@ -33,6 +33,7 @@ from engines.cards.truco.game import (
     TrucoOptions,
 )
 from engines.cards.truco.trick import Play, TrucoError, resolve_trick
+from tests.cards.helpers import refused
 
 CACHO = Path(sys.executable).parent / "cacho"
 NAMES = ("Ana", "Beto", "Caro", "Davi")  # seats in playing order; partners 0 & 2, 1 & 3
@@ -214,8 +215,7 @@ def test_pass_once_reject_three_times_at_most() -> None:
     assert state.hands[3] == parse_cards("3S KS 5H")
     for hand in ("2S QD 4D", "3H 6C JH", "AH 7S 5C"):
         state = state.apply(Offer(parse_cards(hand)))
-        with pytest.raises(TrucoError):
-            state.check(PassToPartner(1))  # the partner already has a hand
+        refused(state, PassToPartner(1), TrucoError, "Dealing procedure", "ya pasó una mano a su compañero")
         state = state.apply(Reject(1))
     state = state.apply(Offer(parse_cards("4C 7H AS")))
     with pytest.raises(TrucoError, match="tres"):
@@ -230,9 +230,9 @@ def test_cut_one_to_three_times_by_the_dealers_left() -> None:
     state = new_game().apply(StartHand(2))
     for cuts in (1, 2, 3):
         state.check(Cut(1, cuts, "top"))
-    for bad in (Cut(1, 0, "top"), Cut(1, 4, "top"), Cut(3, 1, "top")):
-        with pytest.raises(TrucoError):
-            state.check(bad)
+    for cuts in (0, 4):
+        refused(state, Cut(1, cuts, "top"), TrucoError, "Dealing procedure", "de una a tres veces")
+    refused(state, Cut(3, 1, "top"), TrucoError, "Dealing procedure", "corta el jugador a la izquierda")
 
 
 # --- Stakes ---------------------------------------------------------------------------------------------
@@ -262,10 +262,9 @@ def test_accepted_truco_plays_for_three() -> None:
 
 def test_no_card_while_a_raise_is_unanswered() -> None:
     state = deal(new_game(), HANDS).apply(Truco(0))
-    with pytest.raises(TrucoError):
-        state.check(PlayCard(0, c("3S")))
-    with pytest.raises(TrucoError):
-        state.check(Accept(2))  # the trucador's own partner cannot answer
+    refused(state, PlayCard(0, c("3S")), TrucoError, "Raising the stakes", "responder el truco antes de jugar")
+    # The trucador's own partner cannot answer.
+    refused(state, Accept(2), TrucoError, "Raising the stakes", "responde la pareja contraria")
 
 
 def test_seed_example_score_six_cannot_raise_to_nine() -> None:
@@ -320,18 +319,16 @@ def test_fouls_one_tento_never_the_twelfth() -> None:
 def test_hand_of_eleven_direct_deal_no_pass_no_reject() -> None:
     state = new_game((11, 4)).apply(StartHand(3))
     assert state.kind == "eleven"
-    with pytest.raises(TrucoError):
-        state.check(Offer(parse_cards("3S KS 5H")))
-    with pytest.raises(TrucoError):
-        state.check(Reject(0))
-    with pytest.raises(TrucoError):
-        state.check(PassToPartner(0))
+    eleven = "A score of eleven"
+    refused(state, Offer(parse_cards("3S KS 5H")), TrucoError, eleven, "se reparte directamente")
+    # Nothing is offered to the mão, so there is nothing to reject or pass.
+    for decision in (Reject(0), PassToPartner(0)):
+        refused(state, decision, TrucoError, "Dealing procedure", "no hay cartas ofrecidas al mão")
 
 
 def test_hand_of_eleven_run_costs_one_tento() -> None:
     state = deal(new_game((11, 4)), HANDS)
-    with pytest.raises(TrucoError):
-        state.check(ElevenDecision(1, False))  # only the team on eleven decides
+    refused(state, ElevenDecision(1, False), TrucoError, "A score of eleven", "decide la pareja que tiene once")
     state = state.apply(ElevenDecision(0, False))
     assert state.scores == (11, 5) and state.phase == "hand"
 
@@ -340,8 +337,7 @@ def test_hand_of_eleven_played_for_three_without_truco_leader_wins_game() -> Non
     state = deal(new_game((11, 4)), HANDS).apply(ElevenDecision(0, True))
     assert state.stake == 3
     for seat in range(4):
-        with pytest.raises(TrucoError):
-            state.check(Truco(seat))
+        refused(state, Truco(seat), TrucoError, "A score of eleven", "no se puede trucar")
     state = play(state, [(0, "3S"), (1, "2S"), (2, "3H"), (3, "7S")])
     state = play(state, [(0, "KS"), (1, "QD"), (2, "JH"), (3, "5C")])
     assert state.phase == "over" and state.winner == 0 and state.scores[0] == 12
@@ -358,11 +354,10 @@ def test_hand_of_eleven_lost_gives_the_others_three() -> None:
 def test_iron_hand_both_on_eleven() -> None:
     state = deal(new_game((11, 11)), HANDS)
     assert state.kind == "iron" and state.phase == "play"  # nobody decides: the hand is played
-    with pytest.raises(TrucoError):
-        state.check(Truco(0))
+    refused(state, Truco(0), TrucoError, "A score of eleven", "no se puede trucar")
     state = play(state, [(0, "3S"), (1, "2S"), (2, "3H"), (3, "7S")])
-    with pytest.raises(TrucoError):
-        state.check(PlayCard(0, c("KS"), down=True))  # cards are turned up
+    # Cards are turned up.
+    refused(state, PlayCard(0, c("KS"), down=True), TrucoError, "A score of eleven", "mano de hierro.*no hay tapadas")
     state = play(state, [(0, "KS"), (1, "QD"), (2, "JH"), (3, "5C")])
     assert state.phase == "over" and state.winner == 0
 
@@ -379,8 +374,7 @@ def test_iron_hand_tie_another_iron_hand() -> None:
 def test_eleven_decision_for_a_team_that_does_not_exist_is_refused() -> None:
     state = deal(new_game((0, 11)), HANDS)
     for team in (2, -1):
-        with pytest.raises(TrucoError):
-            state.check(ElevenDecision(team, True))
+        refused(state, ElevenDecision(team, True), TrucoError, "A score of eleven", f"no hay pareja {team}")
 
 
 # --- Conservation: each hand moves exactly its stake to one team ----------------------------------------
