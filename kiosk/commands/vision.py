@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any) -> None:
-    """Add `cacho vision read | eval | finder | bench | adapt`."""
+    """Add `cacho vision read | eval | finder | bench | adapt | evening`."""
     vision = subparsers.add_parser("vision", help="leer dados en fotos de la mesa")
     commands = vision.add_subparsers(dest="vision_command", metavar="ACCIÓN", required=True)
 
@@ -92,6 +92,9 @@ def register(subparsers: Any) -> None:
     )
     teach.add_argument("--json", action="store_true")
     teach.set_defaults(func=run_adapt)
+    from kiosk.commands import evening
+
+    evening.register(commands, _reader_options)
 
 
 def _reader_options(parser: argparse.ArgumentParser) -> None:

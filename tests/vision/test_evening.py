@@ -1,0 +1,102 @@
+"""An evening replayed: frames read with the reader of the moment, confirmed, and the reader adapted as it goes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.cli import main
+from tests.vision.test_adapt import dice_folder
+from vision import evening as ev
+from vision.evaluate import TruthDie
+from vision.faces.adapt import AdaptError
+from vision.types import Box, DieReading, FrameReading
+
+
+def die(face: int, box: Box, uncertain: bool = False) -> DieReading:
+    return DieReading(face, 0.9, box, uncertain, ("dudoso",) if uncertain else ())
+
+
+A, B, C = Box(0, 0, 10, 10), Box(20, 0, 30, 10), Box(40, 0, 50, 10)
+
+
+def test_a_frame_is_scored_against_its_labels() -> None:
+    truth = [TruthDie(A, 3), TruthDie(B, 5), TruthDie(C, None)]  # C is cocked
+    dice = [die(3, A), die(6, B), die(2, C), die(4, Box(60, 0, 70, 10))]
+    score = ev.score_frame("f.jpg", truth, dice, "de fábrica")
+    # B read 6 sure, the cocked C accepted, and a die accepted where there is none: three silent errors
+    assert (score.dice, score.missed, score.flagged, score.wrong, score.load) == (3, 0, 0, 3, 3)
+    flagged = ev.score_frame("f.jpg", truth, [die(3, A, True)], "x")
+    assert (flagged.missed, flagged.flagged, flagged.wrong) == (2, 1, 0)
+    assert set(flagged.to_dict()) == {"image", "dice", "missed", "flagged", "wrong", "models"}
+
+
+@dataclass
+class Result:
+    written: bool
+
+
+class Reader:
+    """Every die flagged by the stock models, every die sure and right once adapted."""
+
+    def __init__(self, models: Path) -> None:
+        self.adapted = models.name.startswith("adaptado")
+
+    def read(self, frame: Any) -> FrameReading:
+        return FrameReading(200, 120, (die(1, Box(20, 20, 60, 60), not self.adapted),))
+
+
+def test_the_reader_changes_only_between_frames_once_enough_dice_are_confirmed(tmp_path: Path) -> None:
+    folder = dice_folder(tmp_path / "noche", 10, faces=(1,))  # two dice a photo; the reader finds one
+    calls: list[tuple[Path, Path, Path]] = []
+
+    def adapter(folder: Path, out: Path, source: Path, *, holdout: float, epochs: int | None) -> Result:
+        calls.append((folder, out, source))
+        if len(calls) == 1:
+            raise AdaptError("solo hay 6 dados etiquetados")
+        out.mkdir()
+        return Result(True)
+
+    steps = list(ev.evening(folder, tmp_path / "stock", tmp_path / "work", Reader, adapter, ev.Learning(6, 1)))
+    frames = [s for s in steps if isinstance(s, ev.FrameScore)]
+    tried = [s for s in steps if isinstance(s, ev.Adaptation)]
+    assert [f.image for f in frames] == [f"tirada{k:03d}.png" for k in range(10)]
+    assert [t.after for t in tried] == ["tirada002.png", "tirada003.png", "tirada006.png", "tirada009.png"]
+    assert tried[0].refused and tried[1].models == "adaptado-2"
+    assert [f.models for f in frames[:4]] == ["de fábrica"] * 4 and frames[4].models == "adaptado-2"
+    assert calls[1][2] == tmp_path / "stock" and calls[2][2] == tmp_path / "work" / "adaptado-2"  # from the one in use
+    assert len(list((tmp_path / "work" / "confirmados" / "labels").iterdir())) == 10
+    parts = ev.halves(frames)
+    # one die flagged and one missed a photo, until the fifth is read adapted (one sure and right)
+    assert parts["first_half"] == {"dice": 10, "load": 0.9, "wrong": 0}
+    assert parts["second_half"] == {"dice": 10, "load": 0.5, "wrong": 0}  # one missed a photo
+
+
+def test_the_command_replays_a_drawn_evening_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = dice_folder(tmp_path / "noche", 50, schemes=("azul_rojo", "azul_rojo"))  # 100 dice
+    assert main(["vision", "evening", str(folder), "--adapt-every", "60", "--epochs", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(lines) == 51 and set(lines[-1]) == {"first_half", "second_half"}
+    assert all(set(line) == {"image", "dice", "missed", "flagged", "wrong", "models"} for line in lines[:-1])
+    assert lines[0]["models"] == "de fábrica" and sum(line["dice"] for line in lines[:-1]) == 100
+    # 60 dice after the 30th photo, too few of them held out: tried again after each photo until enough are
+    assert "tras tirada029.png: todavía no se puede adaptar (las fotos apartadas" in captured.err
+    assert "adaptado en 1 épocas" in captured.err
+    assert lines[-1]["first_half"]["dice"] == 50 and 0 <= lines[-1]["second_half"]["load"] <= 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [(["--adapt-every", "0"], "--adapt-every 0"), (["--epochs", "0"], "--epochs 0"), ([], "falta images/")],
+)
+def test_bad_options_are_refused_in_spanish(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    folder = dice_folder(tmp_path / "noche", 2) if extra else tmp_path
+    assert main(["vision", "evening", str(folder), *extra]) == 2
+    assert message in capsys.readouterr().err

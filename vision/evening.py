@@ -1,0 +1,159 @@
+"""One table's evening replayed: each frame read with the reader of that moment, confirmed with its labels as a
+coordinator would, and the reader taught the confirmed dice as the kiosk teaches it while the table plays.
+
+The learning rule (`Learning`, the kiosk's too): once `every` new confirmed dice are in, the models in use are
+adapted on every confirmed die so far (`vision.faces.adapt.adapt`, counted in epochs), and the new models replace
+them only when they read the held-out confirmed dice no worse (adapt writes nothing otherwise). A folder that cannot
+teach yet (too few dice, a face not shown, too few held out) is tried again after the next frame.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from vision.evaluate import TruthDie, extras_on_a_die, match, read_labels, yolo_samples
+from vision.frames import load_image
+from vision.types import DieReading, Frame, FrameReading
+
+STOCK = "de fábrica"  # the name of the models a table starts with
+
+
+@dataclass(frozen=True, slots=True)
+class Learning:
+    """When and how a table's reader learns its confirmed dice."""
+
+    every: int = 60  # new confirmed dice that start an adaptation (the first: adapt needs 60 dice to begin)
+    epochs: int = 12  # the adaptation's budget, counted in steps so it ends the same on any machine
+    holdout: float = 0.3  # the share of confirmed photos kept out to check the adapted reader
+
+
+class Reader(Protocol):
+    """Reads a frame's dice."""
+
+    def read(self, frame: Frame) -> FrameReading:
+        """Every die on the frame."""
+        ...
+
+
+class Adapter(Protocol):
+    """vision.faces.adapt.adapt, the part used."""
+
+    def __call__(self, folder: Path, out: Path, source: Path, *, holdout: float, epochs: int | None) -> Any:
+        """The result, with `written`; AdaptError when the folder cannot teach yet."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class FrameScore:
+    """One frame read and confirmed: its labelled dice, those missed, flagged, accepted wrong, and the models."""
+
+    image: str
+    dice: int
+    missed: int
+    flagged: int
+    wrong: int
+    models: str
+
+    @property
+    def load(self) -> int:
+        """The dice the coordinator must see to: missed, flagged or accepted wrong."""
+        return self.missed + self.flagged + self.wrong
+
+    def to_dict(self) -> dict[str, object]:
+        """The `cacho vision evening --json` line."""
+        return {
+            "image": self.image,
+            "dice": self.dice,
+            "missed": self.missed,
+            "flagged": self.flagged,
+            "wrong": self.wrong,
+            "models": self.models,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Adaptation:
+    """An adaptation tried after a frame: whether it replaced the models, its figures, or why it could not teach."""
+
+    after: str  # the frame's image
+    models: str | None  # the new models' name where written
+    result: Any = None
+    refused: str | None = None
+
+
+def score_frame(image: str, truth: Sequence[TruthDie], dice: Sequence[DieReading], models: str) -> FrameScore:
+    """A frame's reading against its labels: a die accepted with the wrong face, or accepted where no die is (less
+    a right reading of a die boxed off its label), is wrong; a cocked die accepted is wrong."""
+    matches, missed, extra = match(truth, dice)
+    flagged = sum(m.reading.uncertain for m in matches)
+    wrong = sum(not m.reading.uncertain and m.reading.face != m.truth.face for m in matches)
+    wrong += sum(not r.uncertain for r in extra) - extras_on_a_die(truth, matches, extra)
+    return FrameScore(image, len(truth), len(missed), flagged, wrong, models)
+
+
+def confirm(image: Path, labels: Path, learned: Path) -> int:
+    """Keep a confirmed frame as the kiosk keeps it: the photo and its labels (the faces as confirmed) in the
+    learned folder; the dice it adds."""
+    (learned / "images").mkdir(parents=True, exist_ok=True)
+    (learned / "labels").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(image, learned / "images" / image.name)
+    text = labels.read_text(encoding="utf-8") if labels.exists() else ""
+    (learned / "labels" / f"{image.stem}.txt").write_text(text, encoding="utf-8")
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
+def evening(
+    folder: Path,
+    models: Path,
+    work: Path,
+    reader_of: Callable[[Path], Reader],
+    adapter: Adapter,
+    learning: Learning | None = None,
+) -> Iterator[FrameScore | Adaptation]:
+    """Replay `folder`'s frames in name order as one table's evening, from `models`; `work` holds the confirmed
+    dice and the adapted models. Yields each frame's score, and each adaptation tried."""
+    from vision.faces.adapt import AdaptError
+
+    learning = learning or Learning()
+    samples = sorted(yolo_samples(folder), key=lambda pair: pair[0].name)
+    if not samples:
+        raise FileNotFoundError(f"no hay imágenes en {folder / 'images'}")
+    current, name = models, STOCK
+    reader = reader_of(current)
+    learned, new, made = work / "confirmados", 0, 0
+    for image, labels in samples:
+        frame = load_image(image)
+        height, width = frame.shape[:2]
+        truth = read_labels(labels, width, height)
+        yield score_frame(image.name, truth, reader.read(frame).dice, name)
+        new += confirm(image, labels, learned)
+        if new < learning.every:
+            continue
+        made += 1
+        out = work / f"adaptado-{made}"
+        try:
+            result = adapter(learned, out, current, holdout=learning.holdout, epochs=learning.epochs)
+        except AdaptError as error:
+            yield Adaptation(image.name, None, refused=str(error))
+            continue
+        new = 0
+        if result.written:
+            current, name = out, out.name
+            reader = reader_of(current)
+        yield Adaptation(image.name, name if result.written else None, result)
+
+
+def halves(scores: Sequence[FrameScore]) -> dict[str, dict[str, object]]:
+    """The first and the second half of the evening's frames: dice, load (a share of the dice) and wrong."""
+
+    def part(chosen: Sequence[FrameScore]) -> dict[str, object]:
+        dice = sum(s.dice for s in chosen)
+        load = sum(s.load for s in chosen)
+        return {"dice": dice, "load": round(load / dice, 4) if dice else 0.0, "wrong": sum(s.wrong for s in chosen)}
+
+    middle = len(scores) // 2
+    return {"first_half": part(scores[:middle]), "second_half": part(scores[middle:])}
