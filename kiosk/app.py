@@ -15,6 +15,7 @@ from kiosk.bus import Bus
 from kiosk.camera import CameraService, default_camera_factory, default_reader_factory, models_reader_factory
 from kiosk.cards import learned as cards_learned
 from kiosk.store import Store
+from vision.evening import Learning
 
 DEFAULTS: dict[str, Any] = {
     "CAMERA": None,  # None: no camera (dice entered by hand); "demo", "pi", "opencv:0", "replay:PATH"
@@ -25,6 +26,8 @@ DEFAULTS: dict[str, Any] = {
     "ADAPTER": None,  # kiosk.teach.Adapter (None: vision.faces.adapt.adapt)
     "TEACH_MINUTES": teach.MINUTES,
     "TEACH_EPOCHS": None,  # epochs of an adaptation, instead of TEACH_MINUTES (None: the minutes)
+    "LEARN_EVERY": Learning().every,  # new confirmed dice in play that start an adaptation (None: never by itself)
+    "LEARN_EPOCHS": Learning().epochs,  # that adaptation's budget, in epochs
     "STILL": None,  # vision.still.StillSettings for captures (None: its defaults)
     "DEMO": False,  # seat the bundled demo table at first start
     "CSRF_DISABLED": False,

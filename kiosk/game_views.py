@@ -21,7 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 
-from kiosk import learned, photos, web
+from kiosk import learned, photos, teach, web
 from kiosk.auth import coordinator_required, page_view
 from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError
@@ -187,7 +187,10 @@ class GameViews(Generic[D]):
     def confirming(self, table_id: int, reading: Reading, change: Callable[[], Any]) -> Any:
         """Confirm a reading by `change` (the event logged, or its refusal): the reading's dice are written as a
         labelled sample before the event (kiosk.learned), taken back when it is refused."""
-        return learned.confirming(learned_root(), learned.write_sample, reading, change)
+        answered = learned.confirming(learned_root(), learned.write_sample, reading, change)
+        if not isinstance(answered, tuple):
+            teach.learn_when_due()  # the table goes back to play: a pause for the reader to learn its dice
+        return answered
 
     def by_hand(self, desk: D, reading: Reading) -> Any:
         """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera

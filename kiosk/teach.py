@@ -30,11 +30,13 @@ from kiosk.camera import STOCK, encode_jpeg, shrink
 from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
 from kiosk.store import Store, write_durably
 from kiosk.web import json_body, refuse
+from vision.evening import Learning
 
 TARGET_DICE = 200  # about this many labelled dice before adapting
 MIN_PER_FACE = 20  # and at least this many of each face
 MINUTES = 4.0  # the adaptation's time on the kiosk's CPU
 SETTING = "modelos"  # the store's setting: the adapted models folder in use ("" or absent: the stock one)
+LEARNED_AT = "aprendido-con"  # the store's setting: the confirmed dice counted when the last adaptation in play began
 OWNER = "ensenar"  # the kept frames of this page's readings
 WAITING = "ensenar-lectura"  # the store's setting: the reading awaiting confirmation, as JSON ("" or absent: none)
 PHOTO_WIDTH = 800
@@ -374,7 +376,42 @@ def _short_message(missing: int, short: list[int]) -> str:
     return "; ".join(parts)
 
 
-def _adapt() -> None:
+def learn_when_due() -> bool:
+    """Learning while the table plays: once LEARN_EVERY new confirmed dice are in since the last adaptation, adapt
+    the models in use on every confirmed die in the background (LEARN_EPOCHS), unless one is under way; whether
+    one was started. The new models replace those in use only where they read the held-out dice no worse, and the
+    camera swaps them between readings (CameraService.use_models)."""
+    config = current_app.config
+    every = config.get("LEARN_EVERY")
+    if every is None:
+        return False
+    total = sum(learned.counts(root()).values())
+    store = web.store()
+    last = int(store.setting(LEARNED_AT) or 0)
+    if total < last:  # the folder was emptied or replaced: count from what it holds
+        store.set_setting(LEARNED_AT, str(total))
+        return False
+    if total - last < int(every):
+        return False
+    teach = teaching()
+    with teach.lock:
+        if teach.job["state"] == "running":
+            return False
+        teach.job = {"state": "running", "progress": 0.0, "message": "aprendiendo los dados de la mesa…"}
+        teach.job |= {"started": time.time(), "auto": True}
+    store.set_setting(LEARNED_AT, str(total))
+    epochs = int(config.get("LEARN_EPOCHS") or Learning().epochs)
+
+    def work() -> None:
+        _adapt(command="kiosco: aprendiendo mientras se juega", epochs=epochs, auto=True, counted=last)
+
+    web.in_background(work, "aprender")
+    return True
+
+
+def _adapt(
+    command: str = "kiosco: Enseñar los dados", epochs: int | None = None, auto: bool = False, counted: int = 0
+) -> None:
     from vision.faces.adapt import AdaptError
 
     config, teach, cam = current_app.config, teaching(), web.camera()
@@ -392,21 +429,25 @@ def _adapt() -> None:
             out,
             source,
             minutes=float(config["TEACH_MINUTES"]),
-            epochs=config.get("TEACH_EPOCHS"),
-            command="kiosco: Enseñar los dados",
+            epochs=epochs if auto else config.get("TEACH_EPOCHS"),
+            command=command,
             progress=progress,
         )
     except AdaptError as error:
         job = {"state": "refused", "progress": 1.0, "message": f"no se escribió nada: {error}"}
+        if auto:  # the dice cannot teach yet: tried again at the next confirmation
+            web.store().set_setting(LEARNED_AT, str(counted))
     except Exception as error:  # the kiosk goes on reading with the models it had
         job = {"state": "failed", "progress": 1.0, "message": f"no se pudo enseñar al lector: {error}"}
     else:
         before, after = result.before, result.after
         gained = f"antes: {before.load} de {before.dice} por confirmar; ahora: {after.load} de {after.dice}"
+        if auto:
+            gained = evidence(result.fit_dice, after.wrong, after.dice) + f" ({gained})"
         if result.written and out.is_dir():
             web.store().set_setting(SETTING, out.name)
             cam.use_models(out)
-            job = {"state": "done", "progress": 1.0, "message": gained, "models": out.name}
+            job = {"state": "done", "progress": 1.0, "message": gained, "models": out.name, "auto": auto}
         else:
             job = {
                 "state": "refused",
@@ -420,6 +461,17 @@ def _adapt() -> None:
         }
     with teach.lock:
         teach.job = job
+
+
+def evidence(learnt: int, wrong: int, held_out: int) -> str:
+    """What the reader learned and on what evidence, as a coordinator reads it at a glance."""
+    errores = "1 error" if wrong == 1 else f"{_thousands(wrong)} errores"
+    return f"aprendió {_thousands(learnt)} dados de esta mesa · {errores} en {_thousands(held_out)} apartados"
+
+
+def _thousands(n: int) -> str:
+    """A whole number as Spanish writes it: 1.240."""
+    return f"{n:,}".replace(",", ".")
 
 
 @bp.route("/models", methods=["POST"])

@@ -103,9 +103,9 @@ def _adaptation_line(step: Any) -> str:
     """What an adaptation did, after which frame."""
     if step.refused is not None:
         return f"tras {step.after}: todavía no se puede adaptar ({step.refused})"
-    held = step.result.after
+    before, held = step.result.before, step.result.after
     done = f"lee con {step.models}" if step.models else "no lee mejor: se sigue con los modelos de antes"
     return (
-        f"tras {step.after}: adaptado en {step.result.epochs} épocas; apartados {held.dice} dados, {held.load} por "
-        f"confirmar, {held.wrong} equivocados; {done}"
+        f"tras {step.after}: adaptado en {step.result.epochs} épocas; de {held.dice} dados apartados, por confirmar "
+        f"antes {before.load} y ahora {held.load}, equivocados antes {before.wrong} y ahora {held.wrong}; {done}"
     )

@@ -28,6 +28,7 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
         "DATABASE": str(tmp_path / "kiosk.sqlite3"),
         "CAMERA": None,
         "SSE_HEARTBEAT_S": 0.2,
+        "LEARN_EVERY": None,  # no adaptation starts by itself unless a test asks for it
     }
     base.update(config)
     return create_app(base)

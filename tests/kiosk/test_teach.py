@@ -48,7 +48,9 @@ class FakeAdapter:
         command: str,
         progress: Callable[[float], None],
     ) -> Any:
-        self.calls.append({"folder": folder, "out": out, "source": source, "minutes": minutes})
+        self.calls.append(
+            {"folder": folder, "out": out, "source": source, "minutes": minutes, "epochs": epochs, "command": command}
+        )
         progress(0.5)
         if self.error is not None:
             raise AdaptError(self.error)
@@ -58,6 +60,7 @@ class FakeAdapter:
         held = SimpleNamespace
         return SimpleNamespace(
             written=self.written,
+            fit_dice=1240,
             before=held(dice=40, load=12, wrong=0),
             after=held(dice=40, load=1 if self.written else 15, wrong=0),
         )
@@ -343,3 +346,45 @@ def test_a_stored_reading_whose_frame_is_gone_is_dropped_at_start(tmp_path: Path
     again = start(tmp_path)
     assert state(again)["reading"] is None
     again.camera.close()
+
+
+def test_the_reader_learns_while_the_table_plays_once_enough_dice_are_confirmed(tmp_path: Path) -> None:
+    """Every LEARN_EVERY new confirmed dice, one adaptation starts by itself (LEARN_EPOCHS), from the models in use;
+    its result says what was learned and on what evidence; dice that cannot teach yet are tried again next time."""
+    made = start(tmp_path, LEARN_EVERY=30, LEARN_EPOCHS=3)
+    with made.app.app_context():
+        fill(made.root, {f: 4 for f in range(1, 7)})  # 24 dice: not yet
+        assert not teach.learn_when_due() and made.adapter.calls == []
+        fill(made.root, {f: 5 for f in range(1, 7)})  # 30 dice
+        assert teach.learn_when_due()
+    [call] = made.adapter.calls
+    assert call["epochs"] == 3 and call["command"] == "kiosco: aprendiendo mientras se juega"
+    job = state(made)["job"]
+    assert job["state"] == "done" and job["auto"]
+    assert job["message"].startswith("aprendió 1.240 dados de esta mesa · 0 errores en 40 apartados (antes: 12")
+    wait_models(made, job["models"])
+    with made.app.app_context():
+        assert not teach.learn_when_due()  # nothing new since
+        made.adapter.error = "ningún dado muestra la cara 6"
+        fill(made.root, {f: 10 for f in range(1, 7)})  # 60 dice: 30 new
+        assert teach.learn_when_due()
+        assert state(made)["job"]["state"] == "refused"
+        made.adapter.error = None
+        assert teach.learn_when_due()  # refused: tried again at the next confirmation, not 30 dice later
+    assert [c["source"].name for c in made.adapter.calls[1:]] == [job["models"]] * 2  # from the models in use
+    made.camera.close()
+
+
+def test_a_confirmed_reading_in_play_starts_the_learning(tmp_path: Path) -> None:
+    """The hook is the confirmation itself (GameViews.confirming), in every game."""
+    made = start(tmp_path, LEARN_EVERY=10)
+    write_zones(tmp_path / "mesa.json")
+    made.app.config["TABLE_CONFIG"] = str(tmp_path / "mesa.json")
+    table = made.co.new_table()
+    made.co.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 4})
+    made.co.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Beto"})
+    made.reader.show({1: [4, 4, 1, 2, 3], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]})
+    assert made.co.post(f"/dudo/{table}/read").status_code in (200, 202)
+    assert made.co.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 200
+    assert len(made.adapter.calls) == 1 and "aprendiendo" in made.adapter.calls[0]["command"]
+    made.camera.close()

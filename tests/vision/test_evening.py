@@ -86,7 +86,7 @@ def test_the_command_replays_a_drawn_evening_as_json(tmp_path: Path, capsys: pyt
     assert lines[0]["models"] == "de fábrica" and sum(line["dice"] for line in lines[:-1]) == 100
     # 60 dice after the 30th photo, too few of them held out: tried again after each photo until enough are
     assert "tras tirada029.png: todavía no se puede adaptar (las fotos apartadas" in captured.err
-    assert "adaptado en 1 épocas" in captured.err
+    assert "adaptado en 1 épocas; de " in captured.err and " dados apartados, por confirmar antes " in captured.err
     assert lines[-1]["first_half"]["dice"] == 50 and 0 <= lines[-1]["second_half"]["load"] <= 1
 
 
