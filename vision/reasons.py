@@ -17,6 +17,7 @@ class ReasonCode(StrEnum):
     CUT = "cut"  # cut by the frame's edge
     TOO_SMALL = "too_small"  # too small on the frame to show its pips
     TOO_BIG = "too_big"  # too big a share of the frame for a die
+    TOO_BIG_FOR_AREA = "too_big_for_area"  # too big a share of a known area (the Bolivian rolling area) for a die
     ODD_SIZE = "odd_size"  # far bigger or smaller than the frame's other dice
     OFF_CENTRE = "off_centre"  # the top face is pushed sideways or inwards (a cocked die)
     TILTED = "tilted"  # the top face looks seen at a slant (a cocked die)
@@ -39,6 +40,7 @@ MESSAGES: dict[ReasonCode, str] = {
     ReasonCode.CUT: "cortado por el borde de la imagen",
     ReasonCode.TOO_SMALL: "muy chico para ver los puntos ({side:.0f} px)",
     ReasonCode.TOO_BIG: "demasiado grande para un dado ({share:.0%} de la imagen): ¿es un dado?",
+    ReasonCode.TOO_BIG_FOR_AREA: "demasiado grande para un dado ({share:.0%} de la zona de tirada): ¿es un dado?",
     ReasonCode.ODD_SIZE: "de otro tamaño que los demás dados ({ratio:.1f} veces): ¿es un dado?",
     ReasonCode.OFF_CENTRE: (
         "la cara de arriba está corrida ({sideways:.2f} de lado, {outward:+.2f} hacia afuera): ¿dado montado?"

@@ -42,6 +42,7 @@ from kiosk.store import now
 ROLL_MARKER = 0  # the ArUco id of the rolling area's corners
 MATCH_CENTRE = 0.5  # a die that did not move: above MATCH_IOU, or with centres closer than this share of its side
 DETECT_WIDTH = 2000  # markers are searched on a copy at most this wide
+AREA_DIE_SHARE = 0.3  # a die wider than this share of the rolling area's short side is no die (a cup, a hand)
 
 Point = tuple[float, float]
 
@@ -174,7 +175,8 @@ def from_capture(
         "markers": markers,
         "polygon": None if area is None else [[round(x, 1), round(y, 1)] for x, y in area],
     }
-    found = [entries.die_read(read, **NOT_KEPT) for read in frame_reading.dice]
+    bounds = _area_side(area, data["size"])
+    found = [entries.die_read(sized_to_area(read, bounds), **NOT_KEPT) for read in frame_reading.dice]
     in_area = [d for d in found if area is None or inside(area, centre(d["box"]))]
     in_area.sort(key=lambda d: (centre(d["box"])[0], centre(d["box"])[1]))
     problems: list[str] = []
@@ -189,6 +191,30 @@ def from_capture(
     data["problems"] = problems
     data["dice"] = _claim_kept(in_area, kept, data["size"])
     return data
+
+
+def _area_side(area: list[Point] | None, size: Sequence[int]) -> float:
+    """The short side of the rolling area's bounding box (the frame's, when the whole frame is read)."""
+    if area is None:
+        return float(min(size))
+    xs, ys = [x for x, _ in area], [y for _, y in area]
+    return min(max(xs) - min(xs), max(ys) - min(ys))
+
+
+def sized_to_area(read: Any, side: float) -> Any:
+    """A die judged against the rolling area, whose size is known, not against the whole image: the reader's «too
+    big for a die» (a share of the frame, for a camera over the whole table) is replaced by a die over AREA_DIE_SHARE
+    of the area's short side."""
+    from dataclasses import replace
+
+    from vision.reasons import Reason, ReasonCode
+
+    if not any(getattr(r, "code", None) is ReasonCode.TOO_BIG for r in read.reasons):
+        return read
+    reasons = [r for r in read.reasons if getattr(r, "code", None) is not ReasonCode.TOO_BIG]
+    if read.box.side > AREA_DIE_SHARE * side:
+        reasons.append(Reason(ReasonCode.TOO_BIG_FOR_AREA, share=read.box.side / side))
+    return replace(read, uncertain=bool(reasons), reasons=tuple(reasons))
 
 
 def _pick_for(
