@@ -55,7 +55,7 @@ def source(tmp_path: Path) -> Path:
     (models / "dice").mkdir(parents=True)
     (models / "dice" / "finder.pt").write_bytes(b"finder")
     (models / "faces").mkdir()
-    for name in ("face_cnn.pt", "face_cnn.onnx"):
+    for name in ("face_cnn.pt", "face_cnn.onnx", "candidates.json"):
         shutil.copy(MODELS / "faces" / name, models / "faces" / name)
     return models
 
@@ -155,6 +155,7 @@ def test_adapt_writes_a_whole_models_folder_the_reader_loads(tmp_path: Path, sou
     assert result.before.load == result.before.dice and result.after.wrong == 0
     assert result.written and result.after.load <= result.before.load
     assert (out / "dice" / "finder.pt").read_bytes() == b"finder"
+    assert not (out / "faces" / "candidates.json").exists()  # calibrated for the stock classifier, not this one
     loaded = FaceClassifier(out / "faces")
     assert loaded.threshold == result.threshold and loaded.alone_threshold == result.alone_threshold
     metrics = json.loads((out / "faces" / "metrics.json").read_text())["adapt"]

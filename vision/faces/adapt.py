@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.candidates import NAME as CANDIDATES_NAME
 from vision.faces.classifier import (
     CLASS_NAMES,
     ONNX_NAME,
@@ -378,6 +379,8 @@ def _write(source: Path, out: Path, model: _Model, result: Adapted, folder: Path
 
     def change(staging: Path) -> None:
         model.save(staging / "faces", result.threshold, result.alone_threshold)
+        # the candidate level was calibrated for the classifier it starts from, not for this one
+        (staging / "faces" / CANDIDATES_NAME).unlink(missing_ok=True)
         update_metrics(
             staging / "faces" / METRICS_NAME, "adapt", {**result.to_dict(), "folder": str(folder), "command": command}
         )
