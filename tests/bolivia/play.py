@@ -82,7 +82,8 @@ def refused(game: BoliviaGame, action: Action) -> RuleError:
     before = game
     with pytest.raises(RuleError) as error:
         game.check(action)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as again:
         game.apply(action)
+    assert (again.value.article, again.value.message) == (error.value.article, error.value.message)
     assert game == before
     return error.value

@@ -108,8 +108,9 @@ def test_nothing_to_undo_at_the_start_is_refused_with_its_section() -> None:
     assert result.error is not None
     assert (result.error.line, result.error.article) == (2, ART_HOW_TO_PLAY)
     assert "nada que deshacer" in result.error.message
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="nada que deshacer") as refused:
         undo(Played(BoliviaGame().apply(Start(("Ana", "Beto"))), (Start(("Ana", "Beto")),)))
+    assert refused.value.article == ART_HOW_TO_PLAY
 
 
 def test_an_undo_first_is_malformed() -> None:

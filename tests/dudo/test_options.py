@@ -31,7 +31,7 @@ def test_defaults() -> None:
 
 
 def test_config_is_frozen() -> None:
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'subir'"):
         DudoConfig().subir = Subir.LIBRE  # type: ignore[misc]
 
 

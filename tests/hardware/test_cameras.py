@@ -280,7 +280,7 @@ def test_webcam_missing_or_busy_is_a_clear_error() -> None:
     with pytest.raises(CameraError, match="no se pudo abrir la cámara 3"):
         camera.start()
     assert FakeCapture.made[-1].released
-    with pytest.raises(CameraError):  # the caller may retry: still a clear error, not a crash
+    with pytest.raises(CameraError, match="no se pudo abrir la cámara 3"):  # the caller may retry: still a clear error
         camera.start()
 
 
@@ -467,7 +467,7 @@ class Counting(BaseCamera):
 
 def test_camera_context_closes_on_error_and_starts_once() -> None:
     camera = Counting()
-    with pytest.raises(CameraError), camera:
+    with pytest.raises(CameraError, match="se desconectó"), camera:
         camera.start()
         camera.preview()
         camera.capture()

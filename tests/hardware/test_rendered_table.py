@@ -269,8 +269,13 @@ def test_a_frame_that_is_no_image_is_refused_before_any_marker_is_looked_for() -
     """A bad frame gives the reader's clear error, and nothing is measured."""
     plain = NadirReader()
     tilted = TiltedReader(plain)
-    for bad in (np.zeros((8, 8, 3), np.uint8), np.zeros((64, 64), np.uint8), "no es una imagen"):
-        with pytest.raises(FrameError):
+    bad_frames = [
+        (np.zeros((8, 8, 3), np.uint8), r"muy chica \(8x8\)"),
+        (np.zeros((64, 64), np.uint8), "escala de grises"),
+        ("no es una imagen", "se esperaba un arreglo de píxeles"),
+    ]
+    for bad, reason in bad_frames:
+        with pytest.raises(FrameError, match=reason):
             tilted.read(bad)  # type: ignore[arg-type]
     assert tilted.tilt is None and plain.made == [] and plain.reads == 0
 

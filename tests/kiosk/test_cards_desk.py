@@ -24,7 +24,7 @@ def store(tmp_path: Path) -> Store:
 def test_append_lines_is_all_or_none(store: Store) -> None:
     table = store.create_table("truco", "t", ['{"event": "start"}'])
     assert store.append_lines(table, ['{"a": 1}', '{"b": 2}'], expect_seq=1) == 3
-    with pytest.raises(StaleError):
+    with pytest.raises(StaleError, match=r"evento 3, la página mostraba el 1"):
         store.append_lines(table, ['{"c": 3}'], expect_seq=1)
     assert store.lines(table) == ['{"event": "start"}', '{"a": 1}', '{"b": 2}']
 
@@ -32,13 +32,14 @@ def test_append_lines_is_all_or_none(store: Store) -> None:
 def test_a_tap_is_checked_whole_before_any_line_is_stored(store: Store) -> None:
     truco = CardTables("truco")
     table = truco.create(store, "t", PLAYERS)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="decide el mão: Ana") as wrong_player:
         truco.act(store, table, [{"event": "hand", "dealer": 3}, {"event": "keep", "player": 2}], 1)
+    assert wrong_player.value.article == "Dealing procedure"
     assert len(store.lines(table)) == 1
     desk = truco.act(store, table, [{"event": "hand", "dealer": 3}, {"event": "offer"}], 1)
     assert desk.seq == 3 and desk.last_tap() == 2
     assert {json.loads(line)["tap"] for line in desk.lines[1:]} == {2}
-    with pytest.raises(LogError):
+    with pytest.raises(LogError, match="no hay nada que anotar"):
         truco.act(store, table, [], 3)
     with pytest.raises(RuleError) as refused:
         truco.act(store, table, [{"event": "start", "game": "truco"}], 3)
@@ -58,7 +59,7 @@ def test_undo_takes_back_the_last_tap_or_one_imported_line(store: Store) -> None
     desk = truco.act(store, table, [{"event": "offer"}, {"event": "keep", "player": 0}], 4)
     desk = truco.act(store, table, UNDO_TAP, desk.seq)
     assert [line["event"] for line in desk.standing] == ["start", "hand"]
-    with pytest.raises(LogError):
+    with pytest.raises(LogError, match='línea 1: falta "chips"'):  # a cacho start names the chips
         truco.import_log(store, "x", lines[0].replace("truco", "cacho"))
 
 

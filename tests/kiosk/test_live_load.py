@@ -104,8 +104,9 @@ def test_past_the_cap_the_refusal_is_spanish_and_english(tmp_path: Path) -> None
 def test_the_bus_caps_pages_but_not_its_own_subscribers() -> None:
     bus = Bus()
     first = bus.open_stream(1)
-    with pytest.raises(StreamsFull):
+    with pytest.raises(StreamsFull) as full:
         bus.open_stream(1)
+    assert full.value.args == (1,) and bus.streams == 1  # full at the limit asked for
     bus.subscribe()  # the kiosk's own listeners (a championship link) are not pages
     assert (bus.streams, bus.subscribers) == (1, 2)
     bus.unsubscribe(first)
@@ -130,8 +131,9 @@ def test_a_full_kiosk_gives_a_closed_pages_place_to_a_new_one() -> None:
     bus = Bus()
     closed = threading.Event()
     old = bus.open_stream(1, closed.is_set)
-    with pytest.raises(StreamsFull):
+    with pytest.raises(StreamsFull) as full:
         bus.open_stream(1)
+    assert full.value.args == (1,) and bus.streams == 1
     closed.set()  # before its stream looked again
     bus.open_stream(1)
     assert old.get_nowait() is None  # its stream ends

@@ -36,7 +36,7 @@ def test_pending_reading_is_cleared_with_the_reveal_in_one_transaction(tmp_path:
     store.append(table, "reveal", expect_seq=1, clear_pending=True)
     assert store.pending(table) is None
     store.set_pending(table, 2, {"x": 1})
-    with pytest.raises(StaleError):
+    with pytest.raises(StaleError, match=r"evento 2, la página mostraba el 1"):
         store.append(table, "late", expect_seq=1, clear_pending=True)
     assert store.pending(table) == (2, {"x": 1})  # the refused append dropped nothing
 
@@ -48,7 +48,7 @@ def test_tables_settings_audit(tmp_path: Path) -> None:
     assert [row.id for row in store.tables()] == [second, first]
     assert [row.id for row in store.tables("dudo")] == [first]
     assert store.table(first).events == 2
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound, match="no hay mesa 99"):
         store.table(99)
     assert store.setting("pin_hash") is None
     assert store.setting_once("k", "v1") == "v1"

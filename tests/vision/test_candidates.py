@@ -68,7 +68,7 @@ def test_calibrate_counts_the_sets_and_what_falls_outside() -> None:
     assert found.missed == 0 and found.mean_size == pytest.approx((3 * 6 + 2497) / 2500)
 
 
-def test_the_level_is_written_beside_the_classifier_and_read_back(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_level_is_written_beside_the_classifier_and_read_back(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "faces").mkdir()
     assert load_level(tmp_path / "faces") is None
     labels = np.arange(1200) % 6 + 1
@@ -79,8 +79,9 @@ def test_the_level_is_written_beside_the_classifier_and_read_back(tmp_path: Path
     written = json.loads((tmp_path / "faces" / candidates.NAME).read_text())
     assert written["dice"] == 1200 and written["command"].startswith("python -m vision.candidates")
     assert load_level(tmp_path / "faces") == pytest.approx(0.9)
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         candidates.main(["--alpha", "0.7"])
+    assert stop.value.code == 2 and "--alpha 0.7: debe estar entre 0 y 0.5" in capsys.readouterr().err
 
 
 def test_the_shipped_level_widens_the_sets_of_dice_the_stock_classifier_doubts() -> None:

@@ -55,6 +55,7 @@ def test_real_fans_become_a_folder_the_adapt_command_reads(tmp_path: Path, capsy
     labels = (whole / "labels" / "val").glob("*.txt")
     shown = {CLASS_NAMES[int(line.split()[0])] for path in labels for line in path.read_text().splitlines()}
     assert {CLASS_NAMES[label] for _, _, label in crops} <= shown  # each corner is labelled with a card shown
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         confirmed.main([str(tmp_path / "nada"), "--out", str(tmp_path / "x")])
+    assert stop.value.code == 2
     assert "no es una carpeta YOLO" in capsys.readouterr().err

@@ -177,7 +177,7 @@ def test_the_classifier_learns_from_packed_crops_without_ultralytics(tmp_path: P
     assert learnt.arch == "cnn" and (tmp_path / "out" / "c.json").exists()
 
 
-def test_bad_packed_crops_and_options_are_refused(tmp_path: Path) -> None:
+def test_bad_packed_crops_and_options_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = ["--out", str(tmp_path / "o")]
     with pytest.raises(SystemExit, match="no existe el archivo de recortes"):
         ic.main(["--crops", str(tmp_path / "nada.npz"), *out])
@@ -188,6 +188,8 @@ def test_bad_packed_crops_and_options_are_refused(tmp_path: Path) -> None:
         ic.main(["--crops", str(tmp_path / "bad.npz"), "--workers", "-1", *out])
     with pytest.raises(SystemExit, match="no tiene esa GPU"):
         ic.main(["--crops", str(tmp_path / "bad.npz"), "--device", "tpu", *out])
-    with pytest.raises(SystemExit):  # one source or the other, not both
+    with pytest.raises(SystemExit) as stop:  # one source or the other, not both
         ic.main(["--crops", str(tmp_path / "bad.npz"), "--data", str(tmp_path), *out])
+    error = capsys.readouterr().err.strip().splitlines()[-1]  # argparse's words may be in Spanish (kiosk.cli)
+    assert stop.value.code == 2 and "--data" in error and "--crops" in error
     assert not (tmp_path / "o").exists()

@@ -139,16 +139,21 @@ def test_command_line_describes_its_folder(tmp_path: Path, capsys: pytest.Captur
     assert "2 imágenes en" in capsys.readouterr().out
 
 
-def test_empty_tables_and_bad_sizes(tmp_path: Path) -> None:
+def test_empty_tables_and_bad_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rendered = synth.render(5, "truco", SMALL, negative=1.0)
     assert rendered.labels == [] and rendered.meta["cards"] == [] and rendered.meta["negative"]
     assert rendered.image.shape == (480, 640, 3)
     base = ["--out", str(tmp_path), "--seed", "1", "--game", "truco"]
-    for bad in (["--size", "9x9"], ["--size", "big"], ["--negatives", "2"]):
-        with pytest.raises(SystemExit):
-            synth.main([*base, "--count", "1", *bad])
-    with pytest.raises(SystemExit):
-        synth.main([*base, "--count", "0"])
+    refused = [
+        (["--count", "1", "--size", "9x9"], "tamaño fuera de rango «9x9»"),
+        (["--count", "1", "--size", "big"], "tamaño inválido «big»"),
+        (["--count", "1", "--negatives", "2"], "--negatives debe estar entre 0 y 1"),
+        (["--count", "0"], "--count debe ser al menos 1"),
+    ]
+    for bad, reason in refused:
+        with pytest.raises(SystemExit) as stop:
+            synth.main([*base, *bad])
+        assert stop.value.code == 2 and reason in capsys.readouterr().err, bad
 
 
 def test_a_table_laid_seat_by_seat_puts_each_seats_cards_in_its_direction() -> None:

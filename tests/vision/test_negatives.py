@@ -117,8 +117,9 @@ def test_mining_command_adds_the_judged_boxes_and_refuses_one_on_a_die(
     with pytest.raises(SystemExit) as stop:
         main([str(folder), "--out", str(out), "--not-dice", str(judged)])
     assert stop.value.code == 2 and "toca un dado etiquetado" in capsys.readouterr().err and not out.exists()
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         main([str(folder), "--out", str(out), "--confidence", "1.5"])
+    assert stop.value.code == 2
     assert "--confidence 1.5" in capsys.readouterr().err and not out.exists()
 
 
@@ -152,8 +153,9 @@ def test_mining_refuses_a_val_split(tmp_path: Path, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit) as stop:
         main([str(folder), "--split", "val", "--out", str(out)])
     assert stop.value.code == 2 and "validación" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         main([str(tmp_path / "no-existe"), "--out", str(out)])
+    assert stop.value.code == 2 and "no-existe no es una carpeta YOLO" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -255,7 +255,7 @@ def test_a_die_too_big_for_a_camera_above_the_table_is_doubtful_even_alone() -> 
 
 
 def test_reader_refuses_a_bad_frame() -> None:
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match="escala de grises"):
         DiceReader(FakeFinder([]), FakeFaces()).read(np.zeros((100, 100), np.uint8))
 
 
@@ -402,7 +402,7 @@ def test_yolo_folder_reading(tmp_path: Path) -> None:
     assert truth[0].face == 5
     assert truth[0].box.to_list() == [90, 40, 110, 60]
     assert truth[1].face is None  # cocked
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError, match="no hay carpeta de imágenes"):
         list(yolo_samples(tmp_path, "train"))
 
 

@@ -92,7 +92,7 @@ def test_right_handed_die() -> None:
 def test_label_class() -> None:
     assert [label_class(f, False) for f in range(1, 7)] == [0, 1, 2, 3, 4, 5]
     assert {label_class(f, True) for f in range(1, 7)} == {COCKED_CLASS}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="face must be 1-6, got 7"):
         label_class(7, False)
 
 
@@ -343,15 +343,17 @@ def test_a_light_table_shows_no_square_round_a_die() -> None:
     assert feathered[cy, cx] == plain[cy, cx]
 
 
-def test_cli_bare_surface(tmp_path: Path) -> None:
+def test_cli_bare_surface(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["--out", str(tmp_path), "--count", "1", "--seed", "44", "--size", "960x540", "--workers", "1"]
     assert cli.main([*args, "--surface", "bare"]) == 0
     meta = json.loads(next((tmp_path / "meta").glob("*.json")).read_text())
     assert meta["surface"] in BARE_TABLES and meta["surface_option"] == "bare"
     assert cli.main([*args, "--surface", "cloth", "--out", str(tmp_path / "cloth")]) == 0
     assert json.loads(next((tmp_path / "cloth" / "meta").glob("*.json")).read_text())["surface"] in CLOTH_TABLES
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         cli.main([*args, "--surface", "glass"])
+    error = capsys.readouterr().err.strip().splitlines()[-1]  # argparse's words may be in Spanish (kiosk.cli)
+    assert stop.value.code == 2 and "--surface" in error and "'glass'" in error
 
 
 def _top_face_aspect(die: dict[str, object]) -> float:
@@ -505,6 +507,7 @@ def test_cli_refuses_a_cocked_rate_out_of_range(capsys: pytest.CaptureFixture[st
     assert "--touching" in capsys.readouterr().err
 
 
-def test_cli_refuses_bad_sizes() -> None:
-    with pytest.raises(SystemExit):
+def test_cli_refuses_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
         cli.main(["--out", "/tmp/x", "--count", "1", "--size", "big"])
+    assert stop.value.code == 2 and "size must be WIDTHxHEIGHT, got 'big'" in capsys.readouterr().err
