@@ -52,6 +52,10 @@ def test_real_photos_never_get_a_silent_wrong_face(upright_reader) -> None:  # t
             overlapping = [t for t in truth if t.box.iou(die.box) >= 0.5]
             assert overlapping, f"{image.name}: accepted a die that is not there at {die.box.to_list()}"
             assert overlapping[0].face == die.face, f"{image.name}: silent wrong face"
+    # A reader that doubts every die would pass the loop above. With the committed models (issue 64) 2 of the
+    # 5 labelled dice are accepted, both right (one die each on photos 219 and 366); the other three are read
+    # with their right face but doubted (model and pips disagree, model under 0.90, pips not counted).
+    assert accepted >= 2, f"only {accepted} of the fixtures' dice accepted: the reader doubts dice it read right before"
 
 
 def test_a_clear_die_is_found_with_its_face(upright_reader) -> None:  # type: ignore[no-untyped-def]
