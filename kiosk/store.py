@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import cast
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,6 +29,10 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS pending (
     table_id INTEGER PRIMARY KEY REFERENCES tables(id),
     seq INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS timers (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
     data TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS audit (
@@ -69,7 +74,7 @@ class TableRow:
 
 
 class Store:
-    """Tables, their event lines, the reading awaiting confirmation, and settings; one SQLite file."""
+    """Tables, their event lines, the reading awaiting confirmation, turn timers and settings; one SQLite file."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -225,6 +230,34 @@ class Store:
         """Drop the reading awaiting confirmation."""
         with self._connect() as db:
             db.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
+
+    # ------------------------------------------------------------------ the turn timers
+
+    def timer(self, table_id: int) -> dict[str, object] | None:
+        """A table's turn timer as last written, or None if it was never touched."""
+        with self._connect() as db:
+            row = db.execute("SELECT data FROM timers WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else cast(dict[str, object], json.loads(row[0]))
+
+    def update_timer(
+        self, table_id: int, change: Callable[[dict[str, object] | None], dict[str, object]]
+    ) -> dict[str, object]:
+        """Read, change and write a table's turn timer in one transaction; what was written."""
+        with self._connect() as db:
+            # The write lock is held from the read on: two requests (threads or processes) change it in turn.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT data FROM timers WHERE table_id = ?", (table_id,)).fetchone()
+                data = change(None if row is None else cast(dict[str, object], json.loads(row[0])))
+                db.execute(
+                    "INSERT OR REPLACE INTO timers (table_id, data) VALUES (?, ?)",
+                    (table_id, json.dumps(data, ensure_ascii=False)),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return data
 
     # ------------------------------------------------------------------ the audit trail
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
@@ -43,14 +43,13 @@ OPTION_CHOICES: dict[str, list[str]] = {
 }
 
 
-def timers() -> dict[int, dict[str, Any]]:
-    """The turn timers, per table (the coordinator's, art. 11)."""
-    return cast(dict[int, dict[str, Any]], current_app.extensions.setdefault("cacho.timers", {}))
+# A table's turn timer (the coordinator's, art. 11) until the coordinator first touches it.
+STOPPED_TIMER: dict[str, Any] = {"running": False, "elapsed": 0.0, "since": None, "limit": 60, "sound": True}
 
 
 def timer_of(table_id: int) -> dict[str, Any]:
-    """A table's turn timer: stopped at 0 of 60 s, with its sound on, until the coordinator starts it."""
-    return timers().setdefault(table_id, {"running": False, "elapsed": 0.0, "since": None, "limit": 60, "sound": True})
+    """A table's turn timer, kept in the store: stopped at 0 of 60 s, with its sound on, until it is started."""
+    return STOPPED_TIMER | (store().timer(table_id) or {})
 
 
 # ------------------------------------------------------------------ setup
@@ -272,18 +271,24 @@ def timer(table_id: int) -> Any:
         return refuse("el límite del turno va de 5 a 600 segundos", 400)
     if op == "sound" and not isinstance(data.get("on"), bool):
         return refuse("el sonido del reloj se pide con 'on': true o false", 400)
-    clock = timer_of(table_id)
     now = time.time()
-    if op == "start" and not clock["running"]:
-        clock.update(running=True, since=now)
-    elif op == "pause" and clock["running"]:
-        clock.update(running=False, elapsed=clock["elapsed"] + now - clock["since"], since=None)
-    elif op == "reset":
-        clock.update(running=False, elapsed=0.0, since=None)
-    elif op == "sound":
-        clock["sound"] = data["on"]
-    if limit is not None:
-        clock["limit"] = limit
+
+    def change(stored: dict[str, object] | None) -> dict[str, object]:
+        clock: dict[str, Any] = STOPPED_TIMER | (stored or {})
+        if op == "start" and not clock["running"]:
+            clock.update(running=True, since=now)
+        elif op == "pause" and clock["running"]:
+            clock.update(running=False, elapsed=clock["elapsed"] + now - clock["since"], since=None)
+        elif op == "reset":
+            clock.update(running=False, elapsed=0.0, since=None)
+        elif op == "sound":
+            clock["sound"] = data["on"]
+        if limit is not None:
+            clock["limit"] = limit
+        return clock
+
+    # Read, changed and written in one transaction: a tap on another thread waits, and neither is lost.
+    clock = store().update_timer(table_id, change)
     publish(table_id)
     return jsonify(clock | {"now": now})  # the server's clock: the pages count from it, not from their own
 
