@@ -53,10 +53,12 @@ window.Cacho = (function () {
       source = new EventSource("/events?topics=" + encodeURIComponent(topics.join(",")));
       for (const topic of topics) source.addEventListener(topic, (e) => onMessage(topic, JSON.parse(e.data)));
       source.onerror = () => {
+        document.body.dataset.stream = "closed";
         offline(true);
         if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(() => { if (!stopped) { onMessage("retry", {}); open(); } }, 15000);
       };
-      source.onopen = () => { offline(false); onMessage("open", {}); };
+      // data-stream on <body>: "open" once the live stream is up (what the end-to-end tests wait for), else "closed".
+      source.onopen = () => { document.body.dataset.stream = "open"; offline(false); onMessage("open", {}); };
     }
     open();
     return () => { stopped = true; if (source) source.close(); };

@@ -251,7 +251,7 @@ def test_dudo_table_by_taps(
         expect(tv.locator("#players .player")).to_have_count(3)
         expect(tv.locator("#standing-bid")).to_have_text("Sin apuesta todavía")
         tv.evaluate("window.__sameTv = true")
-        tv.wait_for_timeout(500)  # its event stream is open
+        expect(tv.locator("body")).to_have_attribute("data-stream", "open")  # its event stream is open
 
         # Round 1, by taps: Beto opens, Caro raises, Ana doubts.
         bid(page, face=5, pick=1)
@@ -404,9 +404,14 @@ def test_a_double_tap_on_apostar_bids_once_with_no_false_alarm(bare: Server, pag
     controls = page.locator("#controls")
     controls.locator('.face[data-face="5"]').click()
     controls.locator('.qty[data-q="3"]').click()
+    posts: list[Any] = []
+    page.on("request", lambda request: posts.append(request) if request.method == "POST" else None)
     page.locator("#bid-go").evaluate("b => { b.click(); b.click(); }")  # the second tap before any answer
     expect(page.locator("#standing-bid")).to_have_text("Ana: tres quinas")
-    page.wait_for_timeout(500)  # the second tap's answer, had it been sent
+    # Both taps ran before the first answer came back: the page sent one change, not two.
+    assert [post.url.rsplit("/", 1)[-1] for post in posts] == ["action"]
+    answer = posts[0].response()
+    assert answer is not None and answer.ok
     expect(page.locator("#error")).to_be_hidden()
     expect(page.locator("#bid-go")).to_be_disabled()  # a tap after the answer: Beto has chosen nothing yet
     page.locator("#bid-go").click(force=True)
