@@ -21,18 +21,17 @@ class ModelsMissing(FileNotFoundError):
 class PairedFaces:
     """The face readers' pair (CNN and pip counter) as the reader needs it: every face 1-6, a doubtful one flagged."""
 
-    def __init__(self, model_dir: Path, processes: bool = False, count_doubtful: bool = False) -> None:
-        """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter);
-        `count_doubtful`: count pips also on dice the model already doubts (they are flagged either way)."""
+    def __init__(self, model_dir: Path, processes: bool = False) -> None:
+        """The committed models of `model_dir`; `processes`: count pips on worker processes (see PipCounter)."""
         from vision.faces.classifier import FaceClassifier
         from vision.faces.pips import PipCounter
         from vision.faces.reader import FaceReaderPair
 
         self.classifier = FaceClassifier(model_dir)
         pips = PipCounter(processes=processes)
-        self.pair = FaceReaderPair(
-            self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=count_doubtful
-        )
+        # pips are counted only where the model is sure: a count cannot make a doubtful die safe, which is flagged
+        # either way, and the counter's time goes to the dice it can confirm
+        self.pair = FaceReaderPair(self.classifier, pips, threshold=self.classifier.threshold, count_doubtful=False)
 
     @property
     def candidate_level(self) -> float | None:

@@ -224,13 +224,6 @@ class BoliviaGame:
             return "pick"
         return "attempt"
 
-    def side_of(self, player: str) -> Side:
-        """The side `player` plays on."""
-        for side in self.sides:
-            if player in side.members:
-                return side
-        raise KeyError(player)
-
     def grandes_before(self) -> int:
         """Grandes already written that count toward the two worth 50, for the side on turn."""
         if self.config.alcance_grandes is AlcanceGrandes.JUGADOR:

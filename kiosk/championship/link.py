@@ -30,6 +30,9 @@ from kiosk.store import Store, now
 log = logging.getLogger(__name__)
 
 SETTING = "championship"  # the kiosk's link settings (a LinkConfig as JSON) in the store's settings
+WINDOW = 100  # events sent and not yet acknowledged, at most: the rest wait in the log
+KEEPALIVE_S = 10  # MQTT keep-alive: silent 1.5 times this long, the link is taken for gone and its will sent
+RECONNECT_MAX_S = 4  # the longest wait between two tries to reach the broker again (from 1 s, doubling)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +88,7 @@ class TableLink:
         config: LinkConfig,
         *,
         on_ruling: Callable[[dict[str, Any]], None] | None = None,
-        window: int = 100,
         poll_s: float = 1.0,
-        keepalive_s: int = 10,
-        reconnect_max_s: int = 4,
         photos: Path | None = None,
     ) -> None:
         self.store = store
@@ -96,9 +96,7 @@ class TableLink:
         self._photos = photos  # the kiosk's photo folder: the last ruling's photo goes out with the state
         self._photo_sent: str | None = None
         self._on_ruling = on_ruling
-        self._window = window
         self._poll_s = poll_s
-        self._keepalive = keepalive_s
         self._lock = threading.Condition()
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -122,7 +120,7 @@ class TableLink:
         if config.username:
             self._client.username_pw_set(config.username, config.password)
         self._client.will_set(self._topic(topics.LINK), self._link_payload("down"), qos=1, retain=True)
-        self._client.reconnect_delay_set(1, reconnect_max_s)
+        self._client.reconnect_delay_set(1, RECONNECT_MAX_S)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
@@ -132,7 +130,7 @@ class TableLink:
 
     def start(self) -> TableLink:
         """Connect in the background (retrying for ever) and start sending."""
-        self._client.connect_async(self.config.host, self.config.port, keepalive=self._keepalive)
+        self._client.connect_async(self.config.host, self.config.port, keepalive=KEEPALIVE_S)
         self._client.loop_start()
         self._thread = threading.Thread(target=self._run, name=f"enlace-mesa-{self.config.table}", daemon=True)
         self._thread.start()
@@ -243,7 +241,7 @@ class TableLink:
 
     def _in_window(self) -> bool:
         with self._lock:
-            return sum(1 for seq in self._inflight.values() if seq is not None) < self._window
+            return sum(1 for seq in self._inflight.values() if seq is not None) < WINDOW
 
     def _publish(
         self, topic: str, payload: bytes, seq: int | None = None, retain: bool = False

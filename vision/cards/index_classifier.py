@@ -154,12 +154,6 @@ class IndexClassifier:
             logits = self.model(torch.from_numpy(preprocess(views, self.size))).numpy()
         return softmax(logits.reshape(turns, len(crops), -1).mean(axis=0) / self.temperature)
 
-    def classify(self, crops: Sequence[Frame], turns: int = 1) -> list[tuple[str, float]]:
-        """The likeliest card of each crop and its probability (`turns`: as in `probabilities`)."""
-        probs = self.probabilities(crops, turns)
-        best = probs.argmax(1)
-        return [(CLASS_NAMES[int(i)], float(probs[n, i])) for n, i in enumerate(best)]
-
 
 def occlude(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:
     """The crop partly covered (a chip's disc or a card's straight edge, of a flat colour), and the share covered."""
