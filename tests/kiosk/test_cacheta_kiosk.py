@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from engines.cards.replay import replay
 from kiosk import cli
-from kiosk.sections import section
+from tests.kiosk.cards_helpers import CardKiosk
 from tests.kiosk.conftest import Coordinator
 
 NINE = ["AS", "2S", "3S", "4H", "4D", "4C", "7C", "8C", "9C"]  # no trumps with the flip 2H (3D and 3H)
@@ -23,30 +22,8 @@ def new_table(co: Coordinator, players: str = "Ana\nBeto", points: str = "2") ->
     return int(response.headers["Location"].rsplit("/", 1)[1])
 
 
-def state(co: Coordinator, gid: int) -> dict[str, Any]:
-    response = co.get(f"/cacheta/{gid}/state.json")
-    assert response.status_code == 200
-    return dict(response.get_json())
-
-
-def post(co: Coordinator, gid: int, **body: Any) -> Any:
-    body.setdefault("seq", state(co, gid)["seq"])
-    return co.post(f"/cacheta/{gid}/action", body)
-
-
-def ok(co: Coordinator, gid: int, **body: Any) -> dict[str, Any]:
-    response = post(co, gid, **body)
-    assert response.status_code == 200, response.get_json()
-    return dict(response.get_json())
-
-
-def refused(co: Coordinator, gid: int, article: str, text: str, **body: Any) -> None:
-    before = state(co, gid)["seq"]
-    response = post(co, gid, **body)
-    assert response.status_code == 409, response.get_json()
-    data = response.get_json()
-    assert data["article"] == section(article) and text in data["error"], data
-    assert state(co, gid)["seq"] == before
+CACHETA = CardKiosk("cacheta")
+state, post, ok, refused = CACHETA.state, CACHETA.post, CACHETA.ok, CACHETA.refused
 
 
 def test_setup_pages_and_refusals(coordinator: Coordinator) -> None:

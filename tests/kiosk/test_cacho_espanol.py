@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from engines.cards.replay import replay
 from kiosk import cli
-from kiosk.sections import section
+from tests.kiosk.cards_helpers import CardKiosk
 from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
 
 
@@ -23,30 +23,8 @@ def new_game(co: Coordinator, players: str = "Ana\nBeto\nCaro", chips: str = "10
     return int(response.headers["Location"].rsplit("/", 1)[1])
 
 
-def state(co: Coordinator, gid: int) -> dict[str, Any]:
-    response = co.get(f"/cacho/{gid}/state.json")
-    assert response.status_code == 200
-    return dict(response.get_json())
-
-
-def post(co: Coordinator, gid: int, **body: Any) -> Any:
-    body.setdefault("seq", state(co, gid)["seq"])
-    return co.post(f"/cacho/{gid}/action", body)
-
-
-def ok(co: Coordinator, gid: int, **body: Any) -> dict[str, Any]:
-    response = post(co, gid, **body)
-    assert response.status_code == 200, response.get_json()
-    return dict(response.get_json())
-
-
-def refused(co: Coordinator, gid: int, article: str, text: str, **body: Any) -> None:
-    before = state(co, gid)["seq"]
-    response = post(co, gid, **body)
-    assert response.status_code == 409, response.get_json()
-    data = response.get_json()
-    assert data["article"] == section(article) and text in data["error"], data
-    assert state(co, gid)["seq"] == before
+CACHO = CardKiosk("cacho")
+state, post, ok, refused = CACHO.state, CACHO.post, CACHO.ok, CACHO.refused
 
 
 def to_showdown(co: Coordinator, gid: int) -> dict[str, Any]:

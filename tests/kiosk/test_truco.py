@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from engines.cards.replay import replay
 from kiosk import cli
-from kiosk.sections import section
+from tests.kiosk.cards_helpers import CardKiosk
 from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
 
 PLAYERS = ("Ana", "Beto", "Caro", "Davi")
@@ -29,33 +29,8 @@ def new_game(co: Coordinator, **options: str) -> int:
     return int(response.headers["Location"].rsplit("/", 1)[1])
 
 
-def state(co: Coordinator, gid: int) -> dict[str, Any]:
-    response = co.get(f"/truco/{gid}/state.json")
-    assert response.status_code == 200
-    return dict(response.get_json())
-
-
-def post(co: Coordinator, gid: int, **body: Any) -> Any:
-    """One tap, with the event number on screen."""
-    body.setdefault("seq", state(co, gid)["seq"])
-    return co.post(f"/truco/{gid}/action", body)
-
-
-def ok(co: Coordinator, gid: int, **body: Any) -> dict[str, Any]:
-    response = post(co, gid, **body)
-    assert response.status_code == 200, response.get_json()
-    return dict(response.get_json())
-
-
-def refused(co: Coordinator, gid: int, article: str, text: str, **body: Any) -> None:
-    """The tap is refused with the seed's section and reason, and nothing is stored."""
-    before = state(co, gid)
-    response = post(co, gid, **body)
-    assert response.status_code == 409, response.get_json()
-    data = response.get_json()
-    assert data["article"] == section(article) and text in data["error"], data
-    assert data["error"].startswith(str(section(article)) + ": ")
-    assert state(co, gid)["seq"] == before["seq"]
+TRUCO = CardKiosk("truco")
+state, post, ok, refused = TRUCO.state, TRUCO.post, TRUCO.ok, TRUCO.refused
 
 
 def deal(co: Coordinator, gid: int, dealer: int | None = None) -> dict[str, Any]:
