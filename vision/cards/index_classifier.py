@@ -22,7 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards.notation import CLASS_NAMES
-from vision.faces.classifier import BACKBONE_ARCH, build_model, load_pretrained_backbone, preprocess, softmax
+from vision.faces.classifier import (
+    BACKBONE_ARCH,
+    PRETRAINED,
+    build_model,
+    load_pretrained_backbone,
+    preprocess,
+    softmax,
+)
 from vision.types import Box, Frame
 
 SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
@@ -370,7 +377,6 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.faces.classifier import fit_temperature
-    from vision.gpu.pack import PRETRAINED
 
     description = __doc__.splitlines()[0]
     parser = argparse.ArgumentParser(prog="python -m vision.cards.index_classifier", description=description)

@@ -35,6 +35,9 @@ BACKBONE_ARCH = "yolov5n"  # YOLOv5n's backbone, to start from the COCO-pretrain
 ARCHS = ("cnn", BACKBONE_ARCH)
 BACKBONE_LAYERS = 9  # its last layer (SPPF): 0-9 are the backbone
 BACKBONE_CHANNELS = 256  # what its SPPF gives at YOLOv5n's width
+# The COCO-pretrained YOLOv5n (AGPL-3.0) the backbones start from (dice, cards, the GPU pack): read where it lies in
+# ../shared beside the checkout, never copied into it
+PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
 
 Batch = npt.NDArray[np.float32]
 

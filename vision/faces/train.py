@@ -30,6 +30,7 @@ from vision.faces.classifier import (
     INPUT_SIZE,
     NO_DIE,
     ONNX_NAME,
+    PRETRAINED,
     TORCH_NAME,
     WIDTHS,
     build_model,
@@ -51,8 +52,6 @@ CHECKPOINT_NAME = "checkpoint.pt"  # written after every epoch in --out, removed
 # options that change nothing the training computes (--threads does: torch's sums split by thread)
 # a resumed run may choose its level another way, run on another device or stop at another time: no fit depends on it
 NOT_TRAINING = ("resume", "level_from", "device", "minutes")
-# The COCO-pretrained YOLOv5n (AGPL-3.0) that --arch yolov5n starts from: read where it lies, never copied here.
-PRETRAINED = Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "yolov5n-coco.state.pt"
 # Real sets shot at a slant by an upright camera (SOURCES.md): the top face is the one up in the picture.
 UPRIGHT_PREFIXES = ("epanemu_",)
 

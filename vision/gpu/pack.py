@@ -17,6 +17,7 @@ from typing import Any
 import cv2
 
 from vision.faces import realsets
+from vision.faces.classifier import PRETRAINED  # AGPL-3.0: never committed (also the pack's --pretrained default)
 from vision.faces.crops import photo_id
 from vision.gpu.aside import STORE
 
@@ -27,7 +28,6 @@ CARRY_LIMIT = 64_000_000
 PACK_CAP = 60 * 1024 * 1024  # never more than this, even with a small checkout
 MARGIN = 512 * 1024  # for files that appear in the checkout between packing and the run
 MANIFEST = "manifest.json"
-PRETRAINED = REPO.parent / "shared" / "pretrained" / "yolov5n-coco.state.pt"  # AGPL-3.0: never committed
 CANDIDATES = REPO / "models" / "candidates"  # the last loan's weights, committed: the next loan starts from them
 FINDER_CANDIDATE = "finder.q8.pt"
 FACES_CANDIDATE = "faces.q8.pt"
