@@ -48,6 +48,8 @@ def die_read(found: Any, **extra: Any) -> dict[str, Any]:
         "uncertain": bool(found.uncertain),
         "reasons": list(found.reasons),
         "box": [round(v, 1) for v in found.box.to_list()],
+        # the faces it may show (vision.candidates): one where the reader is sure
+        "candidates": list(getattr(found, "candidates", ANY_FACES)),
     }
     return die(found.face, found.face, **(entry | extra))
 
@@ -85,6 +87,20 @@ def check_correction(data: Mapping[str, Any], face: object) -> None:
         raise CorrectionError("no hay lectura que corregir")
     if face is not None and (isinstance(face, bool) or not isinstance(face, int) or face not in range(1, 7)):
         raise CorrectionError(f"un dado va de 1 a 6, no {face!r}")
+
+
+ANY_FACES = (1, 2, 3, 4, 5, 6)
+
+
+def candidates_of(entry: Mapping[str, Any]) -> frozenset[int]:
+    """The faces a die of a reading may show now: its face once set by hand, confirmed, or read for sure; a
+    doubtful die's candidates (any face where the reading gave none)."""
+    if entry["face"] is None:
+        return frozenset(ANY_FACES)
+    if not entry["uncertain"] or entry["corrected"] or entry["confirmed"]:
+        return frozenset({entry["face"]})
+    faces = frozenset(int(f) for f in entry.get("candidates") or ANY_FACES if f in ANY_FACES)
+    return (faces | {entry["face"]}) if faces else frozenset(ANY_FACES)
 
 
 def unsettled(dice: Sequence[Mapping[str, Any]]) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from .state import DudoTable
 
 # Keys any event may carry without changing the game: when, who typed it, the ruling's photo, a note,
 # where the dice came from, and the coordinator's corrections of the camera's reading.
-META_KEYS = frozenset({"ts", "by", "photo", "note", "source", "corrections", "models"})
+META_KEYS = frozenset({"ts", "by", "photo", "note", "source", "corrections", "models", "unsettled"})
 
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # event: (required keys, optional keys)

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from engines.dudo import ChallengeKind, DudoTable, Reveal, RuleError
+from engines.dudo import ChallengeKind, DoubtfulReveal, DudoTable, Reveal, RuleError
 from kiosk.dice import (
+    ANY_FACES,
     CorrectionError,
     away_from,
+    candidates_of,
     capture_problems,
     change_die,
     check_correction,
@@ -94,7 +96,10 @@ def from_check(check: Any, capture: Any, photo: str | None, shown: Collection[st
             if placed.where == "borde":
                 reasons.insert(0, Reason(ReasonCode.CUT))
             uncertain = bool(placed.die.uncertain or placed.where != "mesa")
-            entries.append(die_read(placed.die, uncertain=uncertain, reasons=reasons))
+            entry = die_read(placed.die, uncertain=uncertain, reasons=reasons)
+            if placed.where != "mesa":  # doubted for where it lies, not its face: it may be any face
+                entry["candidates"] = list(ANY_FACES)
+            entries.append(entry)
         players[seat.player] = entries
     for placed in check.stray:
         problems.append(f"un dado sin asiento (lee {placed.die.face})")
@@ -157,21 +162,59 @@ def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | N
 
 
 def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
-    """What confirming would do: the ruling (engine's), or what blocks it (faces missing, doubtful dice, counts)."""
+    """What confirming would do: the ruling (engine's), or what blocks it (faces missing, counts, doubtful dice
+    whose face could change the ruling). `deciding`: the ids of the doubtful dice that could change it; `left`: those
+    that cannot, whatever face they show (art. 6-8 over every face each may show: DudoTable.settle)."""
     blockers: list[str] = []
     if data.get("state") != "ready":
-        return {"ok": False, "blockers": [str(data.get("message", "esperando la lectura"))], "ruling": None}
+        return {
+            "ok": False,
+            "blockers": [str(data.get("message", "esperando la lectura"))],
+            "ruling": None,
+            "deciding": [],
+            "left": [],
+        }
     shown: dict[str, list[int]] = {}
+    cups: dict[str, list[frozenset[int]]] = {}
+    shaped = True
     for name in needed(table):
         dice = data["players"].get(name, [])
         if len(dice) != table.dice_of(name):
             blockers.append(f"{name}: {count_off(len(dice), table.dice_of(name))}")
-        unset, doubtful = unsettled(dice)
+            shaped = False
+        unset, _ = unsettled(dice)
         if unset:
             blockers.append(f"{name}: {unset} dado(s) sin cara")
-        if doubtful:
-            blockers.append(f"{name}: {doubtful} dado(s) dudoso(s) por confirmar o corregir")
+            shaped = False
         shown[name] = [d["face"] for d in dice if d["face"] is not None]
+        cups[name] = [candidates_of(d) for d in dice]
+    doubtful = {
+        (name, k): d["id"]
+        for name in needed(table)
+        for k, d in enumerate(data["players"].get(name, []))
+        if d["face"] is not None and d["uncertain"] and not (d["corrected"] or d["confirmed"])
+    }
+    deciding: list[str] = []
+    if shaped and doubtful:
+        try:
+            settled = table.settle(DoubtfulReveal.of(cups))
+        except RuleError as error:
+            blockers.append(f"art. {error.article}: {error.message}")
+        else:
+            if not settled.settled:
+                deciding = [doubtful[place] for place in settled.deciding if place in doubtful]
+                deciding = deciding or list(doubtful.values())
+                for name in needed(table):
+                    n = sum(1 for (who, _), die_id in doubtful.items() if who == name and die_id in deciding)
+                    if n:
+                        blockers.append(f"{name}: {n} dado(s) dudoso(s) que deciden el fallo, por confirmar o corregir")
+    elif doubtful:
+        deciding = list(doubtful.values())
+        for name in needed(table):
+            n = sum(1 for who, _ in doubtful if who == name)
+            if n:
+                blockers.append(f"{name}: {n} dado(s) dudoso(s) por confirmar o corregir")
+    left = [die_id for die_id in doubtful.values() if die_id not in deciding]
     ruling = None
     if not blockers:
         try:
@@ -181,7 +224,18 @@ def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
             ruling["winner"] = after.winner
         except RuleError as error:
             blockers.append(f"art. {error.article}: {error.message}")
-    return {"ok": not blockers, "blockers": blockers, "ruling": ruling}
+    return {"ok": not blockers, "blockers": blockers, "ruling": ruling, "deciding": deciding, "left": left}
+
+
+def left_unsettled(data: Mapping[str, Any], left: Collection[str]) -> list[dict[str, Any]]:
+    """The doubtful dice a confirmed ruling leaves as read, because no face they may show could change it: for the
+    log (player, die, face read, candidates)."""
+    return [
+        {"player": name, "die": d["id"], "read": d["read"], "candidates": sorted(candidates_of(d))}
+        for name, dice in data.get("players", {}).items()
+        for d in dice
+        if d["id"] in left
+    ]
 
 
 def count_off(found: int, want: int) -> str:

@@ -388,4 +388,6 @@ def confirm(table_id: int) -> Any:
     if not plan["ok"]:
         return refuse("; ".join(plan["blockers"]), 409)
     reveal: Reveal = readings.reveal_of(desk.table, reading)
-    return VIEWS.confirming(table_id, reading, lambda: VIEWS.apply(table_id, reveal, seq, confirmed_meta(reading)))
+    left = readings.left_unsettled(reading, plan["left"])
+    meta = confirmed_meta(reading, {"unsettled": left} if left else None)
+    return VIEWS.confirming(table_id, reading, lambda: VIEWS.apply(table_id, reveal, seq, meta))

@@ -115,11 +115,15 @@
   }
 
   const doubtful = (d) => d.uncertain && !(d.corrected || d.confirmed);
+  // The doubtful dice whose face could change the ruling: only those are asked (art. 6-8 over every face each may
+  // show, the server's proposal); a reading without that list asks them all.
+  let deciding = null;
+  const asked = (d) => doubtful(d) && (deciding === null || deciding.has(d.id));
   const dieLabel = (d) => (d.face === null ? "?" : PIPS[d.face] + " " + d.face) + (d.confidence === null ? "" : " " + Math.round(d.confidence * 100) + "%");
 
   function dieButton(player, d, canEdit) {
     const picking = picker && picker.player === player && picker.die === d.id;
-    const cls = "rdie" + (doubtful(d) ? " doubtful" : "") + (d.corrected ? " corrected" : "") + (d.face === null ? " unset" : "") + (picking ? " picking" : "");
+    const cls = "rdie" + (asked(d) ? " doubtful" : doubtful(d) ? " left" : "") + (d.corrected ? " corrected" : "") + (d.face === null ? " unset" : "") + (picking ? " picking" : "");
     return h("button", {
       class: cls, dataset: { id: d.id, player: player, face: d.face === null ? "" : d.face },
       disabled: !canEdit,
@@ -129,9 +133,14 @@
 
   // Why the camera doubts each die still to settle, in words on screen (a touchscreen has no tooltips).
   function doubts(dice) {
-    const open = dice.filter((d) => doubtful(d) && (d.reasons || []).length);
-    if (!open.length) return null;
-    return h("ul", { class: "why" }, ...open.map((d) => h("li", {}, dieLabel(d) + ": " + d.reasons.join("; "))));
+    const open = dice.filter((d) => asked(d) && (d.reasons || []).length);
+    const left = dice.filter((d) => doubtful(d) && !asked(d));
+    const items = open.map((d) => h("li", {}, dieLabel(d) + ": " + d.reasons.join("; ")));
+    if (left.length) {
+      items.push(h("li", { class: "left-note" }, (left.length === 1 ? t("1 dado dudoso no puede cambiar el fallo") :
+        left.length + " " + t("dados dudosos no pueden cambiar el fallo")) + ": " + t("quedan como se leyeron")));
+    }
+    return items.length ? h("ul", { class: "why" }, ...items) : null;
   }
 
   // The face picker, over the foot of the screen wherever the die was tapped: it says which die, what was read and
@@ -164,6 +173,7 @@
     if (!c) { box.hidden = true; picker = null; return; }
     box.hidden = false;
     const r = state.reading;
+    deciding = r && r.proposal && Array.isArray(r.proposal.deciding) ? new Set(r.proposal.deciding) : null;
     const title = t({ dudo: "¡Dudo!", calzo: "¡Calzo!", paso: "¡Dudo del paso!" }[c.kind]);
     const what = c.kind === "paso" ? c.target + " " + t("declaró") + " " + c.hand : (c.bid ? c.bid.player + ": " + c.bid.text : "");
     const items = [h("h2", { id: "challenge" }, title + " " + c.challenger + " → " + c.target + " (art. " + c.article + ")"), h("p", {}, what)];
@@ -190,7 +200,7 @@
               if (!d.box) continue;
               const [x1, y1, x2, y2] = d.box;
               frame.appendChild(h("button", {
-                class: "box" + (d.uncertain && !(d.corrected || d.confirmed) ? " doubtful" : ""),
+                class: "box" + (asked(d) ? " doubtful" : ""),
                 style: "left:" + (100 * x1 / r.size[0]) + "%;top:" + (100 * y1 / r.size[1]) + "%;width:" + (100 * (x2 - x1) / r.size[0]) + "%;height:" + (100 * (y2 - y1) / r.size[1]) + "%",
                 title: name + ": " + d.face, "aria-label": name + " " + d.face,
                 onclick: () => { picker = { player: name, die: d.id }; draw(); },

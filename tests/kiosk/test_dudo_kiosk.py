@@ -406,9 +406,10 @@ def test_the_marker_search_says_how_the_camera_hangs(tmp_path: Path) -> None:
     assert zones["tilt"] is None  # zones mode: markers are not what the seats go by
 
 
-def challenged(c: Coordinator) -> int:
+def challenged(c: Coordinator, quantity: int = 3) -> int:
+    """A table where Ana bids `quantity` cuatros and Beto doubts it: the cups are lifted."""
     table = c.new_table()
-    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 4})
+    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": quantity, "face": 4})
     c.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Beto"})
     return table
 
@@ -418,7 +419,8 @@ def test_camera_reading_with_a_doubtful_die_needs_the_coordinator(
 ) -> None:
     app, _camera, reader = camera_app
     c = become_coordinator(app.test_client())
-    table = challenged(c)
+    # an opening, aces not wild (art. 5): three cuatros sure, and Caro's doubtful die decides «cuatro cuatros»
+    table = challenged(c, quantity=4)
     reader.show({1: [4, 4, 1, 2, 3], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]}, uncertain=[(3, 4)])
     response = c.post(f"/dudo/{table}/read")
     assert response.status_code == 202
@@ -428,7 +430,10 @@ def test_camera_reading_with_a_doubtful_die_needs_the_coordinator(
     assert [d["face"] for d in reading["players"]["Ana"]] == [4, 4, 1, 2, 3]
     doubtful = [d for d in reading["players"]["Caro"] if d["uncertain"]]
     assert len(doubtful) == 1 and doubtful[0]["reasons"]
-    assert not reading["proposal"]["ok"] and "dudoso" in reading["proposal"]["blockers"][0]
+    assert not reading["proposal"]["ok"] and reading["proposal"]["deciding"] == [doubtful[0]["id"]]
+    assert reading["proposal"]["blockers"] == [
+        "Caro: 1 dado(s) dudoso(s) que deciden el fallo, por confirmar o corregir"
+    ]
     assert c.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 409
     photo = c.get(reading["photo_url"])
     assert photo.mimetype == "image/jpeg" and photo.data[:2] == b"\xff\xd8"
@@ -436,7 +441,7 @@ def test_camera_reading_with_a_doubtful_die_needs_the_coordinator(
     # The coordinator confirms the doubtful die as read (same face): now it can be ruled.
     state = c.post(f"/dudo/{table}/die", {"player": "Caro", "die": doubtful[0]["id"], "face": 4}).json
     plan = state["reading"]["proposal"]
-    assert plan["ok"] and plan["ruling"]["count"]["total"] == 4
+    assert plan["ok"] and plan["ruling"]["count"]["total"] == 4 and plan["left"] == []
     state = c.post(f"/dudo/{table}/confirm", {"seq": 3}).json
     reveal = lines_of(c, table)[-1]
     assert reveal["source"] == "camera" and reveal["photo"].endswith(".jpg")
@@ -493,7 +498,10 @@ def test_the_problems_follow_the_corrections_and_are_said_once(
     ]
     extra = reading["players"]["Ana"][-1]["id"]
     state = c.post(f"/dudo/{table}/die", {"player": "Ana", "die": extra, "face": None}).json
-    assert state["reading"]["proposal"]["blockers"] == ["Beto: 3 dado(s) dudoso(s) por confirmar o corregir"]
+    # «tres cuatros» stand on Ana's and Caro's sure dice: Beto's three doubtful dice cannot change the ruling
+    plan = state["reading"]["proposal"]
+    beto = [d["id"] for d in state["reading"]["players"]["Beto"] if d["uncertain"]]
+    assert plan["ok"] and plan["blockers"] == [] and plan["deciding"] == [] and plan["left"] == beto
     for entry in [d for d in state["reading"]["players"]["Beto"] if d["uncertain"]]:
         state = c.post(f"/dudo/{table}/die", {"player": "Beto", "die": entry["id"], "face": entry["face"]}).json
     assert state["reading"]["problems"] == [] and state["reading"]["proposal"]["blockers"] == []
@@ -571,3 +579,24 @@ def test_a_refused_action_is_answered_as_refused_even_while_the_cups_wait(
     refused = c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Caro", "quantity": 9, "face": 6})
     assert refused.status_code == 409 and "art." in refused.json["error"]
     assert reader.reads == before and c.get(f"/dudo/{table}/state.json").json["reading"] is None
+
+
+def test_only_the_dice_that_decide_the_ruling_are_asked_and_the_log_names_those_left(
+    camera_app: tuple[Flask, FakeCamera, FakeReader],
+) -> None:
+    """Art. 6 over every face a doubtful die may show: «tres cuatros» stand on the sure dice, so the doubtful ones
+    are left as read; one tap confirms, and the log names the dice left unsettled, with the faces they may show."""
+    app, _camera, reader = camera_app
+    c = become_coordinator(app.test_client())
+    table = challenged(c)
+    reader.show({1: [4, 4, 1, 2, 3], 2: [6, 6, 6, 5, 5], 3: [2, 2, 3, 4, 4]}, uncertain=[(2, 0), (3, 0)])
+    c.post(f"/dudo/{table}/read")
+    plan = c.get(f"/dudo/{table}/state.json").json["reading"]["proposal"]
+    assert plan["ok"] and plan["deciding"] == [] and len(plan["left"]) == 2
+    assert c.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 200
+    reveal = lines_of(c, table)[-1]
+    assert [(u["player"], u["read"], u["candidates"]) for u in reveal["unsettled"]] == [
+        ("Beto", 6, [1, 2, 3, 4, 5, 6]),
+        ("Caro", 2, [1, 2, 3, 4, 5, 6]),
+    ]
+    assert replay_lines(c.get(f"/dudo/{table}/export.jsonl").text.splitlines()).error is None

@@ -145,6 +145,7 @@ def test_reader_crops_at_full_resolution_and_keeps_original_pixels() -> None:
         "confidence": 0.9,
         "box": [100, 100, 160, 160],
         "uncertain": False,
+        "candidates": [4],
     }
 
 
