@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.gpu.pack import PRETRAINED, REPO
+from vision.faces.classifier import PRETRAINED
+from vision.gpu.pack import REPO
 
 RUNS = REPO / "runs" / "cards"
 
