@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from kiosk.cli import main
+from kiosk.cli import CliError, main
 from vision.cards import wholecards
 from vision.cards.notation import CLASS_NAMES
 from vision.cards.synth import generate
@@ -227,7 +227,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     from kiosk.commands.cards import _card_reader
 
     levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None, "agree": None}
-    levels |= {"face": None, "lone_second": None}
+    levels |= {"face": None, "lone_second": None, "suit_floor": None}
     args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
@@ -248,4 +248,12 @@ def test_the_levels_given_reach_the_reader() -> None:
     assert reader.settings.lone_second == 0.9
     given = argparse.Namespace(**(levels | {"lone_second": "none", "turns": None, "again": None}))
     assert _card_reader(given).settings.lone_second is None
+    assert reader.settings.suit_floor == 20
+    given = argparse.Namespace(**(levels | {"suit_floor": "none", "turns": None, "again": None}))
+    assert _card_reader(given).settings.suit_floor is None
+    given = argparse.Namespace(**(levels | {"suit_floor": "12", "turns": None, "again": None}))
+    assert _card_reader(given).settings.suit_floor == 12
+    for bad, said in (("ancho", "no ancho"), ("-3", "no -3")):
+        with pytest.raises(CliError, match=f"--suit-floor .*{said}"):
+            _card_reader(argparse.Namespace(**(levels | {"suit_floor": bad, "turns": None, "again": None})))
     assert reader.seams is not None  # the shipped models part twins
