@@ -48,7 +48,7 @@
               dataset: { index: k },
               onclick: () => { fixing = { seat: e.seat, index: k }; draw(); },
             },
-            (c.card || "?") + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
+            window.Cacho.cardName(c.card) + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
           ),
         ),
         e.cards.length < r.size ? h("button", { class: "rcard doubtful", dataset: { index: e.cards.length }, onclick: () => { fixing = { seat: e.seat, index: e.cards.length }; draw(); } }, "+") : null,
@@ -56,7 +56,7 @@
     );
     // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)
     const open = r.seats.flatMap((e) =>
-      e.cards.filter((c) => c.doubtful && !c.corrected && (c.reasons || []).length).map((c) => nameOf(e.seat) + ", " + (c.card || "?") + ": " + c.reasons.join("; ")),
+      e.cards.filter((c) => c.doubtful && !c.corrected && (c.reasons || []).length).map((c) => nameOf(e.seat) + ", " + window.Cacho.cardName(c.card) + ": " + window.Cacho.cardsIn(c.reasons.join("; "))),
     );
     return [
       h("p", {}, L("Lectura")),

@@ -2,7 +2,7 @@
 // doubtful cards highlighted, the discard, and the picker that corrects one card. Used by pifpaf.js and cacheta.js.
 "use strict";
 window.CardsReading = (function () {
-  const { h } = window.Cacho;
+  const { h, cardName } = window.Cacho;
 
   // The reading's controls. `fix` is {discard: true} or {seat, index}: the card picked for correction.
   function parts(state, L, page, fix, choose) {
@@ -17,13 +17,13 @@ window.CardsReading = (function () {
           "div",
           { class: "shown" },
           h("span", { class: "who" }, L("Descarte")),
-          chip(r.discard || "?", (r.discard ? " corrected" : " doubtful") + (fix && fix.discard ? " chosen" : ""), () => choose({ discard: true }), { discard: "1" }),
+          chip(cardName(r.discard), (r.discard ? " corrected" : " doubtful") + (fix && fix.discard ? " chosen" : ""), () => choose({ discard: true }), { discard: "1" }),
         ),
       );
     }
     const cards = entry.cards.map((c, k) =>
       chip(
-        (c.card || "?") + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
+        cardName(c.card) + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
         (c.doubtful ? " doubtful" : "") + (c.corrected ? " corrected" : "") + (fix && fix.index === k ? " chosen" : ""),
         () => choose({ seat: entry.seat, index: k }),
         { index: k },
@@ -33,7 +33,7 @@ window.CardsReading = (function () {
     rows.push(h("div", { class: "shown" }, h("span", { class: "who" }, L("Muestra") + " " + entry.cards.length + "/" + r.size), cards));
     // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)
     const open = entry.cards.filter((c) => c.doubtful && !c.corrected && (c.reasons || []).length);
-    if (open.length) rows.push(h("ul", { class: "why" }, ...open.map((c) => h("li", {}, (c.card || "?") + ": " + c.reasons.join("; ")))));
+    if (open.length) rows.push(h("ul", { class: "why" }, ...open.map((c) => h("li", {}, cardName(c.card) + ": " + window.Cacho.cardsIn(c.reasons.join("; "))))));
     rows.push(
       h(
         "div",

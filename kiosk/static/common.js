@@ -167,5 +167,18 @@ window.Cacho = (function () {
     return value.toLocaleString(window.CACHO_LANG === "en" ? "en-US" : "es-CL", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
   }
 
-  return { api, get, h, listen, badge, t, num, tablePage };
+  // A card as the picker shows it, rank and suit symbol ("5♥"), from its code ("5H"); "?" for none.
+  const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  function cardName(code) {
+    if (!code) return "?";
+    const suit = SUIT_SYMBOLS[code.slice(-1)];
+    return suit ? code.slice(0, -1) + suit : code;
+  }
+
+  // A reader's text with every card code in it written as cardName writes it ("dice 3S" -> "dice 3♠").
+  function cardsIn(text) {
+    return String(text).replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUIT_SYMBOLS[suit]);
+  }
+
+  return { api, get, h, listen, badge, t, num, tablePage, cardName, cardsIn };
 })();

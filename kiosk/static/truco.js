@@ -264,7 +264,7 @@
           dataset: { seat: e.seat },
           onclick: () => { fixing = e.seat; drawPicker(); drawReading(); },
         },
-        nameOf(e.seat) + ": " + (e.card === null ? "?" : e.card + (e.down ? " (" + L("tapada") + ")" : "")) + (e.corrected ? "" : " · " + Math.round(e.confidence * 100) + "%"),
+        nameOf(e.seat) + ": " + (e.card === null ? "?" : window.Cacho.cardName(e.card) + (e.down ? " (" + L("tapada") + ")" : "")) + (e.corrected ? "" : " · " + Math.round(e.confidence * 100) + "%"),
       ),
     );
     // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)
@@ -273,7 +273,7 @@
       h("p", {}, L("Lectura")),
       r.photo_url ? h("img", { class: "photo reading-photo", src: r.photo_url, alt: L("Foto de la lectura") }) : "",
       h("div", { class: "row" }, chips),
-      open.length ? h("ul", { class: "why" }, ...open.map((e) => h("li", {}, nameOf(e.seat) + ": " + e.reasons.join("; ")))) : "",
+      open.length ? h("ul", { class: "why" }, ...open.map((e) => h("li", {}, nameOf(e.seat) + ": " + window.Cacho.cardsIn(e.reasons.join("; "))))) : "",
       h(
         "div",
         { class: "row" },

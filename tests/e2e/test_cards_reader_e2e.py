@@ -79,7 +79,7 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
         SeenCard(3, "3S"),
     ]
     tap(page, "#read-trick", "/read")
-    expect(page.locator('.rcard.doubtful[data-seat="2"]')).to_contain_text("4C")
+    expect(page.locator('.rcard.doubtful[data-seat="2"]')).to_contain_text("4♣")
     expect(page.locator("#reading .why")).to_contain_text("Caro: una sola esquina a la vista")
     with page.expect_response(lambda r: r.url.endswith("/confirm")) as answer:
         page.click("#confirm-reading")
@@ -107,12 +107,12 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     reader.cards = [SeenCard(0, "4S"), SeenCard(0, "2S"), SeenCard(0, "6D"), SeenCard(1, "AD"), SeenCard(1, "4D")]
     reader.cards[1] = SeenCard(0, "2S", confidence=0.9, doubted=True, reasons=("la segunda lectura dice 3S",))
     tap(page, "#read-hands", "/read")
-    expect(page.locator(".why")).to_contain_text("Ana, 2S: la segunda lectura dice 3S")
+    expect(page.locator(".why")).to_contain_text("Ana, 2♠: la segunda lectura dice 3♠")
     page.click('.shown-seat[data-seat="0"] .rcard[data-index="2"]')  # a doubted card comes after the sure ones
     tap(page, '.pick[data-card="2S"]', "/card")
     page.click('.shown-seat[data-seat="1"] .rcard[data-index="2"]')
     tap(page, '.pick[data-card="5D"]', "/card")
-    expect(page.locator('.shown-seat[data-seat="1"] .rcard.corrected')).to_contain_text("5D")
+    expect(page.locator('.shown-seat[data-seat="1"] .rcard.corrected')).to_contain_text("5♦")
     shot(page, "cacho-reading")
     now = tap(page, "#confirm-hands", "/confirm")
     assert now["last_hand"]["winner"] == 1
@@ -134,7 +134,7 @@ def test_a_trick_and_a_showdown_read(served: tuple[str, FakeCardReader], page: A
     tap(page, "#read-shown", "/read")
     page.click('.rcard[data-discard="1"]')
     tap(page, '.pick[data-card="QH"]', "/card")
-    expect(page.locator('.rcard[data-discard="1"]')).to_contain_text("QH")
+    expect(page.locator('.rcard[data-discard="1"]')).to_contain_text("Q♥")
     shot(page, "pifpaf-reading")
     now = tap(page, "#confirm-shown", "/confirm")
     assert now["last_hand"]["winner"] == 0
