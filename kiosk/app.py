@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "TEACH_MINUTES": teach.MINUTES,
     "TEACH_EPOCHS": None,  # epochs of an adaptation, instead of TEACH_MINUTES (None: the minutes)
     "LEARN_EVERY": Learning().every,  # new confirmed dice in play that start an adaptation (None: never by itself)
-    "LEARN_EPOCHS": Learning().epochs,  # that adaptation's budget, in epochs
+    "LEARN_CROPS": Learning().crops,  # that adaptation's budget, in augmented crops taught
     "STILL": None,  # vision.still.StillSettings for captures (None: its defaults)
     "DEMO": False,  # seat the bundled demo table at first start
     "CSRF_DISABLED": False,

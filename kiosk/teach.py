@@ -57,6 +57,7 @@ class Adapter(Protocol):
         epochs: int | None,
         command: str,
         progress: Callable[[float], None],
+        crops: int | None = None,
     ) -> Any:
         """The result (with `written`, and `before`/`after` with `dice`, `load` and `wrong`); AdaptError when the
         folder cannot teach."""
@@ -72,11 +73,12 @@ def default_adapter(
     epochs: int | None,
     command: str,
     progress: Callable[[float], None],
+    crops: int | None = None,
 ) -> Any:
     """The real adaptation (vision.faces.adapt)."""
     from vision.faces.adapt import adapt
 
-    return adapt(folder, out, source, minutes=minutes, epochs=epochs, command=command, progress=progress)
+    return adapt(folder, out, source, minutes=minutes, epochs=epochs, crops=crops, command=command, progress=progress)
 
 
 @dataclass
@@ -400,17 +402,17 @@ def learn_when_due() -> bool:
         teach.job = {"state": "running", "progress": 0.0, "message": "aprendiendo los dados de la mesa…"}
         teach.job |= {"started": time.time(), "auto": True}
     store.set_setting(LEARNED_AT, str(total))
-    epochs = int(config.get("LEARN_EPOCHS") or Learning().epochs)
+    crops = int(config.get("LEARN_CROPS") or Learning().crops)
 
     def work() -> None:
-        _adapt(command="kiosco: aprendiendo mientras se juega", epochs=epochs, auto=True, counted=last)
+        _adapt(command="kiosco: aprendiendo mientras se juega", crops=crops, auto=True, counted=last)
 
     web.in_background(work, "aprender")
     return True
 
 
 def _adapt(
-    command: str = "kiosco: Enseñar los dados", epochs: int | None = None, auto: bool = False, counted: int = 0
+    command: str = "kiosco: Enseñar los dados", crops: int | None = None, auto: bool = False, counted: int = 0
 ) -> None:
     from vision.faces.adapt import AdaptError
 
@@ -429,9 +431,10 @@ def _adapt(
             out,
             source,
             minutes=float(config["TEACH_MINUTES"]),
-            epochs=epochs if auto else config.get("TEACH_EPOCHS"),
+            epochs=None if auto else config.get("TEACH_EPOCHS"),
             command=command,
             progress=progress,
+            crops=crops,
         )
     except AdaptError as error:
         job = {"state": "refused", "progress": 1.0, "message": f"no se escribió nada: {error}"}

@@ -32,7 +32,10 @@ def register(commands: Any, reader_options: Any) -> None:
         help=f"dados confirmados nuevos que llevan a adaptar el lector (por defecto {default.every}, como el quiosco)",
     )
     evening.add_argument(
-        "--epochs", type=int, default=default.epochs, help=f"épocas de cada adaptación (por defecto {default.epochs})"
+        "--crops",
+        type=int,
+        default=default.crops,
+        help=f"recortes que aprende cada adaptación (por defecto {default.crops}, como el quiosco)",
     )
     evening.add_argument("--keep", type=Path, help="guarda aquí los dados confirmados y los modelos adaptados")
     evening.add_argument("--json", action="store_true", help="una línea JSON por foto y una última con las mitades")
@@ -41,7 +44,7 @@ def register(commands: Any, reader_options: Any) -> None:
 
 
 def run_evening(args: argparse.Namespace) -> int:
-    """`cacho vision evening DIR [--models M] [--adapt-every N] [--epochs E] [--keep DIR] [--json]`."""
+    """`cacho vision evening DIR [--models M] [--adapt-every N] [--crops C] [--keep DIR] [--json]`."""
     from kiosk.commands.vision import _reader
     from vision.evening import Adaptation, FrameScore, Learning, evening, halves
     from vision.faces.adapt import adapt
@@ -49,13 +52,13 @@ def run_evening(args: argparse.Namespace) -> int:
 
     if not 1 <= args.adapt_every <= 100_000:
         raise CliError(f"--adapt-every {args.adapt_every}: debe estar entre 1 y 100000 dados")
-    if not 1 <= args.epochs <= 1000:
-        raise CliError(f"--epochs {args.epochs}: debe estar entre 1 y 1000")
+    if not 1 <= args.crops <= 1_000_000:
+        raise CliError(f"--crops {args.crops}: debe estar entre 1 y 1000000")
     if not (args.folder / "images").is_dir():
         raise CliError(f"{args.folder}: no es una carpeta YOLO (falta images/)")
     if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
         raise CliError(f"--keep {args.keep}: la carpeta ya tiene archivos; elija una vacía o nueva")
-    learning = Learning(args.adapt_every, args.epochs)
+    learning = Learning(args.adapt_every, args.crops)
     start = args.models or MODELS
     _reader(start, args)  # the models and options are checked before the evening begins
 

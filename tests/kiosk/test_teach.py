@@ -47,9 +47,11 @@ class FakeAdapter:
         epochs: int | None,
         command: str,
         progress: Callable[[float], None],
+        crops: int | None = None,
     ) -> Any:
         self.calls.append(
             {"folder": folder, "out": out, "source": source, "minutes": minutes, "epochs": epochs, "command": command}
+            | {"crops": crops}
         )
         progress(0.5)
         if self.error is not None:
@@ -349,16 +351,17 @@ def test_a_stored_reading_whose_frame_is_gone_is_dropped_at_start(tmp_path: Path
 
 
 def test_the_reader_learns_while_the_table_plays_once_enough_dice_are_confirmed(tmp_path: Path) -> None:
-    """Every LEARN_EVERY new confirmed dice, one adaptation starts by itself (LEARN_EPOCHS), from the models in use;
+    """Every LEARN_EVERY new confirmed dice, one adaptation starts by itself (LEARN_CROPS), from the models in use;
     its result says what was learned and on what evidence; dice that cannot teach yet are tried again next time."""
-    made = start(tmp_path, LEARN_EVERY=30, LEARN_EPOCHS=3)
+    made = start(tmp_path, LEARN_EVERY=30, LEARN_CROPS=3000)
     with made.app.app_context():
         fill(made.root, {f: 4 for f in range(1, 7)})  # 24 dice: not yet
         assert not teach.learn_when_due() and made.adapter.calls == []
         fill(made.root, {f: 5 for f in range(1, 7)})  # 30 dice
         assert teach.learn_when_due()
     [call] = made.adapter.calls
-    assert call["epochs"] == 3 and call["command"] == "kiosco: aprendiendo mientras se juega"
+    assert call["crops"] == 3000 and call["epochs"] is None
+    assert call["command"] == "kiosco: aprendiendo mientras se juega"
     job = state(made)["job"]
     assert job["state"] == "done" and job["auto"]
     assert job["message"].startswith("aprendió 1.240 dados de esta mesa · 0 errores en 40 apartados (antes: 12")

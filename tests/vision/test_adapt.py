@@ -197,3 +197,15 @@ def test_adapt_options_out_of_range_are_clear_errors(
 ) -> None:
     assert cli_main(["vision", "adapt", str(tmp_path), "--out", str(tmp_path / "o"), *extra]) != 0
     assert message in capsys.readouterr().err
+
+
+def test_a_budget_in_crops_takes_the_same_steps_whatever_the_number_of_dice(tmp_path: Path, source: Path) -> None:
+    """`crops` counts augmented crops taught (32 a step): 100 crops are 4 steps with 40 dice or with 120."""
+    from vision.faces.crops import load_samples
+
+    model = adapt_module._Model(source / "faces")
+    for photos in (20, 60):
+        samples = load_samples(dice_folder(tmp_path / f"mesa{photos}", photos), None, turn=model.turned)
+        shares: list[float] = []
+        assert model.fine_tune(samples, 999.0, 0, shares.append, crops=100) == 1
+        assert len(shares) == 4 and shares[-1] == 1.0

@@ -54,7 +54,7 @@ def test_the_reader_changes_only_between_frames_once_enough_dice_are_confirmed(t
     folder = dice_folder(tmp_path / "noche", 10, faces=(1,))  # two dice a photo; the reader finds one
     calls: list[tuple[Path, Path, Path]] = []
 
-    def adapter(folder: Path, out: Path, source: Path, *, holdout: float, epochs: int | None) -> Result:
+    def adapter(folder: Path, out: Path, source: Path, *, holdout: float, crops: int | None) -> Result:
         calls.append((folder, out, source))
         if len(calls) == 1:
             raise AdaptError("solo hay 6 dados etiquetados")
@@ -78,7 +78,7 @@ def test_the_reader_changes_only_between_frames_once_enough_dice_are_confirmed(t
 
 def test_the_command_replays_a_drawn_evening_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = dice_folder(tmp_path / "noche", 50, schemes=("azul_rojo", "azul_rojo"))  # 100 dice
-    assert main(["vision", "evening", str(folder), "--adapt-every", "60", "--epochs", "1", "--json"]) == 0
+    assert main(["vision", "evening", str(folder), "--adapt-every", "60", "--crops", "64", "--json"]) == 0
     captured = capsys.readouterr()
     lines = [json.loads(line) for line in captured.out.splitlines()]
     assert len(lines) == 51 and set(lines[-1]) == {"first_half", "second_half"}
@@ -92,7 +92,7 @@ def test_the_command_replays_a_drawn_evening_as_json(tmp_path: Path, capsys: pyt
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(["--adapt-every", "0"], "--adapt-every 0"), (["--epochs", "0"], "--epochs 0"), ([], "falta images/")],
+    [(["--adapt-every", "0"], "--adapt-every 0"), (["--crops", "0"], "--crops 0"), ([], "falta images/")],
 )
 def test_bad_options_are_refused_in_spanish(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str

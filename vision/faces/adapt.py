@@ -265,9 +265,11 @@ class _Model:
         seed: int,
         progress: Callable[[float], None],
         epochs: int | None = None,
+        crops: int | None = None,
     ) -> int:
-        """Train on augmented crops of `fit` for about `seconds`, or for exactly `epochs` (then the result is the same
-        on any machine); the epochs run."""
+        """Train on augmented crops of `fit` for about `seconds`, or for exactly `epochs`, or for exactly `crops`
+        augmented crops whatever the number of dice (the last two give the same result on any machine); the epochs
+        begun."""
         import torch
         from torch import nn
 
@@ -277,19 +279,31 @@ class _Model:
         optimiser = torch.optim.AdamW(self.net.parameters(), lr=LEARNING_RATE, weight_decay=5e-4)
         loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
         batch, per_epoch = 32, max(320, 4 * len(fit))
-        steps = epochs * math.ceil(per_epoch / batch) if epochs is not None else 0
+        if crops is not None:
+            steps = max(1, math.ceil(crops / batch))
+        else:
+            steps = epochs * math.ceil(per_epoch / batch) if epochs is not None else 0
+        counted = crops is not None or epochs is not None
         started, ran, step = time.perf_counter(), 0, 0
 
         def done() -> float:
             """The share of the budget spent: steps taken, or time."""
-            if epochs is not None:
+            if counted:
                 return min(1.0, step / steps)
             return min(1.0, (time.perf_counter() - started) / seconds)
 
+        def going() -> bool:
+            """Whether another epoch begins."""
+            if counted:
+                return step < steps
+            return ran == 0 or time.perf_counter() - started < seconds
+
         self.net.train()
-        while (ran < epochs) if epochs is not None else (ran == 0 or time.perf_counter() - started < seconds):
+        while going():
             picks = rng.choice(len(fit), per_epoch, p=weights)
             for start in range(0, per_epoch, batch):
+                if counted and step >= steps:
+                    break
                 idx = picks[start : start + batch]
                 x = torch.from_numpy(preprocess([augment(fit[i], rng, turned=self.turned) for i in idx], self.size))
                 y = torch.tensor([training_label(fit[i]) for i in idx], dtype=torch.long)
@@ -324,13 +338,15 @@ def adapt(
     holdout: float = 0.3,
     minutes: float = 4.0,
     epochs: int | None = None,
+    crops: int | None = None,
     seed: int = 0,
     command: str = "",
     progress: Callable[[float], None] = lambda share: None,
 ) -> Adapted:
     """Fine-tune `source`'s face classifier (a models folder: dice/ and faces/) on `folder`'s dice and write the
     whole models folder to `out`, unless it reads the held-out dice worse than `source` does; with `epochs`, the
-    training is that many epochs whatever the time (`minutes` is then not used)."""
+    training is that many epochs, with `crops` that many augmented crops, whatever the time (`minutes` is then not
+    used)."""
     from vision.faces.pips import PipCounter
 
     check_folder(folder, split)
@@ -359,7 +375,7 @@ def adapt(
     before = read_held_out(starting, labels, pip_faces, start, model.meta.get("alone_threshold"))
     evidence = evidence_labels(labels, starting, pip_faces, start)
     seconds = max(1.0, minutes * 60 - (time.perf_counter() - started))
-    ran = model.fine_tune(fit, seconds, seed, progress, epochs)
+    ran = model.fine_tune(fit, seconds, seed, progress, epochs, crops)
     probs = model.probabilities(seen)
     pair, alone = choose_levels(probs, evidence, pip_faces, allowed_errors(held_dice), floor=start)
     threshold = pair if pair is not None else LEVELS[-1]
