@@ -36,6 +36,7 @@ from .scoring import (
     NUMBER_CATEGORIES,
     Category,
     ScoreResult,
+    ScoreSettlement,
     category_from,
     check_dice,
     check_roll_number,
@@ -45,6 +46,7 @@ from .scoring import (
     is_grande,
     is_poker,
     score,
+    score_over,
 )
 from .state import Attempt, BoliviaGame, InstantWin, LegalActions, Option, Result, Side, Standing
 
@@ -91,6 +93,7 @@ __all__ = [
     "RuleError",
     "Score",
     "ScoreResult",
+    "ScoreSettlement",
     "SetAside",
     "Side",
     "Standing",
@@ -112,6 +115,7 @@ __all__ = [
     "parse_event",
     "replay_lines",
     "score",
+    "score_over",
     "step",
     "undo",
     "warm_up",

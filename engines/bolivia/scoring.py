@@ -180,3 +180,71 @@ def score(
     first, later = _MIDDLE_POINTS[category]
     # Traditional marks of the middle column: "5" made on the first roll, "O" after a re-roll.
     return ScoreResult(category, pips, roll, first if roll == 1 else later, "5" if roll == 1 else "O", True)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSettlement:
+    """A category scored over dice in doubt (each die the faces it may show): the results it may give, whether they
+    are one (settled), and the dice whose face alone could change it."""
+
+    category: Category
+    results: tuple[ScoreResult, ...]  # the distinct results, by points
+    deciding: tuple[int, ...]  # places of the dice that could change it
+
+    @property
+    def settled(self) -> bool:
+        """The same points and mark whichever face each die shows."""
+        return len(self.results) == 1
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {
+            "category": self.category.value,
+            "settled": self.settled,
+            "points": sorted({r.points for r in self.results}),
+            "marks": sorted({r.mark for r in self.results}),
+            "deciding": list(self.deciding),
+        }
+
+
+def score_over(
+    dice: Sequence[frozenset[int]],
+    category: Category,
+    roll: int,
+    config: BoliviaConfig | None = None,
+    grandes_before: int = 0,
+) -> ScoreSettlement:
+    """Score five dice in doubt in `category` (How to play: scores) over every choice of faces: the results it may
+    give and the dice that could change it. A die with no face it may show, or one that is not 1-6, is refused."""
+    import itertools
+
+    if len(dice) != DICE:
+        raise RuleError(ART_EQUIPMENT, f"se tiran {DICE} dados, no {len(dice)}")
+    for k, faces in enumerate(dice, start=1):
+        if not faces or any(f not in range(1, 7) for f in faces):
+            raise RuleError(ART_EQUIPMENT, f"el dado {k} no tiene caras posibles de 1 a 6: {sorted(faces)}")
+    known: dict[tuple[int, ...], ScoreResult] = {}
+
+    def result(choice: Sequence[int]) -> ScoreResult:
+        key = tuple(sorted(choice))  # scores never depend on the order of the dice
+        if key not in known:
+            known[key] = score(key, category, roll, config, grandes_before)
+        return known[key]
+
+    def outcome(choice: Sequence[int]) -> tuple[int, str, bool]:
+        found = result(choice)
+        return found.points, found.mark, found.instant_win
+
+    choices = list(itertools.product(*(sorted(faces) for faces in dice)))
+    distinct = {outcome(c): result(c) for c in choices}
+    deciding: list[int] = []
+    if len(distinct) > 1:
+        for k, faces in enumerate(dice):
+            others = [sorted(f) for j, f in enumerate(dice) if j != k]
+            if len(faces) > 1 and any(
+                len({outcome((*rest[:k], face, *rest[k:])) for face in faces}) > 1
+                for rest in itertools.product(*others)
+            ):
+                deciding.append(k)
+    results = tuple(sorted(distinct.values(), key=lambda r: (r.points, r.mark)))
+    return ScoreSettlement(category, results, tuple(deciding))

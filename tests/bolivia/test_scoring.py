@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.bolivia import (
     ART_EQUIPMENT,
@@ -13,6 +15,7 @@ from engines.bolivia import (
     RuleError,
     category_from,
     score,
+    score_over,
 )
 
 # --- the seed's own examples --------------------------------------------------------------------------
@@ -191,3 +194,56 @@ def test_the_roll_is_one_two_or_three(roll: int) -> None:
     with pytest.raises(RuleError) as refused:
         score((1, 2, 3, 4, 5), Category.BALAS, roll)
     assert refused.value.article == ART_HOW_TO_PLAY
+
+
+# ----------------------------------------------------------------- over dice in doubt
+
+
+def test_a_category_scored_over_dice_in_doubt_names_only_the_dice_that_change_it() -> None:
+    """A doubtful six-or-four cannot change «trenes»: settled; in «senas» it is the die that decides."""
+    dice = [frozenset({3}), frozenset({3}), frozenset({3}), frozenset({6, 4}), frozenset({2})]
+    trenes = score_over(dice, Category.TRENES, 1)
+    assert trenes.settled and [r.points for r in trenes.results] == [9] and trenes.deciding == ()
+    senas = score_over(dice, Category.SENAS, 1)
+    assert not senas.settled and [r.points for r in senas.results] == [0, 6] and senas.deciding == (3,)
+    assert senas.to_dict() == {
+        "category": "senas",
+        "settled": False,
+        "points": [0, 6],
+        "marks": ["6", "X"],
+        "deciding": [3],
+    }
+    full = score_over([frozenset({3})] * 3 + [frozenset({6}), frozenset({6, 5})], Category.FULL, 1)
+    assert not full.settled and full.deciding == (4,) and {r.mark for r in full.results} == {"5", "X"}
+
+
+def test_dice_in_doubt_of_the_wrong_shape_are_refused_with_the_section() -> None:
+    for dice, words in (([frozenset({3})] * 4, "se tiran 5 dados, no 4"), ([frozenset()] * 5, "no tiene caras")):
+        with pytest.raises(RuleError, match=words) as caught:
+            score_over(dice, Category.TRENES, 1)
+        assert caught.value.article == ART_EQUIPMENT
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    category=st.sampled_from(list(Category)),
+    roll=st.integers(1, 3),
+    sure=st.lists(st.integers(1, 6), min_size=3, max_size=3),
+    doubtful=st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=2, max_size=2),
+)
+def test_score_over_agrees_with_every_choice_scored(
+    category: Category, roll: int, sure: list[int], doubtful: list[frozenset[int]]
+) -> None:
+    from itertools import product
+
+    dice = [frozenset({f}) for f in sure] + doubtful
+    found = score_over(dice, category, roll)
+    every = {(r.points, r.mark) for r in (score(c, category, roll) for c in product(*(sorted(f) for f in dice)))}
+    assert {(r.points, r.mark) for r in found.results} == every and found.settled == (len(every) == 1)
+
+    def decides(k: int) -> bool:
+        others = product(*(sorted(f) for j, f in enumerate(dice) if j != k))
+        return any(len({score((*rest, f), category, roll).points for f in dice[k]}) > 1 for rest in others)
+
+    if not found.settled:
+        assert set(found.deciding) >= {k for k in range(5) if decides(k)} and min(found.deciding) >= 3
