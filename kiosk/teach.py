@@ -444,7 +444,10 @@ def _adapt(
         job = {"state": "failed", "progress": 1.0, "message": f"no se pudo enseñar al lector: {error}"}
     else:
         before, after = result.before, result.after
-        gained = f"antes: {before.load} de {before.dice} por confirmar; ahora: {after.load} de {after.dice}"
+        gained = (
+            f"antes: {before.load} de {before.dice} por confirmar, {_wrong(before.wrong)}; "
+            f"ahora: {after.load} de {after.dice}, {_wrong(after.wrong)}"
+        )
         if auto:
             gained = evidence(result.fit_dice, after.wrong, after.dice) + f" ({gained})"
         if result.written and out.is_dir():
@@ -470,6 +473,11 @@ def evidence(learnt: int, wrong: int, held_out: int) -> str:
     """What the reader learned and on what evidence, as a coordinator reads it at a glance."""
     errores = "1 error" if wrong == 1 else f"{_thousands(wrong)} errores"
     return f"aprendió {_thousands(learnt)} dados de esta mesa · {errores} en {_thousands(held_out)} apartados"
+
+
+def _wrong(n: int) -> str:
+    """How many of the dice to look at were read wrong unflagged: ninguno equivocado, 1 de ellos equivocado..."""
+    return "ninguno equivocado" if n == 0 else f"{_thousands(n)} de ellos equivocado{'s' if n > 1 else ''}"
 
 
 def _thousands(n: int) -> str:

@@ -63,7 +63,7 @@ class FakeAdapter:
         return SimpleNamespace(
             written=self.written,
             fit_dice=1240,
-            before=held(dice=40, load=12, wrong=0),
+            before=held(dice=40, load=12, wrong=2),
             after=held(dice=40, load=1 if self.written else 15, wrong=0),
         )
 
@@ -182,7 +182,8 @@ def test_the_reader_is_adapted_in_the_background_and_read_with_at_once(rig: Rig)
     assert state(rig)["ready"] and state(rig)["models"]["active"] == STOCK
     assert rig.co.post("/ensenar/adapt").status_code == 202
     job = state(rig)["job"]
-    assert job["state"] == "done" and job["message"] == "antes: 12 de 40 por confirmar; ahora: 1 de 40"
+    assert job["state"] == "done"
+    assert job["message"] == "antes: 12 de 40 por confirmar, 2 de ellos equivocados; ahora: 1 de 40, ninguno equivocado"
     [call] = rig.adapter.calls
     assert call["folder"] == rig.root and call["source"] == Path(rig.app.config["STOCK_MODELS"])
     assert call["out"].parent == Path(rig.app.config["DATABASE"]).parent / "modelos-adaptados"
@@ -203,6 +204,19 @@ def test_the_reader_is_adapted_in_the_background_and_read_with_at_once(rig: Rig)
     assert third.co.post("/ensenar/models", {"name": call["out"].name}).status_code == 200
     wait_models(third, call["out"].name)
     third.camera.close()
+
+
+@pytest.mark.parametrize(
+    ("wrong", "says"),
+    [
+        (0, "ninguno equivocado"),
+        (1, "1 de ellos equivocado"),
+        (3, "3 de ellos equivocados"),
+        (1240, "1.240 de ellos equivocados"),
+    ],
+)
+def test_the_held_out_dice_read_wrong_are_said_in_words(wrong: int, says: str) -> None:
+    assert teach._wrong(wrong) == says
 
 
 def test_an_adaptation_that_reads_worse_or_cannot_teach_changes_nothing(tmp_path: Path) -> None:
@@ -300,9 +314,9 @@ def test_the_real_adaptation_on_a_tiny_drawn_folder(tmp_path: Path, monkeypatch:
     assert job["state"] == "done", job
     before, after = job["result"]["before"], job["result"]["after"]
     assert before["dice"] == after["dice"] > 0 and before["load"] == before["dice"] and after["wrong"] == 0
-    assert (
-        job["message"]
-        == f"antes: {before['load']} de {before['dice']} por confirmar; ahora: {after['load']} de {after['dice']}"
+    assert job["message"] == (
+        f"antes: {before['load']} de {before['dice']} por confirmar, {teach._wrong(before['wrong'])}; "
+        f"ahora: {after['load']} de {after['dice']}, ninguno equivocado"
     )
     assert (Path(made.app.config["ADAPTED_MODELS"]) / job["models"] / "ADAPTED.json").is_file()
     wait_models(made, job["models"])
