@@ -176,6 +176,12 @@
       for (const dieId of plan.extra || []) chips.push(dieChip(byId[dieId], null, false));
       if (r.dice.length < 5) chips.push(h("button", { class: "add-die", id: "add-die", onclick: () => { picker = { die: null }; draw(); } }, L("+ dado")));
       items.push(h("div", { class: "row rdice", id: "reading-dice" }, ...chips));
+      // why the camera doubts each die still to settle, in words on screen (a touchscreen has no tooltips)
+      const open = r.dice.filter((d) => d.uncertain && !(d.corrected || d.confirmed) && (d.reasons || []).length);
+      if (open.length) {
+        items.push(h("ul", { class: "why", id: "reading-why" }, ...open.map((d) => h("li", {},
+          (plan.order.indexOf(d.id) >= 0 ? plan.order.indexOf(d.id) + 1 + ": " : "") + face(d.face) + ": " + d.reasons.join("; ")))));
+      }
       const blank = r.source === "manual" ? plan.order.map((dieId) => byId[dieId]).find((d) => d && d.face === null) : null;
       if (blank && !picker) {
         // By hand, one tap a die: the face goes to the next die still blank (a wrong one is tapped in the row and fixed).

@@ -230,7 +230,8 @@
           const changes = Object.entries(plan.ruling.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
           if (changes.length) items.push(h("p", { class: "changes" }, changes.join(" · ")));
         }
-        items.push(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: () => send("/confirm") }, t("Confirmar y aplicar")));
+        // once ruled, back to the top: the next player's controls are there
+        items.push(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: async () => { if (await send("/confirm")) window.scrollTo(0, 0); } }, t("Confirmar y aplicar")));
       }
     }
     box.replaceChildren(...items);

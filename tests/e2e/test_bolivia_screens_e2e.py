@@ -130,3 +130,58 @@ def test_a_roll_by_hand_is_a_tap_a_die(kiosk: Server, page: Any) -> None:
     expect(page.locator("#add-faces")).to_have_count(0)  # five dice: the row goes
     page.click("#confirm-btn")  # seven taps in all, from «Entrar a mano» to the roll logged
     expect(page.locator("#roll-dice")).to_be_visible()
+
+
+def test_why_a_die_of_a_roll_is_doubted_is_written_on_screen(kiosk: Server, page: Any) -> None:
+    """Issue 61: every reason as text on the screen, not in a tooltip a touch screen never shows."""
+    import re
+
+    set_pin(page, kiosk.url, PIN)
+    page.goto(imported(page, kiosk.url, log()))
+    doubt = "no se pudieron contar los puntos"
+
+    def die(die_id: str, face: int, reasons: tuple[str, ...] = ()) -> dict[str, Any]:
+        return {
+            "id": die_id,
+            "face": face,
+            "read": face,
+            "confidence": 0.9,
+            "uncertain": bool(reasons),
+            "reasons": list(reasons),
+            "box": None,
+            "corrected": False,
+            "confirmed": False,
+            "slot": None,
+            "kept": None,
+        }
+
+    dice = [die("d1", 3), die("d2", 3), die("d3", 6, (doubt,)), die("d4", 1), die("d5", 2)]
+    reading = {
+        "state": "ready",
+        "source": "camera",
+        "photo": None,
+        "message": "leída",
+        "dice": dice,
+        "kept": [],
+        "problems": [],
+        "area": None,
+        "size": None,
+        "capture": None,
+        "corrections": [],
+        "proposal": {
+            "ok": False,
+            "blockers": ["1 dado(s) dudoso(s)"],
+            "dice": None,
+            "moved": [],
+            "extra": [],
+            "order": [d["id"] for d in dice],
+        },
+    }
+
+    def with_reading(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, json=response.json() | {"reading": reading})
+
+    page.route(re.compile(r".*/state\.json$"), with_reading)
+    page.reload()
+    expect(page.locator("#reading-why")).to_have_text(f"3: ⚅ 6: {doubt}")
