@@ -252,6 +252,8 @@ EN: dict[str, str] = {
     "dado": "die",
     "dados": "dice",
     "desde": "since",
+    "desde las": "since",
+    "desde el": "since",
     "conectada": "linked",
     "enlace caído": "link down",
     "sin noticias": "no news",

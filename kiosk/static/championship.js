@@ -11,9 +11,7 @@
   }
 
   function since(text) {
-    if (!text) return "";
-    const t = new Date(text);
-    return isNaN(t) ? text : " " + tr("desde") + " " + t.toLocaleTimeString();
+    return text ? " " + Cacho.since(text) : "";
   }
 
   function tableCard(view) {

@@ -167,6 +167,20 @@ window.Cacho = (function () {
     return value.toLocaleString(window.CACHO_LANG === "en" ? "en-US" : "es-CL", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
   }
 
+  // A time stamp (ISO 8601, UTC) as people read it, in the browser's time zone: «desde las 22:06» today, «desde el
+  // 1 de diciembre, 22:06» another day (since 22:06, since December 1, 22:06 in English); the text itself if no date.
+  function since(stamp) {
+    const when = new Date(stamp);
+    if (!stamp || isNaN(when)) return stamp || "";
+    const locale = window.CACHO_LANG === "en" ? "en-US" : "es";
+    const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(when);
+    if (when.toDateString() === new Date().toDateString()) return t("desde las") + " " + time;
+    return t("desde el") + " " + new Intl.DateTimeFormat(locale, { day: "numeric", month: "long" }).format(when) + ", " + time;
+  }
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("[data-since]").forEach((el) => { el.textContent = since(el.dataset.since); });
+  });
+
   // A card as the picker shows it, rank and suit symbol ("5♥"), from its code ("5H"); "?" for none.
   const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   function cardName(code) {
@@ -180,5 +194,5 @@ window.Cacho = (function () {
     return String(text).replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUIT_SYMBOLS[suit]);
   }
 
-  return { api, get, h, listen, badge, t, num, tablePage, cardName, cardsIn };
+  return { api, get, h, listen, badge, t, num, since, tablePage, cardName, cardsIn };
 })();

@@ -54,6 +54,8 @@ def test_join_play_and_receive_the_organizers_rulings(
         assert received()[0]["text"] == "Vale el calzo"
         page = coordinator.get("/campeonato/mesa").text
         assert "Vale el calzo" in page and "conectado" in page
+        since = kiosk.extensions["cacho.link"].status()["since"]  # drawn in the browser's time: «desde las 22:06»
+        assert f'<time id="link-since" datetime="{since}" data-since="{since}">' in page
         assert kiosk.test_client().get("/campeonato/mesa/enlace.json").get_json()["rulings"] == []  # not for spectators
     finally:
         organizer.stop()

@@ -13,8 +13,10 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -138,10 +140,27 @@ def test_a_championship_of_twelve(browser: Any, organizer: Organizer) -> None:
         context.close()
 
 
+MONTHS = [
+    *("enero", "febrero", "marzo", "abril", "mayo", "junio"),
+    *("julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"),
+]
+
+
+def since_in_santiago(stamp: str) -> str:
+    """What the page says of a UTC stamp in Santiago: «desde las 22:06» today, else «desde el 1 de diciembre, 22:06»."""
+    santiago = ZoneInfo("America/Santiago")
+    when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(santiago)
+    if when.date() == datetime.now(santiago).date():
+        return f"desde las {when:%H:%M}"
+    return f"desde el {when.day} de {MONTHS[when.month - 1]}, {when:%H:%M}"
+
+
 def test_a_table_kiosk_joins_from_the_draw(browser: Any, tmp_path: Path) -> None:
     with Mosquitto(folder=tmp_path / "broker") as broker, serving(tmp_path, "none") as kiosk:
         organizer = Listener("127.0.0.1", broker.port, "e2e").start()
-        context = browser.new_context(viewport={"width": 800, "height": 480}, locale="es-CL")
+        context = browser.new_context(
+            viewport={"width": 800, "height": 480}, locale="es-CL", timezone_id="America/Santiago"
+        )
         page = context.new_page()
         try:
             assert wait_for(lambda: organizer.connected, 10)
@@ -157,6 +176,12 @@ def test_a_table_kiosk_joins_from_the_draw(browser: Any, tmp_path: Path) -> None
             page.click("text=Sentar la mesa y unirse")
             page.wait_for_selector("text=Mesa 7 unida al campeonato e2e")
             assert wait_for(lambda: len(organizer.events(7)) == 1, 10)
+            # The link's time as people read it, in the browser's time zone (Santiago), not the stored UTC stamp.
+            page.goto(kiosk.url + "/campeonato/mesa")
+            page.wait_for_function("!document.getElementById('link-since').textContent.includes('T')")
+            assert page.locator("#link-since").inner_text() == since_in_santiago(
+                str(page.locator("#link-since").get_attribute("datetime"))
+            )
             assert organizer.events(7)[0]["players"] == ["Ana", "Beto", "Caro"]
             ruling = {"id": 1, "table": 7, "kind": "ruling", "text": "Vale el paso", "article": "8", "by": "Rosa"}
             organizer.publish_ruling(7, ruling)
