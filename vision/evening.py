@@ -159,3 +159,46 @@ def halves(scores: Sequence[FrameScore]) -> dict[str, dict[str, object]]:
 
     middle = len(scores) // 2
     return {"first_half": part(scores[:middle]), "second_half": part(scores[middle:])}
+
+
+def link_part(name: str, part: str, out: Path, root: Path | None = None) -> int:
+    """An evening folder of a registered real set's part (its photos and labels linked, in `out`); the photos."""
+    from vision.faces import realsets
+
+    rs = realsets.real_set(name)
+    photos = realsets.photos(rs, root or realsets.DATA_ROOT, part)
+    if not photos:
+        raise FileNotFoundError(f"{name}: no hay fotos en la parte {part}")
+    for sub in ("images", "labels"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    for image in photos:
+        label = realsets.label_path(image)
+        for source, target in ((image, out / "images" / image.name), (label, out / "labels" / f"{image.stem}.txt")):
+            target.unlink(missing_ok=True)
+            target.symlink_to(source.resolve())
+    return len(photos)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m vision.evening SET --out DIR [--part val]`: a real set's part as an evening folder."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.evening",
+        description="Prepara la noche de una mesa con una parte de un conjunto real: enlaza sus fotos y etiquetas en "
+        "una carpeta YOLO que `cacho vision evening` repite.",
+    )
+    parser.add_argument("set", metavar="SET", help="el conjunto real (vision.faces.realsets)")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--part", default="val", help="train o val (por defecto val: fotos que ningún modelo vio)")
+    args = parser.parse_args(argv)
+    try:
+        count = link_part(args.set, args.part, args.out)
+    except (ValueError, FileNotFoundError) as error:
+        parser.error(str(error))
+    print(f"{count} fotos en {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -100,3 +100,17 @@ def test_bad_options_are_refused_in_spanish(
     folder = dice_folder(tmp_path / "noche", 2) if extra else tmp_path
     assert main(["vision", "evening", str(folder), *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_real_sets_part_is_linked_as_an_evening_folder(tmp_path: Path) -> None:
+    from vision.faces import realsets
+
+    trays = tmp_path / "data" / "dice-real-extra" / "rune55-phone-trays"
+    dice_folder(trays, 30)
+    val = realsets.photos(realsets.real_set("rune55-phone-trays"), tmp_path / "data", "val")
+    assert 0 < ev.link_part("rune55-phone-trays", "val", tmp_path / "noche", tmp_path / "data") == len(val)
+    linked = sorted(p.name for p in (tmp_path / "noche" / "images").iterdir())
+    assert linked == sorted(p.name for p in val)
+    assert (tmp_path / "noche" / "labels" / f"{val[0].stem}.txt").read_text().count("\n") == 2
+    with pytest.raises(ValueError, match="no conozco el conjunto real"):
+        ev.link_part("nada", "val", tmp_path / "otra", tmp_path / "data")

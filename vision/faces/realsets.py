@@ -168,7 +168,7 @@ def photos(rs: RealSet, root: Path, part: str) -> list[Path]:
     return [image for image, _ in yolo_pairs(folder) if held_out(group_of(rs, image.name)) == wanted]
 
 
-def _label_path(image: Path) -> Path:
+def label_path(image: Path) -> Path:
     """The YOLO label file of an image (images[/split]/x.jpg -> labels[/split]/x.txt)."""
     images = next(p for p in image.parents if p.name == "images")
     return images.parent / "labels" / image.relative_to(images).with_suffix(".txt")
@@ -180,7 +180,7 @@ def labelled(rs: RealSet, root: Path, part: str) -> Iterator[tuple[Frame, Box, i
     for image in photos(rs, root, part):
         frame = load_image(image)
         height, width = frame.shape[:2]
-        for cls, box in read_yolo_labels(_label_path(image), width, height):
+        for cls, box in read_yolo_labels(label_path(image), width, height):
             face = face_of_class(cls)
             if face is None or face == UNREADABLE or face in rs.skip_faces or box.width < 4 or box.height < 4:
                 continue

@@ -170,7 +170,7 @@ def pack_photos(root: Path, dest: Path, room: int) -> dict[str, Any]:
                 continue
             image = train[position]
             data = encode(image)
-            label = realsets._label_path(image)
+            label = realsets.label_path(image)
             text = label.read_text() if label.exists() else ""
             size = carried(len(data)) + carried(len(text.encode()))
             if used + size > room:

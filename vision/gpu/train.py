@@ -139,7 +139,7 @@ def one_class_copies(folders: list[Path], scratch: Path) -> list[str]:
         images_copy.mkdir(parents=True, exist_ok=True)
         labels_copy.mkdir(parents=True, exist_ok=True)
         for photo in sorted(folder.glob("*.jpg")):
-            label = realsets._label_path(photo)
+            label = realsets.label_path(photo)
             lines = label.read_text().split("\n") if label.is_file() else []
             flat = ["0 " + line.split(maxsplit=1)[1] for line in lines if len(line.split()) == 5]
             (labels_copy / f"{photo.stem}.txt").write_text("".join(line + "\n" for line in flat))

@@ -23,7 +23,7 @@ def write(root: Path, out: Path, fixes: list[Relabel] | None = None) -> dict[str
         if rs.pad:  # boxes round the pip pattern only: no finder is measured on them
             continue
         photos = realsets.photos(rs, root, "val")
-        planned += [(rs.name, p, fixed_label(p, realsets._label_path(p), fixes_of)[0]) for p in photos]
+        planned += [(rs.name, p, fixed_label(p, realsets.label_path(p), fixes_of)[0]) for p in photos]
         counts[rs.name] = len(photos)
     for name in counts:
         for sub in ("images", "labels"):
