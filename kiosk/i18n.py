@@ -254,6 +254,7 @@ EN: dict[str, str] = {
     "desde": "since",
     "desde las": "since",
     "desde el": "since",
+    "Ir a la mesa": "Go to table",
     "conectada": "linked",
     "enlace caído": "link down",
     "sin noticias": "no news",

@@ -369,6 +369,7 @@ def table_page() -> Any:
         tables=kiosk_store().tables("dudo"),
         rulings=received_rulings(link.config.table_id if link is not None else None),
         seating=None,
+        table_id=link.config.table_id if link is not None else None,
     )
 
 
@@ -389,12 +390,12 @@ def form_config(table_id: str) -> LinkConfig:
     )
 
 
-def joined(config: LinkConfig) -> Response:
-    """Keep the link's settings, start it, and go back to the page."""
+def joined(config: LinkConfig, then: str | None = None) -> Response:
+    """Keep the link's settings, start it, and go to `then` (by default, back to the page)."""
     kiosk_store().set_setting(SETTING, json.dumps(config.to_dict()))
     start_link(current_app._get_current_object(), config)  # type: ignore[attr-defined]
     flash(t("Mesa {n} unida al campeonato {code}").format(n=config.table, code=config.code), "ok")
-    return cast(Response, redirect(url_for("championship.table_page")))
+    return cast(Response, redirect(then or url_for("championship.table_page")))
 
 
 def not_joined(error: Exception) -> Response:
@@ -490,7 +491,7 @@ def seat_and_join() -> Any:
         table_id = create(kiosk_store(), f"Mesa {config.table}", Start(players, request.form.get("opener", "")))
     except (ValueError, RuleError) as error:
         return not_joined(error)
-    return joined(replace(config, table_id=table_id))
+    return joined(replace(config, table_id=table_id), url_for("dudo.table", table_id=table_id))  # play there at once
 
 
 @bp.route("/mesa/dejar", methods=["POST"])

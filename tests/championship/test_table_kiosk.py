@@ -139,6 +139,12 @@ def test_seat_the_drawn_players_and_join(kiosk: Flask, coordinator: Coordinator,
         )
         assert seated.status_code == 302
         [row] = kiosk.extensions["cacho.store"].tables("dudo")
+        assert seated.headers["Location"] == f"/dudo/{row.id}"  # straight to the new table, to play
+        assert "Mesa 2 unida al campeonato verano" in coordinator.get(f"/dudo/{row.id}").text
+        assert (
+            f'id="linked-table" class="button big primary" href="/dudo/{row.id}"'
+            in coordinator.get("/campeonato/mesa").text
+        )  # and the championship's page leads there too
         assert wait_for(lambda: len(organizer.events(2)) == 1, 10)
         start = organizer.events(2)[0]
         assert start["players"] == ["Ana", "Beto", "Caro"] and start["opener"] == "Beto"

@@ -8,9 +8,11 @@ real `cacho kiosk`, against a local Mosquitto and an organizer listening in the 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from datetime import datetime
@@ -175,10 +177,14 @@ def test_a_table_kiosk_joins_from_the_draw(browser: Any, tmp_path: Path) -> None
             page.select_option('#seating select[name="opener"]', "Beto")
             page.click("text=Sentar la mesa y unirse")
             page.wait_for_selector("text=Mesa 7 unida al campeonato e2e")
+            seated = urllib.parse.urlsplit(page.url).path
+            assert re.fullmatch(r"/dudo/\d+", seated), page.url  # seated: on the new table's page, to play
+            assert page.locator('#dudo[data-view="coordinator"]').count() == 1  # the table's coordinator screen
             assert wait_for(lambda: len(organizer.events(7)) == 1, 10)
             # The link's time as people read it, in the browser's time zone (Santiago), not the stored UTC stamp.
             page.goto(kiosk.url + "/campeonato/mesa")
             page.wait_for_function("!document.getElementById('link-since').textContent.includes('T')")
+            assert page.locator("#linked-table").get_attribute("href") == seated  # and this page leads there
             assert page.locator("#link-since").inner_text() == since_in_santiago(
                 str(page.locator("#link-since").get_attribute("datetime"))
             )
