@@ -380,7 +380,7 @@ def _short_message(missing: int, short: list[int]) -> str:
 
 def learn_when_due() -> bool:
     """Learning while the table plays: once LEARN_EVERY new confirmed dice are in since the last adaptation, adapt
-    the models in use on every confirmed die in the background (LEARN_EPOCHS), unless one is under way; whether
+    the models in use on every confirmed die in the background (LEARN_CROPS), unless one is under way; whether
     one was started. The new models replace those in use only where they read the held-out dice no worse, and the
     camera swaps them between readings (CameraService.use_models)."""
     config = current_app.config
