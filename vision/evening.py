@@ -98,8 +98,8 @@ def score_frame(image: str, truth: Sequence[TruthDie], dice: Sequence[DieReading
 
 
 def confirm(image: Path, labels: Path, learned: Path) -> int:
-    """Keep a confirmed frame as the kiosk keeps it: the photo and its labels (the faces as confirmed) in the
-    learned folder; the dice it adds."""
+    """Keep a confirmed frame with its labels (the faces as confirmed) in the learned folder, whole (the kiosk keeps
+    a crop round the dice: the dice taught are the same); the dice it adds."""
     (learned / "images").mkdir(parents=True, exist_ok=True)
     (learned / "labels").mkdir(parents=True, exist_ok=True)
     shutil.copy2(image, learned / "images" / image.name)
