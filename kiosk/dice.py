@@ -1,15 +1,17 @@
 """What every game's reading shares: its die entries, boxes matched across frames, and the coordinator's corrections.
 
-A die entry is {"id", "face" (1-6 or null: not set yet), "read" (the camera's face or null), "confidence",
-"uncertain", "reasons", "box" ([x1, y1, x2, y2] or null), "corrected", "confirmed"} plus what a game adds.
+A die entry (kiosk.records.DieEntry) is {"id", "face" (1-6 or null: not set yet), "read" (the camera's face or
+null), "confidence", "uncertain", "reasons", "box" ([x1, y1, x2, y2] or null), "corrected", "confirmed"} plus what
+a game adds.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, Unpack
 
+from kiosk.records import Correction, DieEntry, DieFields, Who
 from kiosk.store import now
 
 MATCH_IOU = 0.3  # a die on a new frame is the same die as on an earlier one above this overlap
@@ -24,9 +26,32 @@ def new_id() -> str:
     return secrets.token_hex(4)
 
 
-def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, Any]:
+class BoxRead(Protocol):
+    """A die's box as the camera gives it (vision.types.Box)."""
+
+    def to_list(self) -> list[float]:
+        """[x1, y1, x2, y2] in frame pixels."""
+        ...
+
+
+class DieRead(Protocol):
+    """A die the camera read, as kiosk reads it (vision.types.DieReading)."""
+
+    @property
+    def face(self) -> int: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def uncertain(self) -> bool: ...
+    @property
+    def reasons(self) -> Sequence[str]: ...
+    @property
+    def box(self) -> BoxRead: ...
+
+
+def die(face: int | None, read: int | None = None, **extra: Unpack[DieFields]) -> DieEntry:
     """A die entry of a reading."""
-    entry: dict[str, Any] = {
+    entry: DieEntry = {
         "id": new_id(),
         "face": face,
         "read": read,
@@ -36,14 +61,14 @@ def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, An
         "box": None,
         "corrected": False,
         "confirmed": False,
+        **extra,  # after the defaults, so it sets them in their place
     }
-    entry.update(extra)
     return entry
 
 
-def die_read(found: Any, **extra: Any) -> dict[str, Any]:
+def die_read(found: DieRead, **extra: Unpack[DieFields]) -> DieEntry:
     """The entry of a die the camera read (vision.types.DieReading): its face, confidence, doubts and box."""
-    entry = {
+    entry: DieFields = {
         "confidence": round(float(found.confidence), 3),
         "uncertain": bool(found.uncertain),
         "reasons": list(found.reasons),
@@ -63,25 +88,25 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def same_die(box: Sequence[float], dice: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+def same_die(box: Sequence[float], dice: Sequence[DieEntry]) -> DieEntry | None:
     """The die of `dice` that overlaps `box` most, at least MATCH_IOU (the same die on a new frame), or None."""
     scored = [(iou(box, d["box"]), d) for d in dice if d["box"] is not None]
     scored = [(s, d) for s, d in scored if s >= MATCH_IOU]
     return max(scored, key=lambda pair: pair[0])[1] if scored else None
 
 
-def away_from(dice: Sequence[dict[str, Any]], box: Sequence[float]) -> list[dict[str, Any]]:
+def away_from(dice: Sequence[DieEntry], box: Sequence[float]) -> list[DieEntry]:
     """The dice that are not where `box` is (a die the coordinator removed stays removed on a new frame)."""
     return [d for d in dice if d["box"] is None or iou(d["box"], box) < MATCH_IOU]
 
 
-def capture_problems(capture: Any) -> list[str]:
+def capture_problems(capture: object) -> list[str]:
     """What the capture itself reports: dice that the frames read disagree on."""
     disagreeing = getattr(capture, "disagreeing", ())
     return [f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas"] if disagreeing else []
 
 
-def check_correction(data: Mapping[str, Any], face: object) -> None:
+def check_correction(data: Mapping[str, object], face: object) -> None:
     """Refuse a correction unless the reading is ready and the face is 1-6 (None: the die is removed)."""
     if data.get("state") != "ready":
         raise CorrectionError("no hay lectura que corregir")
@@ -92,7 +117,7 @@ def check_correction(data: Mapping[str, Any], face: object) -> None:
 ANY_FACES = (1, 2, 3, 4, 5, 6)
 
 
-def candidates_of(entry: Mapping[str, Any]) -> frozenset[int]:
+def candidates_of(entry: DieEntry) -> frozenset[int]:
     """The faces a die of a reading may show now: its face once set by hand, confirmed, or read for sure; a
     doubtful die's candidates (any face where the reading gave none)."""
     if entry["face"] is None:
@@ -103,7 +128,7 @@ def candidates_of(entry: Mapping[str, Any]) -> frozenset[int]:
     return (faces | {entry["face"]}) if faces else frozenset(ANY_FACES)
 
 
-def unsettled(dice: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+def unsettled(dice: Sequence[DieEntry]) -> tuple[int, int]:
     """How many dice have no face yet, and how many the camera doubted that nobody has confirmed or corrected."""
     unset = sum(1 for d in dice if d["face"] is None)
     doubtful = sum(1 for d in dice if d["uncertain"] and not (d["corrected"] or d["confirmed"]))
@@ -111,14 +136,22 @@ def unsettled(dice: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
 
 
 def change_die(
-    data: dict[str, Any], dice: list[dict[str, Any]], entry: dict[str, Any], face: int | None, **who: Any
+    corrections: list[Correction], dice: list[DieEntry], entry: DieEntry, face: int | None, **who: Unpack[Who]
 ) -> None:
-    """Set a read die's face (confirming it when it is the same), or remove it (face None); logged in `data`.
+    """Set a read die's face (confirming it when it is the same), or remove it (face None); logged in `corrections`
+    (the reading's).
 
-    The correction records `who` (e.g. the player), the die, what was read, what was set, when, and the die's box.
+    The correction records `who` (the player), the die, what was read, what was set, when, and the die's box.
     """
-    correction = {**who, "die": entry["id"], "read": entry["read"], "set": face, "ts": now(), "box": entry["box"]}
-    data["corrections"].append(correction)
+    correction: Correction = {
+        **who,
+        "die": entry["id"],
+        "read": entry["read"],
+        "set": face,
+        "ts": now(),
+        "box": entry["box"],
+    }
+    corrections.append(correction)
     if face is None:
         dice.remove(entry)
     elif face == entry["face"] and entry["read"] is not None:
@@ -128,14 +161,16 @@ def change_die(
         entry["corrected"] = True
 
 
-def without_box(correction: Mapping[str, Any]) -> dict[str, Any]:
+def without_box(correction: Correction) -> Correction:
     """A correction as the log and the audit trail keep it (without the die's box)."""
-    return {k: v for k, v in correction.items() if k != "box"}
+    kept = correction.copy()
+    kept.pop("box", None)
+    return kept
 
 
 def confirmed_meta(data: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The meta keys of the line a confirmed reading logs: by whom, the source, the photo, the models that read it,
-    `extra`, corrections."""
+    `extra`, corrections. `data`: any game's reading (typed, kiosk.records, or a plain JSON object)."""
     meta: dict[str, Any] = {"by": "coordinador", "source": data["source"]}
     if data.get("photo"):
         meta["photo"] = data["photo"]

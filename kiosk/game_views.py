@@ -25,11 +25,12 @@ from kiosk import learned, photos, teach, web
 from kiosk.auth import coordinator_required, page_view
 from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError
+from kiosk.records import GameReading
 from kiosk.store import Store
 from kiosk.tables import Loaded, table_lock
 from kiosk.web import json_body, json_seq, publish, refuse, store
 
-Reading = dict[str, Any]  # a reading awaiting confirmation, as the game's reading module writes it
+Reading = dict[str, Any]  # a reading as a plain JSON object (a game whose reading kiosk.records does not type)
 Refusal = tuple[Response, int]
 
 
@@ -43,9 +44,11 @@ class Desk(Loaded, Protocol):
 
 
 D = TypeVar("D", bound=Desk)
+# A reading awaiting confirmation, as the game's reading module writes it: typed (kiosk.records) or plain JSON.
+R = TypeVar("R", bound=Reading | GameReading)
 
 
-class Look(Protocol):
+class Look(Protocol[R]):
     """How a game reads its table with the camera: one for each reading."""
 
     @property
@@ -53,7 +56,7 @@ class Look(Protocol):
         """What the pages say while the reading waits for the table to be still."""
         ...
 
-    def empty(self, state: str, message: str) -> Reading:
+    def empty(self, state: str, message: str) -> R:
         """A reading with no dice yet: under way ("reading") or "failed", and why."""
         ...
 
@@ -61,12 +64,12 @@ class Look(Protocol):
         """The still capture (vision.still.StillCapture), taken once the table is still."""
         ...
 
-    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> Reading:
+    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> R:
         """The reading of a capture with a frame and its reading; `keep_photo` stores the annotated photo (a BGR
         image) and gives its stored name."""
         ...
 
-    def carry(self, old: Mapping[str, Any], new: Reading) -> Reading:
+    def carry(self, old: R, new: R) -> R:
         """The new reading with the corrections made to `old`, the ready reading it replaces, still applied."""
         ...
 
@@ -83,14 +86,14 @@ def photo_name(seq: int, at: float) -> str:
 
 
 @dataclass(frozen=True)
-class GameViews(Generic[D]):
+class GameViews(Generic[D, R]):
     """One game's tables as its blueprint serves them, by the game's own load, act, state_of and current reading."""
 
     game: str
     load: Callable[[Store, int], D]
     act: Callable[[Store, int, Any, int | None, Mapping[str, object] | None], D]
     state_of: Callable[[D, str], dict[str, Any]]
-    current: Callable[[D], Reading | None]  # the reading awaiting confirmation, if it is for the table as it stands
+    current: Callable[[D], R | None]  # the reading awaiting confirmation, if it is for the table as it stands
 
     def load_or_404(self, table_id: int) -> D:
         """The table, or 404 (also for another game's table)."""
@@ -123,7 +126,7 @@ class GameViews(Generic[D]):
 
     # ------------------------------------------------------------------ the reading flow
 
-    def read(self, desk: D, look: Look, refused: Refusal | None = None) -> Any:
+    def read(self, desk: D, look: Look[R], refused: Refusal | None = None) -> Any:
         """The camera reads the table in the background: 202 with the coordinator's state, or the refusal (the
         game's `refused`, no camera, a reading already under way)."""
         refused = refused or web.camera_refusal() or self.start_reading(desk, look)
@@ -131,7 +134,7 @@ class GameViews(Generic[D]):
             return refused
         return jsonify(self.coordinator_state(desk.table_id)), 202
 
-    def start_reading(self, desk: D, look: Look) -> Refusal | None:
+    def start_reading(self, desk: D, look: Look[R]) -> Refusal | None:
         """Mark the reading as under way, tell the table's pages, and read on a thread (synchronously under
         READ_SYNC); the reading is kept if still wanted (`keep_reading`). 409 when one is under way already (checked
         and marked under the table's lock: two taps start one reading)."""
@@ -148,7 +151,7 @@ class GameViews(Generic[D]):
         web.in_background(work, f"lectura-{self.game}-{desk.table_id}")
         return None
 
-    def _camera_reading(self, desk: D, old: Reading | None, look: Look) -> Reading:
+    def _camera_reading(self, desk: D, old: R | None, look: Look[R]) -> R:
         """Capture, read and store the photo; the corrections of the ready reading it replaces carried over. A failed
         reading when the camera, the frame or the table's seats cannot be used."""
         from hardware.camera import CameraError
@@ -172,7 +175,7 @@ class GameViews(Generic[D]):
             data = look.carry(old, data)
         return data
 
-    def keep_reading(self, table_id: int, seq: int, data: dict[str, Any]) -> None:
+    def keep_reading(self, table_id: int, seq: int, data: R) -> None:
         """Keep a reading made in the background if the table is still at event `seq` and the reading it started
         is still under way (dice entered by hand meanwhile are never overwritten); tell the table's pages."""
         with table_lock(table_id):
@@ -184,7 +187,7 @@ class GameViews(Generic[D]):
                 photos.drop(store(), table_id, data)  # a reading no longer wanted keeps no photo
         publish(table_id)
 
-    def confirming(self, table_id: int, reading: Reading, change: Callable[[], Any]) -> Any:
+    def confirming(self, table_id: int, reading: R, change: Callable[[], Any]) -> Any:
         """Confirm a reading by `change` (the event logged, or its refusal): the reading's dice are written as a
         labelled sample before the event (kiosk.learned), taken back when it is refused."""
         answered = learned.confirming(learned_root(), learned.write_sample, reading, change)
@@ -192,14 +195,14 @@ class GameViews(Generic[D]):
             teach.learn_when_due()  # the table goes back to play: a pause for the reader to learn its dice
         return answered
 
-    def by_hand(self, desk: D, reading: Reading) -> Any:
+    def by_hand(self, desk: D, reading: R) -> Any:
         """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera
         reading that ends now; the coordinator's state."""
         with table_lock(desk.table_id):
             web.replace_pending(desk.table_id, desk.seq, reading)
         return self.redrawn(desk.table_id)
 
-    def corrected(self, desk: D, fix: Callable[[Reading], Reading], nothing: str) -> Any:
+    def corrected(self, desk: D, fix: Callable[[R], R], nothing: str) -> Any:
         """Correct the reading awaiting confirmation by `fix` (CorrectionError: 400) and keep it; 409 `nothing`
         when there is none. One at a time with a camera reading that ends now."""
         with table_lock(desk.table_id):

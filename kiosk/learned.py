@@ -21,6 +21,7 @@ import numpy as np
 
 from kiosk.camera import encode_jpeg
 from kiosk.dice import MATCH_IOU, iou
+from kiosk.records import AnyReading
 from kiosk.store import Store, write_durably
 from vision import labels as yolo
 
@@ -46,14 +47,14 @@ def dice_of(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(data.get("dice") or [])
 
 
-def keep_frame(root: Path, owner: str, data: dict[str, Any], frame: Any, reading: Any) -> None:
+def keep_frame(root: Path, owner: str, data: AnyReading, frame: Any, reading: Any) -> None:
     """Keep the frame a ready camera reading was read from (data["learn"] names it), with the boxes the reader
     found on it."""
     if keep(root, owner, data, frame):
         data["learn"]["found"] = [[round(float(v), 1) for v in d.box.to_list()] for d in getattr(reading, "dice", ())]
 
 
-def keep(root: Path, owner: str, data: dict[str, Any], frame: Any) -> bool:
+def keep(root: Path, owner: str, data: AnyReading, frame: Any) -> bool:
     """Keep the frame a ready camera reading was read from, named after its photo, and name it in data["learn"]
     with its size; whether it was kept."""
     photo = data.get("photo")

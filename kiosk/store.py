@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -218,7 +218,7 @@ class Store:
             row = db.execute("SELECT seq, data FROM pending WHERE table_id = ?", (table_id,)).fetchone()
         return None if row is None else (int(row[0]), json.loads(row[1]))
 
-    def set_pending(self, table_id: int, seq: int, data: dict[str, object]) -> None:
+    def set_pending(self, table_id: int, seq: int, data: Mapping[str, object]) -> None:
         """Store (replace) the reading awaiting confirmation."""
         with self._connect() as db:
             db.execute(

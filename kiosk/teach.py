@@ -273,7 +273,8 @@ def _read() -> None:
             data: dict[str, Any] = {"state": "failed", "message": capture.message}
             shown = None
         else:
-            dice = sorted((die_read(d) for d in capture.reading.dice), key=lambda d: (d["box"][0], d["box"][1]))
+            # left to right by their boxes as the entries round them (Box.to_list rounds as die_read does)
+            dice = [die_read(d) for d in sorted(capture.reading.dice, key=lambda d: d.box.to_list()[:2])]
             data = {
                 "state": "ready",
                 "message": capture.message,
@@ -307,7 +308,7 @@ def die() -> Any:
             entry = next((d for d in reading["dice"] if d["id"] == body.get("die")), None)
             if entry is None:
                 raise CorrectionError("ese dado no está en la lectura")
-            change_die(reading, reading["dice"], entry, body.get("face"))
+            change_die(reading["corrections"], reading["dice"], entry, body.get("face"))
         except CorrectionError as error:
             return refuse(str(error), 400)
         _keep(reading)

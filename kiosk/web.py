@@ -121,7 +121,7 @@ def pending_reading(table_id: int, seq: int) -> dict[str, Any] | None:
     return data if taken == seq else None
 
 
-def replace_pending(table_id: int, seq: int, data: dict[str, Any]) -> None:
+def replace_pending(table_id: int, seq: int, data: Mapping[str, object]) -> None:
     """Keep `data` as the reading awaiting confirmation; the photo of the one it replaces is dropped (hold the
     table's lock)."""
     found = store().pending(table_id)
@@ -136,7 +136,7 @@ def discard_pending(table_id: int) -> None:
     photos.drop(store(), table_id, None if found is None else found[1])
 
 
-def save_correction(table_id: int, seq: int, reading: dict[str, Any]) -> None:
+def save_correction(table_id: int, seq: int, reading: Mapping[str, Any]) -> None:
     """Keep the corrected reading and put its last correction in the audit trail (without the die's box)."""
     store().set_pending(table_id, seq, reading)
     last = reading["corrections"][-1]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack, cast
 
 import cv2
 import numpy as np
@@ -36,6 +36,7 @@ from kiosk.dice import (
     same_die,
     unsettled,
 )
+from kiosk.records import DieEntry, DieFields
 from kiosk.sections import said
 from kiosk.store import now
 
@@ -91,10 +92,10 @@ def inside(polygon: Sequence[Point], point: Point) -> bool:
 # ------------------------------------------------------------------ dice
 
 
-NOT_KEPT: dict[str, Any] = {"slot": None, "kept": None}  # a die entry's keys here: which set-aside die it is
+NOT_KEPT: DieFields = {"slot": None, "kept": None}  # a die entry's keys here: which set-aside die it is
 
 
-def die(face: int | None, read: int | None = None, **extra: Any) -> dict[str, Any]:
+def die(face: int | None, read: int | None = None, **extra: Unpack[DieFields]) -> DieEntry:
     """A die entry of a reading (not a set-aside die unless `slot` and `kept` say so)."""
     return entries.die(face, read, **(NOT_KEPT | extra))
 
@@ -177,8 +178,8 @@ def from_capture(
     }
     bounds = _area_side(area, data["size"])
     found = [entries.die_read(sized_to_area(read, bounds), **NOT_KEPT) for read in frame_reading.dice]
-    in_area = [d for d in found if area is None or inside(area, centre(d["box"]))]
-    in_area.sort(key=lambda d: (centre(d["box"])[0], centre(d["box"])[1]))
+    in_area = [d for d in found if area is None or inside(area, centre(box_of(d)))]
+    in_area.sort(key=lambda d: (centre(box_of(d))[0], centre(box_of(d))[1]))
     problems: list[str] = []
     if len(found) > len(in_area):
         problems.append(f"{len(found) - len(in_area)} dado(s) fuera de la zona de tirada: no cuentan")
@@ -191,6 +192,12 @@ def from_capture(
     data["problems"] = problems
     data["dice"] = _claim_kept(in_area, kept, data["size"])
     return data
+
+
+def box_of(entry: DieEntry) -> list[float]:
+    """The box of a die known to have one: read by the camera (kiosk.dice.die_read gives each one a box), or kept
+    for having one (for mypy, which cannot tell)."""
+    return cast(list[float], entry["box"])
 
 
 def _area_side(area: list[Point] | None, size: Sequence[int]) -> float:
@@ -218,8 +225,8 @@ def sized_to_area(read: Any, side: float) -> Any:
 
 
 def _pick_for(
-    kept: Mapping[str, Any], free: Sequence[dict[str, Any]], size: Sequence[int] | None, nearest: bool
-) -> dict[str, Any] | None:
+    kept: Mapping[str, Any], free: Sequence[DieEntry], size: Sequence[int] | None, nearest: bool
+) -> DieEntry | None:
     """Which of the free dice is the set-aside die `kept`: the one where it lay, else one showing its face, else
     (with `nearest`: all five dice are there, none where it lay and none with its face) the nearest, which is the
     one that moved.
@@ -240,13 +247,11 @@ def _pick_for(
         here = centre(box)
         boxed = [d for d in free if d["box"] is not None]
         if boxed:
-            return min(boxed, key=lambda d: math.dist(here, centre(d["box"])))
+            return min(boxed, key=lambda d: math.dist(here, centre(box_of(d))))
     return None
 
 
-def _claim_kept(
-    entries: list[dict[str, Any]], kept: list[dict[str, Any]], size: Sequence[int] | None
-) -> list[dict[str, Any]]:
+def _claim_kept(entries: list[DieEntry], kept: list[dict[str, Any]], size: Sequence[int] | None) -> list[DieEntry]:
     """Say which die of the new reading is each set-aside die (see `_pick_for`)."""
     free = list(entries)
     for k in kept:
@@ -261,7 +266,7 @@ def _claim_kept(
 def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The new frame's reading with every earlier correction still applied: a later frame never overwrites one."""
     new["corrections"] = list(old.get("corrections", []))
-    fresh: list[dict[str, Any]] = new["dice"]
+    fresh: list[DieEntry] = new["dice"]
     for entry in [d for d in old.get("dice", []) if d["corrected"] or d["confirmed"]]:
         if entry.get("read") is None and entry.get("slot") is not None and not entry["corrected"]:
             continue  # a set-aside die pre-filled by hand: the camera now says where it is
@@ -287,7 +292,7 @@ def correct(
     read, what was set and when.
     """
     check_correction(data, face)
-    dice: list[dict[str, Any]] = data["dice"]
+    dice: list[DieEntry] = data["dice"]
     if die_id is None:
         if face is None:
             raise CorrectionError("para añadir un dado hace falta su cara")
@@ -302,7 +307,7 @@ def correct(
     entry = next((d for d in dice if d["id"] == die_id), None)
     if entry is None:
         raise CorrectionError("ese dado no está en la lectura")
-    change_die(data, dice, entry, face)
+    change_die(data["corrections"], dice, entry, face)
     return data
 
 
@@ -324,14 +329,14 @@ def _box_at(data: Mapping[str, Any], at: Sequence[float]) -> list[float]:
 # ------------------------------------------------------------------ what confirming would do
 
 
-def arrange(data: Mapping[str, Any]) -> tuple[list[dict[str, Any] | None], list[dict[str, Any]]]:
+def arrange(data: Mapping[str, Any]) -> tuple[list[DieEntry | None], list[DieEntry]]:
     """The dice by position (None where one is missing) and the dice left over.
 
     A set-aside die keeps its position; a die added by hand with a missing set-aside die's face takes its place;
     the others fill the free positions from left to right.
     """
-    slots: list[dict[str, Any] | None] = [None] * DICE
-    free: list[dict[str, Any]] = []
+    slots: list[DieEntry | None] = [None] * DICE
+    free: list[DieEntry] = []
     for entry in data.get("dice", []):
         slot = entry.get("slot")
         if isinstance(slot, int) and 1 <= slot <= DICE and slots[slot - 1] is None:

@@ -58,9 +58,9 @@ def card_views(
     js_labels: Iterable[str],
     imported_name: str,
     export_prefix: str,
-) -> GameViews[Desk]:
+) -> GameViews[Desk, dict[str, Any]]:
     """The game's views and its routes: both pages, state.json, photos, export, import, undo and the tap."""
-    views: GameViews[Desk] = GameViews(tables.game, tables.load, tables.act, state_of, current_reading)
+    views: GameViews[Desk, dict[str, Any]] = GameViews(tables.game, tables.load, tables.act, state_of, current_reading)
     views.add_routes(
         bp,
         undo=UNDO_TAP,
@@ -214,7 +214,7 @@ def card_reader() -> CardReader | None:
     return cast("CardReader | None", current_app.config.get("CARD_READER"))
 
 
-def tap(tables: CardTables, views: GameViews[Desk], table_id: int, tap_events: TapEvents) -> Any:
+def tap(tables: CardTables, views: GameViews[Desk, dict[str, Any]], table_id: int, tap_events: TapEvents) -> Any:
     """One tap of a card game's page: the events `tap_events` makes of the request for the game as the page showed
     it, checked by the engine and stored; the coordinator's state, or the refusal (a stale page, a malformed
     request: 400, a rule: the seed's section) and nothing stored."""
@@ -302,7 +302,7 @@ def camera_frame() -> Any:
 
 
 def add_shown_routes(
-    bp: Blueprint, views: GameViews[Desk], what: str, start: ReadStart, events_of: ShownEvents
+    bp: Blueprint, views: GameViews[Desk, dict[str, Any]], what: str, start: ReadStart, events_of: ShownEvents
 ) -> None:
     """Add read, card, confirm and cancel: cards laid face up (`what`, e.g. «las manos») read by the card reader,
     shown with the doubtful ones highlighted, corrected by tap (audited), and logged only when confirmed."""
@@ -361,7 +361,7 @@ def add_shown_routes(
         bp.add_url_rule(f"/<int:table_id>/{name}", name, coordinator_required(view), methods=["POST"])
 
 
-def cancel_reading(views: GameViews[Desk], table_id: int) -> Any:
+def cancel_reading(views: GameViews[Desk, dict[str, Any]], table_id: int) -> Any:
     """Drop the table's reading awaiting confirmation (nothing is logged); the coordinator's state."""
     views.load_or_404(table_id)
     with table_lock(table_id):

@@ -1,21 +1,23 @@
 """The cups lifted: the camera's reading per player, the coordinator's corrections (they stick), the ruling.
 
-A reading is a JSON object kept in the store until it is confirmed (it survives a restart):
+A reading is a JSON object kept in the store until it is confirmed (it survives a restart), typed as
+kiosk.records.DudoReading:
 {"state": "reading"|"ready"|"failed", "source": "camera"|"manual", "photo": str|None, "message": str,
  "players": {name: [die, ...]}, "problems": [str], "capture": {...}, "corrections": [...]}
-with each die {"id", "face" (1-6 or null: not set yet), "read" (the camera's face or null), "confidence",
-"uncertain", "reasons", "box" ([x1, y1, x2, y2] or null), "corrected", "confirmed"}.
+with each die a kiosk.records.DieEntry {"id", "face" (1-6 or null: not set yet), "read" (the camera's face or null),
+"confidence", "uncertain", "reasons", "box" ([x1, y1, x2, y2] or null), "corrected", "confirmed"}.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
 from engines.dudo import ChallengeKind, DoubtfulReveal, DudoTable, Reveal, RuleError
 from kiosk.dice import (
     ANY_FACES,
     CorrectionError,
+    DieRead,
     away_from,
     candidates_of,
     capture_problems,
@@ -26,6 +28,7 @@ from kiosk.dice import (
     same_die,
     unsettled,
 )
+from kiosk.records import Correction, DieEntry, DudoReading, Proposal, Unsettled
 from kiosk.store import now
 from vision.reasons import Reason, ReasonCode
 
@@ -43,7 +46,7 @@ def expected_counts(table: DudoTable) -> dict[str, int]:
     return {name: table.dice_of(name) for name in needed(table)}
 
 
-def manual(table: DudoTable) -> dict[str, Any]:
+def manual(table: DudoTable) -> DudoReading:
     """A reading entered by hand: each player's dice, faces not set yet."""
     players = {name: [die(None) for _ in range(count)] for name, count in expected_counts(table).items()}
     return {
@@ -58,7 +61,7 @@ def manual(table: DudoTable) -> dict[str, Any]:
     }
 
 
-def reading(state: str, message: str) -> dict[str, Any]:
+def reading(state: str, message: str) -> DudoReading:
     """A reading in progress or failed (no dice yet)."""
     return {
         "state": state,
@@ -77,10 +80,74 @@ def reading(state: str, message: str) -> dict[str, Any]:
 LIVE_PROBLEMS = frozenset({"too_many", "too_few", "uncertain", "cut"})
 
 
-def from_check(check: Any, capture: Any, photo: str | None, shown: Collection[str]) -> dict[str, Any]:
+class SeatProblem(Protocol):
+    """A seat's or the table's problem (vision.seats.Problem)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+
+class PlacedDie(Protocol):
+    """A die with where it lies (vision.seats.PlacedDie)."""
+
+    @property
+    def die(self) -> DieRead: ...
+    @property
+    def where(self) -> str: ...
+
+
+class CheckedSeat(Protocol):
+    """A seat's dice and problems (vision.seats.SeatCheck)."""
+
+    @property
+    def player(self) -> str | None: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def problems(self) -> Sequence[SeatProblem]: ...
+    @property
+    def counted(self) -> Sequence[PlacedDie]: ...
+
+
+class FrameSize(Protocol):
+    """The size of the frame the seats were found on (vision.seats.Seating)."""
+
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+
+
+class TableCheck(Protocol):
+    """The camera's seat check (vision.seats.TableCheck): what `from_check` reads of it."""
+
+    @property
+    def seating(self) -> FrameSize: ...
+    @property
+    def seats(self) -> Sequence[CheckedSeat]: ...
+    @property
+    def stray(self) -> Sequence[PlacedDie]: ...
+    @property
+    def problems(self) -> Sequence[SeatProblem]: ...
+
+
+class Capture(Protocol):
+    """The still capture (vision.still.StillCapture): what `from_check` reads of it (its `tilt` and `disagreeing`
+    where it has them)."""
+
+    @property
+    def message(self) -> str: ...
+    def to_dict(self) -> dict[str, object]:
+        """Its JSON form."""
+        ...
+
+
+def from_check(check: TableCheck, capture: Capture, photo: str | None, shown: Collection[str]) -> DudoReading:
     """A reading from the camera's seat check (vision.seats.TableCheck) and capture (vision.still); `shown`: the
     players who had to lift their cups (the others' seats are not read: a doubted paso shows one cup, art. 8)."""
-    players: dict[str, list[dict[str, Any]]] = {}
+    players: dict[str, list[DieEntry]] = {}
     problems: list[str] = [p.message for p in check.problems]
     for seat in check.seats:
         if seat.player is not None and seat.player not in shown:
@@ -121,7 +188,7 @@ def from_check(check: Any, capture: Any, photo: str | None, shown: Collection[st
     }
 
 
-def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+def keep_corrections(old: DudoReading, new: DudoReading) -> DudoReading:
     """The new frame's reading with every earlier correction still applied: a later frame never overwrites one."""
     new["corrections"] = list(old.get("corrections", []))
     removed = [c for c in new["corrections"] if c.get("set") is None and c.get("box") is not None]
@@ -133,12 +200,13 @@ def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, A
                 fresh.remove(match)
             fresh.append(entry)
         for correction in removed:
-            if correction["player"] == name:
-                fresh[:] = away_from(fresh, correction["box"])
+            box = correction.get("box")  # never None here (`removed`): said again for mypy
+            if correction["player"] == name and box is not None:
+                fresh[:] = away_from(fresh, box)
     return new
 
 
-def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | None) -> dict[str, Any]:
+def correct(data: DudoReading, player: str, die_id: str | None, face: int | None) -> DudoReading:
     """Set a die's face (confirming it when it is the same), remove it (face None) or add one (die_id None).
 
     The correction is logged with what was read, what was set and when.
@@ -152,16 +220,17 @@ def correct(data: dict[str, Any], player: str, die_id: str | None, face: int | N
             raise CorrectionError("para añadir un dado hace falta su cara")
         added = die(face, None, corrected=True)
         dice.append(added)
-        data["corrections"].append({"player": player, "die": added["id"], "read": None, "set": face, "ts": now()})
+        correction: Correction = {"player": player, "die": added["id"], "read": None, "set": face, "ts": now()}
+        data["corrections"].append(correction)
         return data
-    entry: dict[str, Any] | None = next((d for d in dice if d["id"] == die_id), None)
+    entry = next((d for d in dice if d["id"] == die_id), None)
     if entry is None:
         raise CorrectionError(f"{player} no tiene ese dado en la lectura")
-    change_die(data, dice, entry, face, player=player)
+    change_die(data["corrections"], dice, entry, face, player=player)
     return data
 
 
-def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
+def proposal(table: DudoTable, data: DudoReading) -> Proposal:
     """What confirming would do: the ruling (engine's), or what blocks it (faces missing, counts, doubtful dice
     whose face could change the ruling). `deciding`: the ids of the doubtful dice that could change it; `left`: those
     that cannot, whatever face they show (art. 6-8 over every face each may show: DudoTable.settle)."""
@@ -227,7 +296,7 @@ def proposal(table: DudoTable, data: Mapping[str, Any]) -> dict[str, Any]:
     return {"ok": not blockers, "blockers": blockers, "ruling": ruling, "deciding": deciding, "left": left}
 
 
-def left_unsettled(data: Mapping[str, Any], left: Collection[str]) -> list[dict[str, Any]]:
+def left_unsettled(data: DudoReading, left: Collection[str]) -> list[Unsettled]:
     """The doubtful dice a confirmed ruling leaves as read, because no face they may show could change it: for the
     log (player, die, face read, candidates)."""
     return [
@@ -245,6 +314,9 @@ def count_off(found: int, want: int) -> str:
     return f"{verb}{'n' if off > 1 else ''} {off} dado{'s' if off > 1 else ''}: {found} de {want}"
 
 
-def reveal_of(table: DudoTable, data: Mapping[str, Any]) -> Reveal:
-    """The Reveal the confirmed reading stands for (only the players who must show)."""
-    return Reveal.of({name: [d["face"] for d in data["players"].get(name, [])] for name in needed(table)})
+def reveal_of(table: DudoTable, data: DudoReading) -> Reveal:
+    """The Reveal the confirmed reading stands for (only the players who must show): the faces the proposal ruled
+    on (a reading is confirmed only when every die has one)."""
+    return Reveal.of(
+        {name: [d["face"] for d in data["players"].get(name, []) if d["face"] is not None] for name in needed(table)}
+    )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
@@ -32,6 +32,7 @@ from kiosk.dudo import desk as desks
 from kiosk.dudo import reading as readings
 from kiosk.game_views import GameViews
 from kiosk.house_options import DUDO as DUDO_OPTIONS
+from kiosk.records import DudoReading
 from kiosk.web import camera, json_body, json_seq, publish, refuse, store
 
 bp = Blueprint("dudo", __name__, url_prefix="/dudo")
@@ -193,7 +194,7 @@ def last_ruling(desk: desks.Desk, meta: list[dict[str, Any]]) -> dict[str, Any] 
     return ruling
 
 
-def reading_of(desk: desks.Desk) -> dict[str, Any] | None:
+def reading_of(desk: desks.Desk) -> DudoReading | None:
     """The reading awaiting confirmation, with its photo's URL and what confirming it would rule."""
     reading = current_reading(desk)
     if reading is None:
@@ -211,11 +212,12 @@ def odds_of(tbl: DudoTable) -> dict[str, Any] | None:
     return bid_odds(rnd.bid.quantity, rnd.bid.face, tbl.in_play, rnd.aces_wild).to_dict()
 
 
-def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
+def current_reading(desk: desks.Desk) -> DudoReading | None:
     """The reading awaiting confirmation, if it belongs to the challenge now standing."""
     if desk.table.pending is None:
         return None
-    return web.pending_reading(desk.table_id, desk.seq)
+    # The JSON edge: the reading as the store keeps it (json.loads), written by kiosk.dudo.reading as a DudoReading.
+    return cast("DudoReading | None", web.pending_reading(desk.table_id, desk.seq))
 
 
 VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of, current_reading)
@@ -319,7 +321,7 @@ class Cups:
     waiting: str = "esperando a que la mesa quede quieta"
     still_before: bool = True  # a table still before the tap counts (not at a dudo: the cups are still down)
 
-    def empty(self, state: str, message: str) -> dict[str, Any]:
+    def empty(self, state: str, message: str) -> DudoReading:
         """A reading with no dice yet."""
         return readings.reading(state, message)
 
@@ -332,7 +334,7 @@ class Cups:
         camera().cue(len(self.desk.table.rulings))
         return camera().capture_still(current_app.config.get("STILL"), self.seats, self.still_before)
 
-    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> dict[str, Any]:
+    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> DudoReading:
         """Each player's dice by his seat, with the seats' problems; the photo annotated with the dice read."""
         from vision.annotate import annotate
         from vision.seats import read_table
@@ -346,7 +348,7 @@ class Cups:
         photo = keep_photo(annotate(capture.frame, capture.reading))
         return readings.from_check(check, capture, photo, expected)
 
-    def carry(self, old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    def carry(self, old: DudoReading, new: DudoReading) -> DudoReading:
         """The corrections of the earlier reading, kept."""
         return readings.keep_corrections(old, new)
 
@@ -366,7 +368,7 @@ def die(table_id: int) -> Any:
     desk = VIEWS.load_or_404(table_id)
     data = json_body()
 
-    def fix(reading: dict[str, Any]) -> dict[str, Any]:
+    def fix(reading: DudoReading) -> DudoReading:
         player, die_id, face = data.get("player"), data.get("die"), data.get("face")
         if not isinstance(player, str) or (die_id is not None and not isinstance(die_id, str)):
             raise CorrectionError("se esperaba {player, die, face}")

@@ -1,0 +1,112 @@
+"""The kiosk's records of the dice read: a die entry, a correction, a reading awaiting confirmation, its proposal.
+
+They are JSON objects (kept in the store until confirmed, sent to the pages as they are): TypedDicts here only name
+their keys for mypy, every record stays a plain dict. A key marked NotRequired is one that only some readings carry.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+
+class DieEntry(TypedDict):
+    """A die of a reading (kiosk.dice.die)."""
+
+    id: str  # the die's id within the reading
+    face: int | None  # 1-6, or None: not set yet
+    read: int | None  # the camera's face, or None (entered by hand)
+    confidence: float | None  # the reader's, or None (entered by hand)
+    uncertain: bool  # the camera doubted it
+    reasons: list[str]  # why (vision.reasons.Reason, a str)
+    box: list[float] | None  # [x1, y1, x2, y2] on the photo, or None
+    corrected: bool  # its face set by hand
+    confirmed: bool  # its face, as read, confirmed by hand
+    candidates: NotRequired[list[int]]  # the faces it may show (a die the camera read: vision.candidates)
+    slot: NotRequired[int | None]  # Bolivia: the position of the set-aside die it is, or None
+    kept: NotRequired[int | None]  # Bolivia: that set-aside die's face, or None
+
+
+class DieFields(TypedDict, total=False):
+    """The keys of a die entry that its maker may set (kiosk.dice.die's keywords); the others get their default."""
+
+    confidence: float | None
+    uncertain: bool
+    reasons: list[str]
+    box: list[float] | None
+    corrected: bool
+    confirmed: bool
+    candidates: list[int]
+    slot: int | None
+    kept: int | None
+
+
+class Who(TypedDict, total=False):
+    """Whose die a correction changed (a Dudo reading's player; the other readings have one list of dice)."""
+
+    player: str
+
+
+class Correction(TypedDict):
+    """A coordinator's correction of a reading, as the reading, the log and the audit trail keep it (these two
+    without the box)."""
+
+    player: NotRequired[str]  # a Dudo reading's
+    die: str  # the die's id
+    read: int | None  # what the camera read (None: a die added by hand)
+    set: int | None  # the face set (None: the die removed)
+    ts: str  # when (kiosk.store.now)
+    box: NotRequired[list[float] | None]  # the die's box: a die removed stays removed on a new frame
+
+
+class Learn(TypedDict):
+    """The frame a camera reading was read from, kept to be learned from once confirmed (kiosk.learned)."""
+
+    frame: str  # its file name
+    size: list[int]  # [width, height] of the frame the boxes are on
+    found: NotRequired[list[list[float]]]  # the boxes the reader found on it
+
+
+class GameReading(TypedDict):
+    """What every game's reading of dice carries (kiosk.game_views's reading flow reads and writes these keys)."""
+
+    state: str  # "reading" | "ready" | "failed"
+    source: str  # "camera" | "manual"
+    photo: str | None  # the annotated photo's stored name
+    message: str
+    problems: list[str]
+    capture: dict[str, object] | None  # vision.still.StillCapture.to_dict
+    corrections: list[Correction]
+    models: NotRequired[str]  # the models that read it (a camera reading)
+    learn: NotRequired[Learn]  # its kept frame (a ready camera reading)
+
+
+# A reading as a game writes it: a typed one, or a plain JSON object (the readings not typed here).
+AnyReading = dict[str, Any] | GameReading
+
+
+class Proposal(TypedDict):
+    """What confirming a Dudo reading would do (kiosk.dudo.reading.proposal)."""
+
+    ok: bool  # it may be confirmed
+    blockers: list[str]  # why not
+    ruling: dict[str, object] | None  # the engine's ruling (Ruling.to_dict) with "dice_after" and "winner"
+    deciding: list[str]  # the doubtful dice (ids) whose face could change the ruling
+    left: list[str]  # the doubtful dice (ids) that cannot, whatever face they show
+
+
+class DudoReading(GameReading):
+    """The cups lifted (kiosk.dudo.reading): each player's dice."""
+
+    players: dict[str, list[DieEntry]]  # the players who show their dice
+    size: NotRequired[list[int]]  # [width, height] of the photo (a camera reading)
+    photo_url: NotRequired[str | None]  # the page's: the photo's URL (never stored)
+    proposal: NotRequired[Proposal]  # the page's: what confirming would do (never stored)
+
+
+class Unsettled(TypedDict):
+    """A doubtful die a confirmed Dudo ruling left as read (the reveal's log line)."""
+
+    player: str
+    die: str
+    read: int | None
+    candidates: list[int]
