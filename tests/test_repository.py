@@ -58,7 +58,13 @@ def test_no_doc_cites_a_path_under_tmp() -> None:
 
 
 @pytest.mark.parametrize(
-    ("page", "most"), [("README.md", 300), ("models/dice/README.md", 250), ("models/faces/README.md", 250)]
+    ("page", "most"),
+    [
+        ("README.md", 300),
+        ("models/dice/README.md", 250),
+        ("models/faces/README.md", 250),
+        ("models/cards/README.md", 201),
+    ],
 )
 def test_front_pages_stay_short(page: str, most: int) -> None:
     lines = len((ROOT / page).read_text(encoding="utf-8").splitlines())
