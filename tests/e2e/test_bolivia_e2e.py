@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,18 @@ def post_die(page: Any, click: Any) -> None:
 
 
 def read_roll(page: Any, base: str, table: Path, photo: dict[str, Any]) -> dict[str, Any]:
-    """Put the photo on the table, tap «Leer la tirada», wait for the reading; the reading."""
+    """Put the photo on the table, tap «Leer la tirada» once the camera has a frame taken after it, wait for the
+    reading; the reading. (On a loaded machine the camera can be a frame behind: read at once, it read the roll
+    before.)"""
+    shown = time.monotonic()
     demo.show(Path(photo["path"]), table)
+    health = base.split("/bolivia")[0] + "/camera/health"
+    deadline = shown + 30
+    while time.monotonic() < deadline:
+        age = page.request.get(health).json().get("age_s")
+        if age is not None and age + 0.1 < time.monotonic() - shown:
+            break
+        time.sleep(0.05)
     page.click("#read-btn")
     page.wait_for_selector('#reading-state[data-state="ready"]', timeout=READING_WAIT_MS)
     reading = state_of(page, base)["reading"]
