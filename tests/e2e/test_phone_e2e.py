@@ -58,3 +58,23 @@ def test_the_spectators_view_fits_a_phone(kiosk: Server, page: Any, browser: Any
         assert len({round(b[1]) for b in blocks}) == 1, blocks  # one column: each card the phone's width
     finally:
         phone.close()
+
+
+def test_the_coordinators_pintas_fit_a_phone(kiosk: Server, page: Any) -> None:
+    """The coordinator on a phone: each pinta's button shows its whole name, none run into the next
+    («trenescuadras»)."""
+    from tests.e2e.test_dudo_e2e import new_table
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    new_table(page, kiosk)
+    page.wait_for_selector(".row.faces .face")
+    boxes = page.locator(".row.faces .face").evaluate_all(
+        "els => els.map(e => [e.textContent, e.scrollWidth <= e.clientWidth + 1, e.getBoundingClientRect().toJSON()])"
+    )
+    assert len(boxes) == 6 and all(fits for _, fits, _ in boxes), boxes
+    for i, (_, _, a) in enumerate(boxes):
+        for _, _, b in boxes[i + 1 :]:
+            apart = a["right"] <= b["left"] + 1 or b["right"] <= a["left"] + 1
+            apart = apart or a["bottom"] <= b["top"] + 1 or b["bottom"] <= a["top"] + 1
+            assert apart, boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
