@@ -6,6 +6,7 @@ Never a downloaded browser: Playwright launches /usr/bin/chromium (apt: chromium
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -155,6 +156,18 @@ def state_of(page: Any, base: str) -> dict[str, Any]:
     response = page.request.get(base + "/state.json")
     assert response.ok, response.text()
     return dict(response.json())
+
+
+def drawn_reading(page: Any, reading: dict[str, Any]) -> None:
+    """Reload the page as it draws `reading` from the camera: every state.json it fetches carries it (what the server
+    makes of a reading has its own tests)."""
+
+    def with_reading(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, json=response.json() | {"reading": reading})
+
+    page.route(re.compile(r".*/state\.json$"), with_reading)
+    page.reload()
 
 
 def iou(a: list[float], b: list[float]) -> float:

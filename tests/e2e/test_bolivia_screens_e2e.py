@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Server, serving, set_pin
+from tests.e2e.conftest import Server, drawn_reading, serving, set_pin
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -134,7 +134,6 @@ def test_a_roll_by_hand_is_a_tap_a_die(kiosk: Server, page: Any) -> None:
 
 def test_why_a_die_of_a_roll_is_doubted_is_written_on_screen(kiosk: Server, page: Any) -> None:
     """Issue 61: every reason as text on the screen, not in a tooltip a touch screen never shows."""
-    import re
 
     set_pin(page, kiosk.url, PIN)
     page.goto(imported(page, kiosk.url, log()))
@@ -178,10 +177,5 @@ def test_why_a_die_of_a_roll_is_doubted_is_written_on_screen(kiosk: Server, page
         },
     }
 
-    def with_reading(route: Any) -> None:
-        response = route.fetch()
-        route.fulfill(response=response, json=response.json() | {"reading": reading})
-
-    page.route(re.compile(r".*/state\.json$"), with_reading)
-    page.reload()
+    drawn_reading(page, reading)
     expect(page.locator("#reading-why")).to_have_text(f"3: ⚅ 6: {doubt}")

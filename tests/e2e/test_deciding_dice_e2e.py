@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, drawn_reading
 from tests.e2e.test_dudo_e2e import PLAYERS, bare, bid, expect, new_table, read_die
 
 __all__ = ["bare"]  # the fixture: a kiosk with no camera and the coordinator signed in
@@ -38,12 +38,7 @@ def test_doubtful_dice_that_cannot_change_the_ruling_are_left_and_confirm_is_one
         },
     }
 
-    def with_reading(route: Any) -> None:  # the page as it draws a camera's reading (the server's: its own tests)
-        response = route.fetch()
-        route.fulfill(response=response, json=response.json() | {"reading": reading})
-
-    page.route(re.compile(r".*/state\.json$"), with_reading)
-    page.reload()
+    drawn_reading(page, reading)
     expect(page.locator('.rdie[data-id="Caro4"]')).to_have_class(re.compile(r"\bdoubtful\b"))
     for left in ("Ana4", "Beto4"):
         die = page.locator(f'.rdie[data-id="{left}"]')

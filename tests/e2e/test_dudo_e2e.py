@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from engines.dudo import Reveal, replay_lines
-from tests.e2e.conftest import Server, iou, serving, set_pin, shot, state_of
+from tests.e2e.conftest import Server, drawn_reading, iou, serving, set_pin, shot, state_of
 
 PLAYERS = ("Ana", "Beto", "Caro")
 PIN = "4826"
@@ -598,12 +598,7 @@ def test_a_die_is_corrected_by_finger_with_its_doubts_in_words(bare: Server, pag
     }
     reading["players"]["Caro"][4].update(face=4, read=4, confidence=0.62)
 
-    def with_reading(route: Any) -> None:  # the page as it draws a camera's reading (the server's: its own tests)
-        response = route.fetch()
-        route.fulfill(response=response, json=response.json() | {"reading": reading})
-
-    page.route(re.compile(r".*/state\.json$"), with_reading)
-    page.reload()
+    drawn_reading(page, reading)
     why = page.locator('.rplayer[data-name="Caro"] ul.why')
     expect(why).to_have_text(f"⚃ 4 62%: {doubt}")
     page.locator('.rdie[data-id="Caro4"]').click()
