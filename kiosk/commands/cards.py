@@ -137,28 +137,28 @@ def register(subparsers: Any) -> None:
 
 def _level_or_none(option: str, text: str) -> float | None:
     """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`): from 0 to 1, or none."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        level = float(text)
-    except ValueError:
-        raise CliError(f"{option} debe ser un número entre 0 y 1 o none, no {text}") from None
-    if not 0 <= level <= 1:
-        raise CliError(f"{option} debe estar entre 0 y 1, no {level}")
-    return level
+    value = _number_or_none(option, text, "un número entre 0 y 1")
+    if value is not None and not 0 <= value <= 1:
+        raise CliError(f"{option} debe estar entre 0 y 1, no {value}")
+    return value
 
 
 def _pixels_or_none(option: str, text: str) -> float | None:
     """A length in pixels that may be switched off (`--suit-floor`): from 0 to 1000, or none."""
+    value = _number_or_none(option, text, "un número de píxeles")
+    if value is not None and not 0 <= value <= 1000:
+        raise CliError(f"{option} debe estar entre 0 y 1000 píxeles, no {text}")
+    return value
+
+
+def _number_or_none(option: str, text: str, what: str) -> float | None:
+    """`text` as a number, or None for "none"; anything else a CliError saying the option wants `what`."""
     if text.strip().lower() == "none":
         return None
     try:
-        pixels = float(text)
+        return float(text)
     except ValueError:
-        raise CliError(f"{option} debe ser un número de píxeles o none, no {text}") from None
-    if not 0 <= pixels <= 1000:
-        raise CliError(f"{option} debe estar entre 0 y 1000 píxeles, no {text}")
-    return pixels
+        raise CliError(f"{option} debe ser {what} o none, no {text}") from None
 
 
 def _again(text: str) -> int | None:
