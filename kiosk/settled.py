@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from engines.dudo import count
 from kiosk.commands.dudo_count import tally
 
 REACH = 2  # bids within this many dice of the true count
@@ -26,7 +27,7 @@ def rulings(truth: list[int], candidates: list[frozenset[int]]) -> tuple[int, in
     """(rulings, settled, settled wrong) of one reveal, over every pinta and bid within REACH of the true count."""
     total = settled = wrong = 0
     for pinta in range(1, 7):
-        true = sum(f == pinta or (f == 1 and pinta != 1) for f in truth)
+        true = count(truth, pinta, aces_wild=True).total
         found = tally(candidates, pinta, True, len(truth))
         for bid in range(max(1, true - REACH), true + REACH + 1):
             total += 1
