@@ -273,14 +273,17 @@ def timer(table_id: int) -> Any:
         return refuse("el límite del turno va de 5 a 600 segundos", 400)
     if op == "sound" and not isinstance(data.get("on"), bool):
         return refuse("el sonido del reloj se pide con 'on': true o false", 400)
-    now = time.time()
+    now = 0.0
 
     def change(stored: dict[str, object] | None) -> dict[str, object]:
+        nonlocal now
+        # The time is taken under the write lock: a tap that waited for it never counts from before the last one.
+        now = time.time()
         clock: dict[str, Any] = STOPPED_TIMER | (stored or {})
         if op == "start" and not clock["running"]:
             clock.update(running=True, since=now)
         elif op == "pause" and clock["running"]:
-            clock.update(running=False, elapsed=clock["elapsed"] + now - clock["since"], since=None)
+            clock.update(running=False, elapsed=clock["elapsed"] + max(0.0, now - clock["since"]), since=None)
         elif op == "reset":
             clock.update(running=False, elapsed=0.0, since=None)
         elif op == "sound":
