@@ -3,8 +3,10 @@ coordinator would, and the reader taught the confirmed dice as the kiosk teaches
 
 The learning rule (`Learning`, the kiosk's too): once `every` new confirmed dice are in, the models in use are
 adapted on every confirmed die so far (`vision.faces.adapt.adapt`, counted in crops), and the new models replace
-them only when they read the held-out confirmed dice no worse (adapt writes nothing otherwise). A folder that cannot
-teach yet (too few dice, a face not shown, too few held out) is tried again after the next frame.
+them only when they read the held-out confirmed dice no worse than the models in use at the levels the table reads
+them at (adapt writes nothing otherwise). A folder that cannot teach yet (too few dice, a face not shown, too few
+held out) is tried again after the next frame. Between adaptations, each confirmed reading adds to the evidence of
+the models in use and sets their levels again (vision.faces.evidence).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from vision.evaluate import TruthDie, extras_on_a_die, match, read_labels, yolo_samples
+from vision.faces.evidence import Ledger, Levels, Seen, is_evidence, judged, models_levels, seen, set_levels
+from vision.faces.realsets import capture_group
+from vision.faces.train import calibration_photo
 from vision.frames import load_image
 from vision.types import DieReading, Frame, FrameReading
 
@@ -31,6 +36,9 @@ class Learning:
     # as long with 1,000 dice as with 100 (kiosk.learnload measures it)
     crops: int = 10_000
     holdout: float = 0.3  # the share of confirmed photos kept out to check the adapted reader
+    # the levels set again at every confirmed reading on the evidence of the models in use (vision.faces.evidence);
+    # False: the models' own levels until the next adaptation
+    prequential: bool = True
 
 
 class Reader(Protocol):
@@ -44,8 +52,18 @@ class Reader(Protocol):
 class Adapter(Protocol):
     """vision.faces.adapt.adapt, the part used."""
 
-    def __call__(self, folder: Path, out: Path, source: Path, *, holdout: float, crops: int | None) -> Any:
-        """The result, with `written`; AdaptError when the folder cannot teach yet."""
+    def __call__(
+        self,
+        folder: Path,
+        out: Path,
+        source: Path,
+        *,
+        holdout: float,
+        crops: int | None,
+        levels: tuple[float, float | None] | None,
+    ) -> Any:
+        """The result, with `written` (`levels`: those the table reads `source` at); AdaptError when the folder
+        cannot teach yet."""
         ...
 
 
@@ -108,6 +126,49 @@ def confirm(image: Path, labels: Path, learned: Path) -> int:
     return sum(1 for line in text.splitlines() if line.strip())
 
 
+def evidence_of(reading: FrameReading, truth: Sequence[TruthDie], held_out: bool) -> list[Seen]:
+    """The confirmed dice of a reading that are evidence for the models that read it (vision.faces.evidence)."""
+    matches, _, _ = match(truth, reading.dice)
+    out = []
+    for m in matches:
+        face = m.truth.face
+        if face is None or not is_evidence(m.reading, face, held_out):
+            continue
+        one = seen(m.reading, face)
+        if one is not None:
+            out.append(one)
+    return out
+
+
+class Table:
+    """A table's models and the levels it reads them with, set again on their evidence as readings are confirmed."""
+
+    def __init__(
+        self,
+        models: Path,
+        name: str,
+        ledgers: Path,
+        reader_of: Callable[[Path], Reader],
+        levels_of: Callable[[Path], Levels] | None,
+    ) -> None:
+        """`levels_of`: a models folder's faces/ -> its own levels (None: the models' levels, never set again)."""
+        self.models, self.name, self.on = models, name, levels_of is not None
+        self.reader = reader_of(models)
+        self.own = levels_of(models / "faces") if levels_of is not None else Levels(0.0, None, None)
+        self.ledger = Ledger(ledgers / f"{name}.jsonl", seed=models / "faces")
+        self.levels = set_levels(self.ledger.read(), self.own) if self.on else self.own
+
+    def read(self, frame: Frame) -> FrameReading:
+        """The frame's dice at the table's levels."""
+        reading = self.reader.read(frame)
+        return judged(reading, self.levels) if self.on else reading
+
+    def confirmed(self, reading: FrameReading, truth: Sequence[TruthDie], held_out: bool) -> None:
+        """Add a confirmed reading's evidence and set the levels again."""
+        if self.on and self.ledger.add(evidence_of(reading, truth, held_out)):
+            self.levels = set_levels(self.ledger.read(), self.own)
+
+
 def evening(
     folder: Path,
     models: Path,
@@ -115,37 +176,43 @@ def evening(
     reader_of: Callable[[Path], Reader],
     adapter: Adapter,
     learning: Learning | None = None,
+    levels_of: Callable[[Path], Levels] = models_levels,
 ) -> Iterator[FrameScore | Adaptation]:
     """Replay `folder`'s frames in name order as one table's evening, from `models`; `work` holds the confirmed
-    dice and the adapted models. Yields each frame's score, and each adaptation tried."""
+    dice, the evidence of each models folder read with, and the adapted models. Yields each frame's score, and each
+    adaptation tried."""
     from vision.faces.adapt import AdaptError
 
     learning = learning or Learning()
+    levels = levels_of if learning.prequential else None
     samples = sorted(yolo_samples(folder), key=lambda pair: pair[0].name)
     if not samples:
         raise FileNotFoundError(f"no hay imágenes en {folder / 'images'}")
     current, name = models, STOCK
-    reader = reader_of(current)
+    table = Table(current, name, work / "pruebas", reader_of, levels)
     learned, new, made = work / "confirmados", 0, 0
     for image, labels in samples:
         frame = load_image(image)
         height, width = frame.shape[:2]
         truth = read_labels(labels, width, height)
-        yield score_frame(image.name, truth, reader.read(frame).dice, name)
+        reading = table.read(frame)
+        yield score_frame(image.name, truth, reading.dice, name)
+        table.confirmed(reading, truth, calibration_photo(image.name, learning.holdout, capture_group))
         new += confirm(image, labels, learned)
         if new < learning.every:
             continue
         made += 1
         out = work / f"adaptado-{made}"
         try:
-            result = adapter(learned, out, current, holdout=learning.holdout, crops=learning.crops)
+            used = (table.levels.threshold, table.levels.alone) if table.on else None
+            result = adapter(learned, out, current, holdout=learning.holdout, crops=learning.crops, levels=used)
         except AdaptError as error:
             yield Adaptation(image.name, None, refused=str(error))
             continue
         new = 0
         if result.written:
             current, name = out, out.name
-            reader = reader_of(current)
+            table = Table(current, name, work / "pruebas", reader_of, levels)
         yield Adaptation(image.name, name if result.written else None, result)
 
 

@@ -37,6 +37,12 @@ def register(commands: Any, reader_options: Any) -> None:
         default=default.crops,
         help=f"recortes que aprende cada adaptación (por defecto {default.crops}, como el quiosco)",
     )
+    evening.add_argument(
+        "--fixed-levels",
+        action="store_true",
+        help="lee con los niveles de los modelos hasta la próxima adaptación, sin fijarlos otra vez con la evidencia "
+        "de la mesa",
+    )
     evening.add_argument("--keep", type=Path, help="guarda aquí los dados confirmados y los modelos adaptados")
     evening.add_argument("--json", action="store_true", help="una línea JSON por foto y una última con las mitades")
     reader_options(evening)
@@ -58,7 +64,7 @@ def run_evening(args: argparse.Namespace) -> int:
         raise CliError(f"{args.folder}: no es una carpeta YOLO (falta images/)")
     if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
         raise CliError(f"--keep {args.keep}: la carpeta ya tiene archivos; elija una vacía o nueva")
-    learning = Learning(args.adapt_every, args.crops)
+    learning = Learning(args.adapt_every, args.crops, prequential=not args.fixed_levels)
     start = args.models or MODELS
     _reader(start, args)  # the models and options are checked before the evening begins
 

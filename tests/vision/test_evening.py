@@ -14,6 +14,7 @@ from tests.vision.test_adapt import dice_folder
 from vision import evening as ev
 from vision.evaluate import TruthDie
 from vision.faces.adapt import AdaptError
+from vision.faces.evidence import Levels
 from vision.types import Box, DieReading, FrameReading
 
 
@@ -35,6 +36,10 @@ def test_a_frame_is_scored_against_its_labels() -> None:
     assert set(flagged.to_dict()) == {"image", "dice", "missed", "flagged", "wrong", "models"}
 
 
+def OWN_LEVELS(faces: Path) -> Levels:
+    return Levels(0.9, None, None)
+
+
 @dataclass
 class Result:
     written: bool
@@ -54,14 +59,16 @@ def test_the_reader_changes_only_between_frames_once_enough_dice_are_confirmed(t
     folder = dice_folder(tmp_path / "noche", 10, faces=(1,))  # two dice a photo; the reader finds one
     calls: list[tuple[Path, Path, Path]] = []
 
-    def adapter(folder: Path, out: Path, source: Path, *, holdout: float, crops: int | None) -> Result:
+    def adapter(folder: Path, out: Path, source: Path, *, holdout: float, crops: int | None, levels: Any) -> Result:
         calls.append((folder, out, source))
         if len(calls) == 1:
             raise AdaptError("solo hay 6 dados etiquetados")
         out.mkdir()
         return Result(True)
 
-    steps = list(ev.evening(folder, tmp_path / "stock", tmp_path / "work", Reader, adapter, ev.Learning(6, 1)))
+    steps = list(
+        ev.evening(folder, tmp_path / "stock", tmp_path / "work", Reader, adapter, ev.Learning(6, 1), OWN_LEVELS)
+    )
     frames = [s for s in steps if isinstance(s, ev.FrameScore)]
     tried = [s for s in steps if isinstance(s, ev.Adaptation)]
     assert [f.image for f in frames] == [f"tirada{k:03d}.png" for k in range(10)]

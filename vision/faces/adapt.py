@@ -342,11 +342,13 @@ def adapt(
     seed: int = 0,
     command: str = "",
     progress: Callable[[float], None] = lambda share: None,
+    levels: tuple[float, float | None] | None = None,
 ) -> Adapted:
     """Fine-tune `source`'s face classifier (a models folder: dice/ and faces/) on `folder`'s dice and write the
-    whole models folder to `out`, unless it reads the held-out dice worse than `source` does; with `epochs`, the
-    training is that many epochs, with `crops` that many augmented crops, whatever the time (`minutes` is then not
-    used)."""
+    whole models folder to `out`, unless it reads the held-out dice worse than `source` does at `levels` (the pair
+    and alone levels a table reads `source` at, set on its evidence: vision.faces.evidence; None: its own); with
+    `epochs`, the training is that many epochs, with `crops` that many augmented crops, whatever the time
+    (`minutes` is then not used)."""
     from vision.faces.pips import PipCounter
 
     check_folder(folder, split)
@@ -372,7 +374,8 @@ def adapt(
     seen = [s.crop(turned=model.turned) for s in held]
     start = float(model.meta["threshold"])
     starting = model.probabilities(seen)
-    before = read_held_out(starting, labels, pip_faces, start, model.meta.get("alone_threshold"))
+    used = levels if levels is not None else (start, model.meta.get("alone_threshold"))
+    before = read_held_out(starting, labels, pip_faces, *used)
     evidence = evidence_labels(labels, starting, pip_faces, start)
     seconds = max(1.0, minutes * 60 - (time.perf_counter() - started))
     ran = model.fine_tune(fit, seconds, seed, progress, epochs, crops)
@@ -386,15 +389,26 @@ def adapt(
         out, fit_dice, held_dice, faces, before, after, threshold, alone, ran, time.perf_counter() - started, written
     )
     if written:
-        _write(source, out, model, result, folder, command)
+        _write(source, out, model, result, folder, command, (probs, evidence, pip_faces))
     return result
 
 
-def _write(source: Path, out: Path, model: _Model, result: Adapted, folder: Path, command: str) -> None:
-    """The whole models folder: `source`'s, with the adapted face classifier; replaced at once."""
+def _write(
+    source: Path,
+    out: Path,
+    model: _Model,
+    result: Adapted,
+    folder: Path,
+    command: str,
+    held: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> None:
+    """The whole models folder: `source`'s, with the adapted face classifier and the held-out dice its levels were
+    chosen on (the evidence a table starts it with: vision.faces.evidence); replaced at once."""
+    from vision.faces.evidence import write_held_out
 
     def change(staging: Path) -> None:
         model.save(staging / "faces", result.threshold, result.alone_threshold)
+        write_held_out(staging / "faces", *held)
         # the candidate level was calibrated for the classifier it starts from, not for this one
         (staging / "faces" / CANDIDATES_NAME).unlink(missing_ok=True)
         update_metrics(
