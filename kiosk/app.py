@@ -73,6 +73,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.setdefault("LEARNED", str(learned.folder(data_dir)))
     app.config.setdefault("CARD_LEARNED", str(cards_learned.folder(data_dir)))
     app.config.setdefault("ADAPTED_MODELS", str(data_dir / "modelos-adaptados"))
+    app.config.setdefault("EVIDENCE", str(data_dir / "pruebas"))  # what each models folder showed on the table's dice
     if "CARD_READER" not in app.config:  # with a camera, the camera reads the cards shown (kiosk.cards.camera)
         from kiosk.cards.camera import CameraCardReader
 

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from hardware.camera import Camera, CameraError, Frame, open_camera
+from vision.faces.evidence import JudgedReader, Levels
 from vision.still import StillSettings
 
 if TYPE_CHECKING:
@@ -128,6 +129,7 @@ class CameraService:
         self._times: list[float] = []
         self._recent: deque[tuple[float, Frame]] = deque()  # (monotonic time, preview) of the last RECENT_S
         self._reader: FrameReader | None = None
+        self._levels: dict[str, Levels] = {}  # the levels the table reads each models folder at, by its name
         self._reader_state = "none" if reader_factory is None else "loading"
         self._reader_error = ""
         self._stop = threading.Event()
@@ -190,6 +192,16 @@ class CameraService:
         thread = threading.Thread(target=self._load_reader, name="lector", daemon=True)
         thread.start()
         self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+
+    def use_levels(self, models: str, levels: Levels) -> None:
+        """Read the models named `models` at these levels from the next capture on (vision.faces.evidence)."""
+        with self._lock:
+            self._levels[models] = levels
+
+    def levels(self, models: str) -> Levels | None:
+        """The levels the table reads the models named `models` at (None: their own)."""
+        with self._lock:
+            return self._levels.get(models)
 
     @property
     def models(self) -> str:
@@ -336,6 +348,9 @@ class CameraService:
         with self._lock:
             camera, reader = self._camera, self._reader
             self.last_models = self._models  # the models that read this capture (a reading records them)
+            levels = self._levels.get(self._models)
+            if reader is not None and levels is not None:
+                reader = JudgedReader(reader, levels)
             recent = tuple(self._recent) if still_before else ()
         if camera is None:
             raise CameraError(f"no hay cámara: {self._message}")

@@ -13,6 +13,8 @@ from typing import Any, Protocol, Unpack
 
 from kiosk.records import Correction, DieEntry, DieFields, Who
 from kiosk.store import now
+from vision.faces.evidence import fields
+from vision.types import DieReading
 
 MATCH_IOU = 0.3  # a die on a new frame is the same die as on an earlier one above this overlap
 
@@ -76,6 +78,11 @@ def die_read(found: DieRead, **extra: Unpack[DieFields]) -> DieEntry:
         # the faces it may show (vision.candidates): one where the reader is sure
         "candidates": list(getattr(found, "candidates", ANY_FACES)),
     }
+    if isinstance(found, DieReading):
+        # what makes the die evidence for the models that read it once it is confirmed (vision.faces.evidence)
+        kept = fields(found)
+        if kept is not None:
+            entry["seen"] = kept
     return die(found.face, found.face, **(entry | extra))
 
 

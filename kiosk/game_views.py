@@ -190,8 +190,15 @@ class GameViews(Generic[D, R]):
     def confirming(self, table_id: int, reading: R, change: Callable[[], Any]) -> Any:
         """Confirm a reading by `change` (the event logged, or its refusal): the reading's dice are written as a
         labelled sample before the event (kiosk.learned), taken back when it is refused."""
-        answered = learned.confirming(learned_root(), learned.write_sample, reading, change)
+        written: list[str | None] = []
+
+        def write(root: Path, data: Mapping[str, Any]) -> str | None:
+            written.append(learned.write_sample(root, data))
+            return written[-1]
+
+        answered = learned.confirming(learned_root(), write, reading, change)
         if not isinstance(answered, tuple):
+            teach.add_evidence(reading, written[0] if written else None)
             teach.learn_when_due()  # the table goes back to play: a pause for the reader to learn its dice
         return answered
 

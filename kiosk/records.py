@@ -22,6 +22,7 @@ class DieEntry(TypedDict):
     corrected: bool  # its face set by hand
     confirmed: bool  # its face, as read, confirmed by hand
     candidates: NotRequired[list[int]]  # the faces it may show (a die the camera read: vision.candidates)
+    seen: NotRequired[dict[str, Any]]  # how the models read it, for their evidence (vision.faces.evidence.fields)
     slot: NotRequired[int | None]  # Bolivia: the position of the set-aside die it is, or None
     kept: NotRequired[int | None]  # Bolivia: that set-aside die's face, or None
 
@@ -36,6 +37,7 @@ class DieFields(TypedDict, total=False):
     corrected: bool
     confirmed: bool
     candidates: list[int]
+    seen: dict[str, Any]
     slot: int | None
     kept: int | None
 

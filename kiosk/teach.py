@@ -26,11 +26,15 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 
 from kiosk import learned, web
 from kiosk.auth import coordinator_required
-from kiosk.camera import STOCK, encode_jpeg, shrink
+from kiosk.camera import STOCK, CameraService, encode_jpeg, shrink
 from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
 from kiosk.store import Store, write_durably
 from kiosk.web import json_body, refuse
 from vision.evening import Learning
+from vision.faces.evidence import NAME as EVIDENCE_NAME
+from vision.faces.evidence import Ledger, Levels, from_fields, models_levels, set_levels
+from vision.faces.realsets import capture_group
+from vision.faces.train import calibration_photo
 
 TARGET_DICE = 200  # about this many labelled dice before adapting
 MIN_PER_FACE = 20  # and at least this many of each face
@@ -58,9 +62,10 @@ class Adapter(Protocol):
         command: str,
         progress: Callable[[float], None],
         crops: int | None = None,
+        levels: tuple[float, float | None] | None = None,
     ) -> Any:
         """The result (with `written`, and `before`/`after` with `dice`, `load` and `wrong`); AdaptError when the
-        folder cannot teach."""
+        folder cannot teach. `levels`: those the table reads `source` at (vision.faces.evidence)."""
         ...
 
 
@@ -74,11 +79,22 @@ def default_adapter(
     command: str,
     progress: Callable[[float], None],
     crops: int | None = None,
+    levels: tuple[float, float | None] | None = None,
 ) -> Any:
     """The real adaptation (vision.faces.adapt)."""
     from vision.faces.adapt import adapt
 
-    return adapt(folder, out, source, minutes=minutes, epochs=epochs, crops=crops, command=command, progress=progress)
+    return adapt(
+        folder,
+        out,
+        source,
+        minutes=minutes,
+        epochs=epochs,
+        crops=crops,
+        command=command,
+        progress=progress,
+        levels=levels,
+    )
 
 
 @dataclass
@@ -104,6 +120,62 @@ def root() -> Path:
 def adapted_root(config: Mapping[str, Any]) -> Path:
     """Where adapted models folders are written."""
     return Path(config["ADAPTED_MODELS"])
+
+
+def models_folder(config: Mapping[str, Any], name: str) -> Path:
+    """The models folder of a name a reading records (STOCK: the committed one)."""
+    return Path(config["STOCK_MODELS"]) if name == STOCK else adapted_root(config) / name
+
+
+def ledger(config: Mapping[str, Any], name: str) -> Ledger:
+    """The table's evidence for the models named `name` (started from their adaptation's held-out dice)."""
+    return Ledger(Path(config["EVIDENCE"]) / f"{name}.jsonl", seed=models_folder(config, name) / "faces")
+
+
+def table_levels(config: Mapping[str, Any], name: str) -> Levels | None:
+    """The levels the table's evidence sets for the models named `name`; None where it has none, or where the
+    models cannot be read (the kiosk then reads them at their own levels)."""
+    path = Path(config["EVIDENCE"]) / f"{name}.jsonl"
+    faces = models_folder(config, name) / "faces"
+    if not path.is_file() and not (faces / EVIDENCE_NAME).is_file():
+        return None
+    try:
+        return set_levels(ledger(config, name).read(), models_levels(faces))
+    except (OSError, ValueError, KeyError) as error:
+        current_app.logger.warning("las pruebas de %s no se pudieron leer: %s", name, error)
+        return None
+
+
+def add_evidence(reading: Mapping[str, Any], sample: str | None) -> int:
+    """A confirmed reading's dice that are evidence for the models that read it, added to the table's ledger, and
+    the levels they set used from the next capture on; the dice added. A die counts where the coordinator set,
+    confirmed or corrected it, or, on a photo held out from teaching, where both readers agreed on it
+    (vision.faces.evidence.counts)."""
+    name = reading.get("models")
+    if not isinstance(name, str):
+        return 0
+    held = sample is not None and calibration_photo(sample, Learning().holdout, capture_group)
+    found = []
+    for entry in learned.dice_of(reading):
+        kept, face = entry.get("seen"), entry.get("face")
+        if not isinstance(kept, Mapping) or not isinstance(face, int):
+            continue
+        checked = bool(entry.get("corrected") or entry.get("confirmed"))
+        one = from_fields(dict(kept), face, checked, held)
+        if one is not None:
+            found.append(one)
+    if not found:
+        return 0
+    config = current_app.config
+    try:
+        ledger(config, name).add(found)
+    except OSError as error:  # a full disk costs the evidence, never the confirmation
+        current_app.logger.warning("no se guardaron las pruebas de %s: %s", name, error)
+        return 0
+    levels = table_levels(config, name)
+    if levels is not None:
+        web.camera().use_levels(name, levels)
+    return len(found)
 
 
 def chosen_models(config: Mapping[str, Any], store: Store) -> Path | None:
@@ -150,6 +222,12 @@ def install(app: Flask) -> None:
         store.set_setting(WAITING, "")
     app.extensions["cacho.teach"] = teach
     app.register_blueprint(bp)
+    with app.app_context():  # the table's evidence for the models it reads with, as the last evening left it
+        chosen = chosen_models(app.config, store)
+        name = STOCK if chosen is None else chosen.name
+        levels = table_levels(app.config, name)
+        if levels is not None:
+            cast(CameraService, app.extensions["cacho.camera"]).use_levels(name, levels)
     folder = adapted_root(app.config)
     if folder.is_dir():
         for staging in folder.glob(".adapt-*"):
@@ -421,6 +499,8 @@ def _adapt(
     adapter = cast(Adapter, config.get("ADAPTER") or default_adapter)
     source = cam.wanted_models or Path(config["STOCK_MODELS"])
     out = adapted_root(config) / datetime.now().strftime("%Y%m%d-%H%M%S")
+    # the models in use are compared at the levels the table reads them at
+    at = cam.levels(STOCK if cam.wanted_models is None else source.name)
 
     def progress(share: float) -> None:
         with teach.lock:
@@ -436,6 +516,7 @@ def _adapt(
             command=command,
             progress=progress,
             crops=crops,
+            levels=None if at is None else (at.threshold, at.alone),
         )
     except AdaptError as error:
         job = {"state": "refused", "progress": 1.0, "message": f"no se escribió nada: {error}"}

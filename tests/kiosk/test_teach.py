@@ -22,7 +22,10 @@ from kiosk import learned, teach
 from kiosk.camera import STOCK, CameraService
 from tests.kiosk.conftest import Coordinator, become_coordinator, make_app
 from tests.kiosk.fakes import FakeCamera, FakeReader, wait_until, write_zones
+from vision.evening import Learning
 from vision.faces.adapt import AdaptError
+from vision.faces.realsets import capture_group
+from vision.faces.train import calibration_photo
 from vision.still import StillSettings
 
 STILL = StillSettings(still_s=0.0, timeout_s=3.0, poll_s=0.0, frames=1, frame_gap_s=0.0)
@@ -48,10 +51,11 @@ class FakeAdapter:
         command: str,
         progress: Callable[[float], None],
         crops: int | None = None,
+        levels: tuple[float, float | None] | None = None,
     ) -> Any:
         self.calls.append(
             {"folder": folder, "out": out, "source": source, "minutes": minutes, "epochs": epochs, "command": command}
-            | {"crops": crops}
+            | {"crops": crops, "levels": levels}
         )
         progress(0.5)
         if self.error is not None:
@@ -405,3 +409,55 @@ def test_a_confirmed_reading_in_play_starts_the_learning(tmp_path: Path) -> None
     assert made.co.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 200
     assert len(made.adapter.calls) == 1 and "aprendiendo" in made.adapter.calls[0]["command"]
     made.camera.close()
+
+
+def guessed(seat: int, index: int, face: int, pips: int | None) -> Any:
+    """A die as the stock rule reads it, with its two guesses: flagged where its pips were not counted."""
+    from dataclasses import replace as with_
+
+    from tests.kiosk.fakes import die_at
+    from vision.faces.reader import combine
+    from vision.types import FaceGuess
+
+    faces = tuple(0.97 if f == face else 0.006 for f in range(1, 7))
+    model, counted = FaceGuess(face, 0.97, "cnn", faces=faces), FaceGuess(pips, 0.9 if pips else 0.0, "pips")
+    verdict = combine(model, counted, 0.9)
+    return with_(
+        die_at(seat, index, face), uncertain=verdict.uncertain, reasons=verdict.reasons, guesses=(model, counted)
+    )
+
+
+def test_the_dice_the_coordinator_checked_are_the_models_evidence_and_set_their_levels(tmp_path: Path) -> None:
+    """A confirmed reading adds the dice the coordinator set, confirmed or corrected to the ledger of the models
+    that read it (not the dice it accepted and left as read), and the camera reads at the levels they set."""
+    made = start(tmp_path)
+    write_zones(tmp_path / "mesa.json")
+    made.app.config["TABLE_CONFIG"] = str(tmp_path / "mesa.json")
+    table = made.co.new_table()
+    made.co.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 3, "face": 4})
+    made.co.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Beto"})
+    made.reader.dice = [
+        guessed(1, 0, 4, None),
+        guessed(1, 1, 4, 4),
+        *(guessed(s, i, 2, 2) for s in (2, 3) for i in range(5)),
+    ]
+    made.reader.dice += [guessed(1, i, 3, 3) for i in range(2, 5)]
+    assert made.co.post(f"/dudo/{table}/read").status_code in (200, 202)
+    reading = made.co.get(f"/dudo/{table}/state.json").json["reading"]
+    first = reading["players"]["Ana"][0]
+    assert first["uncertain"] and first["seen"]["pips"] == 0 and first["seen"]["face_only"]
+    made.co.post(f"/dudo/{table}/die", {"player": "Ana", "die": first["id"], "face": 4})  # confirmed as read
+    assert made.co.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 200
+    ledger = tmp_path / "pruebas" / f"{STOCK}.jsonl"
+    lines = [(s["face"], s["model"], s["pips"]) for s in map(json.loads, ledger.read_text().splitlines())]
+    [sample] = (made.root / "labels").glob("*.txt")
+    if calibration_photo(sample.stem, Learning().holdout, capture_group):  # never taught: the agreed dice count too
+        assert sorted(lines) == sorted([(4, 4, 0), (4, 4, 4), *[(2, 2, 2)] * 10, *[(3, 3, 3)] * 3])
+    else:
+        assert lines == [(4, 4, 0)]  # the one die checked
+    levels = made.camera.levels(STOCK)
+    assert levels is not None and levels.dice == len(lines) and levels.alone is None  # too few to prove a level
+    made.camera.close()
+    again = start(tmp_path)  # the evidence outlives a restart
+    assert again.camera.levels(STOCK) == levels
+    again.camera.close()
