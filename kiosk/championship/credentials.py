@@ -54,6 +54,7 @@ def acl_text(code: str, tables: int) -> str:
         lines += ["", f"user {table_user(table)}"]
         lines += [f"topic write {topics.table_topic(code, table, kind)}" for kind in topics.FROM_TABLE]
         lines += [f"topic read {topics.table_topic(code, table, kind)}" for kind in topics.TO_TABLE]
+        lines += [f"topic read {topics.championship_topic(code, kind)}" for kind in topics.TO_EVERY_TABLE]
     return "\n".join(lines) + "\n"
 
 

@@ -24,6 +24,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from kiosk.championship import topics
+from kiosk.championship.pool import SAMPLE_RETRY_S, SAMPLE_WINDOW, sample_message, sample_names
 from kiosk.championship.view import TableView
 from kiosk.store import Store, now
 
@@ -90,7 +91,15 @@ class TableLink:
         on_ruling: Callable[[dict[str, Any]], None] | None = None,
         poll_s: float = 1.0,
         photos: Path | None = None,
+        samples: Path | None = None,
+        on_model: Callable[[dict[str, Any]], None] | None = None,
+        sample_retry_s: float = SAMPLE_RETRY_S,
+        reader: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
+        """`samples`: the kiosk's labelled dice (kiosk.learned), sent to the organizer's pool, each again after
+        `sample_retry_s` until the organizer says it kept it; `on_model`: called (on a thread of its own) with each
+        reader the organizer publishes (kiosk.championship.pool); `reader`: what the table reads with, sent in its
+        state (`{"models", "evidence"}`)."""
         self.store = store
         self.config = config
         self._photos = photos  # the kiosk's photo folder: the last ruling's photo goes out with the state
@@ -113,6 +122,14 @@ class TableLink:
         self._since = now()
         self._problem: str | None = None
         self._view = TableView()
+        self._samples = samples
+        self._on_model = on_model
+        self._retry_s = sample_retry_s
+        self._reader = reader
+        self._kept_key = f"{config.cursor_key()}:muestras"
+        self._kept: set[str] = set(json.loads(store.setting(self._kept_key) or "[]"))  # the organizer has them
+        self._kept_saved = len(self._kept)
+        self._out: dict[str, float] = {}  # samples sent, not yet kept by the organizer: name -> when (monotonic)
         client_id = f"cacho-{config.code}-table-{config.table}"
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False, protocol=mqtt.MQTTv311
@@ -178,6 +195,7 @@ class TableLink:
                 "table": self.config.table,
                 "code": self.config.code,
                 "broker": f"{self.config.host}:{self.config.port}",
+                "samples_kept": len(self._kept),
             }
 
     # ------------------------------------------------------------------ sending
@@ -216,9 +234,13 @@ class TableLink:
         while self._next <= len(lines) and self._in_window():
             self._publish(self._topic(topics.EVENT), self._event_payload(self._next, lines[self._next - 1]), self._next)
             self._next += 1
+        if connected and self._samples is not None:
+            self._send_samples()
         if connected and self._state_due:
             self._state_due = False
             state = {"table": self.config.table, "ts": now(), **self._view.summary()}
+            if self._reader is not None:
+                state["reader"] = self._reader()
             self._publish(self._topic(topics.STATE), json.dumps(state, ensure_ascii=False).encode(), retain=True)
             self._send_photo(state.get("ruling"))
 
@@ -234,6 +256,27 @@ class TableLink:
             return
         self._publish(self._topic(topics.PHOTO), data, retain=True)
         self._photo_sent = name
+
+    def _send_samples(self) -> None:
+        """The samples the organizer has not said it kept: each once in `sample_retry_s`, SAMPLE_WINDOW at a time."""
+        assert self._samples is not None
+        at = time.monotonic()
+        with self._lock:
+            kept, out = set(self._kept), dict(self._out)
+        waiting = sum(1 for when in out.values() if at - when <= self._retry_s)
+        for name in sample_names(self._samples):
+            if waiting >= SAMPLE_WINDOW:
+                return
+            if name in kept or (name in out and at - out[name] <= self._retry_s):
+                continue
+            try:
+                payload = sample_message(self._samples, name, self.config.table)
+            except OSError:  # swept meanwhile
+                continue
+            self._publish(self._topic(topics.SAMPLE), payload)
+            with self._lock:
+                self._out[name] = at
+            waiting += 1
 
     def _event_payload(self, seq: int, line: str) -> bytes:
         message = {"table": self.config.table, "seq": seq, "event": json.loads(line)}
@@ -269,10 +312,13 @@ class TableLink:
 
     def _save_cursor(self) -> None:
         with self._lock:
-            cursor = self._cursor
+            cursor, kept = self._cursor, sorted(self._kept)
         if cursor != self._saved:
             self.store.set_setting(self.config.cursor_key(), str(cursor))
             self._saved = cursor
+        if len(kept) != self._kept_saved:
+            self.store.set_setting(self._kept_key, json.dumps(kept))
+            self._kept_saved = len(kept)
 
     # ------------------------------------------------------------------ the client's callbacks (its own thread)
 
@@ -283,10 +329,13 @@ class TableLink:
                     self._state, self._since = "refused", now()
                 self._problem = f"el broker rechazó la conexión: {reason}"
             return
-        client.subscribe([(self._topic(topics.RESEND), 1), (self._topic(topics.RULINGS), 1)])
+        heard = [self._topic(topics.RESEND), self._topic(topics.RULINGS), self._topic(topics.SAMPLED)]
+        heard.append(topics.championship_topic(self.config.code, topics.MODEL))
+        client.subscribe([(topic, 1) for topic in heard])
         self._publish(self._topic(topics.LINK), self._link_payload("up"), retain=True)
         with self._lock:
             self._state, self._since, self._problem = "up", now(), None
+            self._out.clear()  # what was sent and not kept may have gone with the broker: sent again
             self._state_due = True  # the retained state (and photo) may have been lost with the broker
             self._photo_sent = None
         self._wake.set()
@@ -322,11 +371,30 @@ class TableLink:
                 with self._lock:
                     self._resend_from = start if self._resend_from is None else min(start, self._resend_from)
                 self._wake.set()
+        elif message.topic == self._topic(topics.SAMPLED):
+            names = data.get("names")
+            if isinstance(names, list):
+                with self._lock:
+                    for name in names:
+                        if isinstance(name, str):
+                            self._kept.add(name)
+                            self._out.pop(name, None)
+                self._wake.set()
+        elif message.topic == topics.championship_topic(self.config.code, topics.MODEL):
+            if self._on_model is not None:
+                threading.Thread(target=self._model, args=(data,), name="enlace-modelo", daemon=True).start()
         elif message.topic == self._topic(topics.RULINGS) and self._on_ruling is not None:
             try:
                 self._on_ruling(data)
             except Exception:  # the link must outlive a ruling it could not keep
                 log.exception("fallo del organizador no guardado en la mesa %s", self.config.table)
+
+    def _model(self, data: dict[str, Any]) -> None:
+        assert self._on_model is not None
+        try:
+            self._on_model(data)
+        except Exception:  # the link must outlive a model it could not use: the table reads with what it has
+            log.exception("modelo del campeonato no usado en la mesa %s", self.config.table)
 
 
 def fetch_retained(config: LinkConfig, kind: str, timeout_s: float = 5.0) -> dict[str, Any] | None:

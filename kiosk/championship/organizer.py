@@ -21,6 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from kiosk.championship import topics
+from kiosk.championship.pool import Pool, PoolError
 from kiosk.championship.view import TableView
 from kiosk.store import now
 
@@ -44,6 +45,7 @@ class Feed:
     link: str = "unknown"
     link_since: str | None = None
     photo: bytes | None = None  # the last ruling's photo (JPEG)
+    reader: dict[str, Any] | None = None  # what the table reads with, as its state last said
     behind_since: float | None = None
     requested: float = 0.0
     requests: int = 0
@@ -61,6 +63,7 @@ class Feed:
             "has_photo": self.photo is not None,
             "link": self.link,
             "link_since": self.link_since,
+            "reader": self.reader,
         }
 
 
@@ -80,8 +83,13 @@ class Organizer:
         on_change: Callable[[int], None] | None = None,
         resend_after_s: float = 1.0,
         journal: Path | None = None,
+        pool: Pool | None = None,
+        on_sample: Callable[[int], None] | None = None,
     ) -> None:
+        """`pool`: where the tables' confirmed dice are pooled (kiosk.championship.pool), each kept once and
+        answered on its table's `sampled`; `on_sample(table)` after each one kept (the learner's cue)."""
         self.host, self.port, self.code = host, port, topics.check_code(code)
+        self.pool, self._on_sample = pool, on_sample
         self._journal = Journal(journal, self.code) if journal is not None else None
         self._on_event = on_event
         self._on_change = on_change
@@ -168,6 +176,13 @@ class Organizer:
                 self._owned[topic] = payload
         self._client.publish(topic, payload, qos=1, retain=True)
 
+    def publish_model(self, payload: bytes) -> None:
+        """Publish (retained) the reader adapted on the pooled dice to every table (kiosk.championship.pool)."""
+        topic = topics.championship_topic(self.code, topics.MODEL)
+        with self._lock:
+            self._owned[topic] = payload
+        self._client.publish(topic, payload, qos=1, retain=True)
+
     def publish_ruling(self, table: int, ruling: dict[str, Any]) -> None:
         """Send an organizer's ruling to a table's kiosk (QoS 1: its session keeps it while it is away)."""
         payload = json.dumps(ruling, ensure_ascii=False).encode()
@@ -180,7 +195,9 @@ class Organizer:
             log.warning("el broker rechazó al organizador: %s", reason)
             return
         self.connected = True
-        kinds = (topics.EVENT, topics.STATE, topics.LINK, topics.PHOTO)
+        kinds: tuple[str, ...] = (topics.EVENT, topics.STATE, topics.LINK, topics.PHOTO)
+        if self.pool is not None:
+            kinds += (topics.SAMPLE,)
         client.subscribe([(topics.every_table(self.code, kind), 1) for kind in kinds])
         with self._lock:
             owned = list(self._owned.items())
@@ -209,6 +226,9 @@ class Organizer:
             self.unreadable += 1
             return
         table, kind = parsed
+        if kind == topics.SAMPLE:
+            self._sample(table, data)
+            return
         fresh: list[tuple[int, dict[str, Any]]] = []
         with self._lock:
             feed = self._feeds.setdefault(table, Feed(table))
@@ -216,6 +236,8 @@ class Organizer:
                 fresh = self._event(feed, data)
             elif kind == topics.STATE and isinstance(data.get("seq"), int):
                 feed.announced = max(feed.announced, data["seq"])
+                if isinstance(data.get("reader"), dict):
+                    feed.reader = data["reader"]
             elif kind == topics.LINK and data.get("state") != feed.link:
                 feed.link, feed.link_since = str(data.get("state")), now()
             self._note_gap(feed)
@@ -229,6 +251,23 @@ class Organizer:
                 self._on_event(table, seq, event, arrived)
         if self._on_change is not None:
             self._on_change(table)
+
+    def _sample(self, table: int, data: dict[str, Any]) -> None:
+        """Keep a table's sample in the pool and tell the table it is kept."""
+        if self.pool is None:
+            return
+        try:
+            if data.get("table") != table:
+                raise PoolError(f"una muestra en el tema de la mesa {table} dice ser de la mesa {data.get('table')!r}")
+            _, name = self.pool.keep(data)
+        except (PoolError, OSError) as error:
+            self.unreadable += 1
+            log.warning("muestra no guardada: %s", error)
+            return
+        answer = json.dumps({"names": [name]}).encode()
+        self._client.publish(topics.table_topic(self.code, table, topics.SAMPLED), answer, qos=1)
+        if self._on_sample is not None:
+            self._on_sample(table)
 
     def _event(self, feed: Feed, data: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
         """Keep one event (hold the lock); the events that joined the table's run, in order."""

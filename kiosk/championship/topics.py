@@ -14,9 +14,13 @@ PHOTO = "photo"  # table → everyone: the last ruling's annotated photo (JPEG b
 RESEND = "resend"  # organizer → table: send again from this sequence number
 RULINGS = "rulings"  # organizer → table: the organizer's rulings (art. 11)
 SEATING = "seating"  # organizer → table: the players the draw sat there (art. 3), retained
+SAMPLE = "sample"  # table → organizer: a confirmed sample of the table's dice, QoS 1 (kiosk.championship.pool)
+SAMPLED = "sampled"  # organizer → table: the samples it kept
+MODEL = "model"  # organizer → every table: the reader adapted on the pooled dice, retained (championship_topic)
 
-FROM_TABLE = (EVENT, STATE, LINK, PHOTO)  # what a table may publish (its own only)
-TO_TABLE = (RESEND, RULINGS, SEATING)  # what a table reads (its own only)
+FROM_TABLE = (EVENT, STATE, LINK, PHOTO, SAMPLE)  # what a table may publish (its own only)
+TO_TABLE = (RESEND, RULINGS, SEATING, SAMPLED)  # what a table reads (its own only)
+TO_EVERY_TABLE = (MODEL,)  # what every table reads (championship_topic)
 
 
 def check_code(code: str) -> str:
@@ -31,6 +35,11 @@ def check_code(code: str) -> str:
 def table_topic(code: str, table: int, kind: str) -> str:
     """One table's topic of a kind (`event`, `state`, `link`, `resend`, `rulings`)."""
     return f"{ROOT}/{code}/table/{table}/{kind}"
+
+
+def championship_topic(code: str, kind: str) -> str:
+    """A topic of the whole championship (`model`)."""
+    return f"{ROOT}/{code}/{kind}"
 
 
 def every_table(code: str, kind: str) -> str:

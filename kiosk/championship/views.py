@@ -19,11 +19,13 @@ from kiosk.auth import coordinator_required, is_coordinator
 from kiosk.championship import topics
 from kiosk.championship.link import SETTING, LinkConfig, TableLink, fetch_retained
 from kiosk.championship.organizer import Organizer
+from kiosk.championship.pool import Learner, Pool, PoolError, install_model
 from kiosk.championship.registry import Registry, RegistryError
 from kiosk.championship.service import OPTIONS, Championship
 from kiosk.i18n import t
 from kiosk.store import StaleError, Store
 from kiosk.tables import CorruptLog
+from vision.evening import Learning
 
 bp = Blueprint("championship", __name__, url_prefix="/campeonato")
 
@@ -46,6 +48,12 @@ def install(app: Flask) -> None:
     if config:
         feeds = config.get("feeds")
         if feeds is None:
+            learner = _learner(app, config)
+
+            def sampled(table: int) -> None:
+                if learner is not None:
+                    learner.offer()  # enough new pooled dice: an adaptation in the background
+
             organizer = Organizer(
                 config["host"],
                 int(config["port"]),
@@ -53,7 +61,13 @@ def install(app: Flask) -> None:
                 username=config.get("username"),
                 password=config.get("password"),
                 journal=Path(config["journal"]) if config.get("journal") else None,
+                pool=None if learner is None else learner.pool,
+                on_sample=sampled,
             ).start()
+            if learner is not None:
+                learner.publish = organizer.publish_model
+                learner.republish()  # kept for the tables that join, whatever the broker lost
+                app.extensions["cacho.pool_learner"] = learner
             atexit.register(organizer.stop)
             feeds = organizer
         registry = Registry(Path(config["registry"]))
@@ -71,6 +85,40 @@ def install(app: Flask) -> None:
     def link_badge() -> dict[str, object]:
         link = app.extensions.get("cacho.link")
         return {"championship_link": None if link is None else link.status()}
+
+
+def _learner(app: Flask, config: dict[str, Any]) -> Learner | None:
+    """The organizer's pooled learning (kiosk.championship.pool), beside the registry; None where it is off."""
+    if not config.get("learn", True) or not config.get("registry"):
+        return None
+    folder = Path(config["registry"]).parent
+    every = app.config.get("LEARN_EVERY")
+    return Learner(
+        Pool(folder / "muestras"),
+        Path(app.config["STOCK_MODELS"]),
+        folder / "modelos",
+        publish=lambda payload: None,  # the organizer's, once it exists
+        adapter=app.config.get("POOL_ADAPTER"),
+        every=int(every) if every else Learning().every,
+        crops=int(app.config.get("LEARN_CROPS") or Learning().crops),
+    )
+
+
+def use_pooled_model(app: Flask, data: dict[str, Any]) -> Path | None:
+    """The reader the organizer adapted on the championship's dice, kept and read with from the next reading on
+    (its hash checked: kiosk.championship.pool.install_model); None where it is the one in use already."""
+    from kiosk import teach
+    from kiosk.camera import CameraService
+
+    with app.app_context():
+        camera = cast(CameraService, app.extensions["cacho.camera"])
+        folder = install_model(data, Path(app.config["STOCK_MODELS"]), teach.adapted_root(app.config))
+        if camera.wanted_models == folder:
+            return None
+        cast(Store, app.extensions["cacho.store"]).set_setting(teach.SETTING, folder.name)
+        camera.use_models(folder)
+        app.logger.info("lee con el modelo del campeonato %s", folder.name)
+        return folder
 
 
 def start_link(app: Flask, config: LinkConfig) -> TableLink:
@@ -92,7 +140,27 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
         store.audit(config.table_id, RULING_KIND, kept)
         bus.publish("championship", {"ruling": data.get("id")})
 
-    link = TableLink(store, config, on_ruling=ruled, photos=Path(app.config["PHOTOS"])).start()
+    def reading() -> dict[str, Any]:
+        """What the table reads with, and on how many of its confirmed dice it has been checked."""
+        camera = app.extensions["cacho.camera"]
+        levels = camera.levels(camera.models)
+        return {"models": camera.models, "evidence": 0 if levels is None else levels.dice}
+
+    def pooled(data: dict[str, Any]) -> None:
+        try:
+            use_pooled_model(app, data)
+        except PoolError as error:
+            app.logger.warning("modelo del campeonato no usado: %s", error)
+
+    link = TableLink(
+        store,
+        config,
+        on_ruling=ruled,
+        photos=Path(app.config["PHOTOS"]),
+        samples=Path(app.config["LEARNED"]),
+        on_model=pooled,
+        reader=reading,
+    ).start()
     app.extensions["cacho.link"] = link
     inbox = bus.subscribe()
     topic = f"table:{config.table_id}"
@@ -182,7 +250,11 @@ def organizer() -> Any:
 @bp.route("/estado.json")
 def state_json() -> Any:
     """Everything the organizer's page and the TV draw (read-only, no PIN: what the spectators may see)."""
-    return jsonify(championship().state())
+    state = championship().state()
+    learner = current_app.extensions.get("cacho.pool_learner")
+    if learner is not None:
+        state["learning"] = {**learner.last, "dice": learner.pool.dice(), "tables": learner.pool.tables()}
+    return jsonify(state)
 
 
 @bp.route("/foto/<int:table>.jpg")

@@ -32,7 +32,16 @@
       view.ruling ? h("p", { class: "ruling-text" }, tr("Último fallo") + " (art. " + view.ruling.article + "): " + view.ruling.message +
         "") : null,
       view.ruling && view.has_photo ? h("img", { class: "champ-photo", alt: tr("Foto del fallo"), src: "/campeonato/foto/" + view.table + ".jpg?v=" + encodeURIComponent(view.ruling.photo || "") }) : null,
-      h("p", {}, h("small", {}, view.received + " " + tr("eventos"))));
+      h("p", {}, h("small", {}, view.received + " " + tr("eventos"))),
+      view.reader ? h("p", { class: "champ-reader" }, h("small", {}, tr("Lee con") + " " +
+        (view.reader.models === "stock" ? tr("de fábrica") : view.reader.models) + " · " +
+        view.reader.evidence + " " + tr("dados de prueba"))) : null);
+  }
+
+  function learningLine(learning) {
+    const tables = Object.keys(learning.tables || {}).length;
+    return h("p", { class: "champ-learning", id: "champ-learning" }, tr("Lector del campeonato") + ": " + learning.message +
+      " (" + learning.dice + " " + tr("dados de") + " " + tables + " " + tr(tables === 1 ? "mesa" : "mesas") + ")");
   }
 
   function standingsTable(rows) {
@@ -55,6 +64,7 @@
         const state = await Cacho.get(live.dataset.stateUrl);
         live.replaceChildren(...(state.rounds || []).slice().reverse().map((r) =>
           h("div", { class: "champ-round" }, h("h3", {}, tr("Ronda") + " " + r.number), h("div", { class: "champ-grid" }, r.tables.map(tableCard)))));
+        if (state.learning) live.prepend(learningLine(state.learning));
         if (state.champion) live.prepend(h("p", { class: "champion big-text" }, tr("Campeón del campeonato") + ": ", h("strong", { id: "champion" }, state.champion)));
         standings.replaceChildren(standingsTable(state.standings || []));
       } catch (e) { /* the next turn tries again */ }

@@ -1,0 +1,265 @@
+"""The championship learns its dice together: every table's confirmed dice pooled at the organizer, one reader
+adapted on them all, and that reader sent back to every table.
+
+Over the championship's broker (docs/championship.md, Los dados que aprende el campeonato):
+- table → organizer, `cacho/CODE/table/N/sample` (QoS 1): one confirmed sample of the table's labelled dice
+  (kiosk.learned) `{"table", "name", "label" (its YOLO lines), "image" (its JPEG, base64)}`;
+- organizer → table, `cacho/CODE/table/N/sampled` (QoS 1): `{"names": [...]}`, the samples it has kept. A table
+  sends a sample again at each connection and after SAMPLE_RETRY_S until the organizer says it has it, so a
+  broker or table restart loses none; the organizer keeps one of each name;
+- organizer → every table, `cacho/CODE/model` (retained): `{"name", "sha256", "faces" (base64 of a tar.gz of the
+  adapted models' faces/), "dice", "held_out", "wrong"}`. A table checks the hash, writes the stock models with
+  those faces/ as modelos-adaptados/NAME and reads with them from its next reading; one that lost the link keeps
+  reading with what it has.
+
+The organizer adapts as a table does (vision.evening.Learning, vision.faces.adapt: held-out photos by their
+name's hash, a new reader kept only where it reads them no worse), on the pooled dice of every table.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import io
+import json
+import logging
+import re
+import shutil
+import tarfile
+import threading
+import time
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kiosk.store import write_durably
+
+log = logging.getLogger(__name__)
+
+SAMPLE_WINDOW = 8  # samples sent and not yet kept by the organizer, at most
+SAMPLE_RETRY_S = 30.0  # a sample the organizer has not said it kept goes out again after this long
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+MAX_IMAGE = 4 * 1024 * 1024  # bytes of one sample's JPEG
+
+
+class PoolError(ValueError):
+    """A sample or a model that cannot be kept (said in Spanish)."""
+
+
+# ------------------------------------------------------------------ the table's side
+
+
+def sample_names(folder: Path) -> list[str]:
+    """The labelled samples of a kiosk's learned folder (each with its label and image), oldest name first."""
+    labels = folder / "labels"
+    if not labels.is_dir():
+        return []
+    return sorted(p.stem for p in labels.glob("*.txt") if (folder / "images" / f"{p.stem}.jpg").is_file())
+
+
+def sample_message(folder: Path, name: str, table: int) -> bytes:
+    """One sample as the table sends it; OSError when it is gone."""
+    label = (folder / "labels" / f"{name}.txt").read_text(encoding="utf-8")
+    image = (folder / "images" / f"{name}.jpg").read_bytes()
+    data = {"table": table, "name": name, "label": label, "image": base64.b64encode(image).decode("ascii")}
+    return json.dumps(data).encode()
+
+
+def install_model(data: Mapping[str, Any], stock: Path, root: Path) -> Path:
+    """The pooled model of a `model` message written as `root`/NAME (the stock models with its faces/); the folder.
+    PoolError where its name or its hash is wrong (nothing is written then)."""
+    from vision.staging import write_copy
+
+    name, digest, packed = data.get("name"), data.get("sha256"), data.get("faces")
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise PoolError(f"nombre de modelo inválido: {name!r}")
+    if not isinstance(packed, str) or not isinstance(digest, str):
+        raise PoolError(f"el modelo {name} llegó sin sus caras o sin su huella")
+    try:
+        archive = base64.b64decode(packed, validate=True)
+    except (binascii.Error, ValueError):
+        raise PoolError(f"el modelo {name} llegó dañado (base64)") from None
+    if hashlib.sha256(archive).hexdigest() != digest:
+        raise PoolError(f"el modelo {name} no coincide con su huella sha256: no se usa")
+    out = root / name
+    if out.is_dir():
+        return out
+
+    def change(staging: Path) -> None:
+        faces = staging / "faces"
+        shutil.rmtree(faces, ignore_errors=True)
+        faces.mkdir()
+        with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
+            tar.extractall(faces, filter="data")
+        (staging / "ADAPTED.json").write_text(
+            json.dumps({"from": "campeonato", "name": name, "sha256": digest}, ensure_ascii=False) + "\n"
+        )
+
+    root.mkdir(parents=True, exist_ok=True)
+    write_copy(stock, out, change)
+    return out
+
+
+# ------------------------------------------------------------------ the organizer's side
+
+
+class Pool:
+    """The organizer's pooled samples: a YOLO folder, each sample named after its table."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def keep(self, data: Mapping[str, Any]) -> tuple[int, str]:
+        """Keep a sample message (once: a name kept before is not written again); (table, its name as sent)."""
+        table, name, label, image = data.get("table"), data.get("name"), data.get("label"), data.get("image")
+        if not isinstance(table, int) or isinstance(table, bool) or table < 1:
+            raise PoolError(f"muestra sin número de mesa válido: {table!r}")
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            raise PoolError(f"muestra de la mesa {table} con un nombre inválido: {name!r}")
+        if not isinstance(label, str) or not isinstance(image, str):
+            raise PoolError(f"muestra {name} de la mesa {table} sin etiquetas o sin imagen")
+        try:
+            jpeg = base64.b64decode(image, validate=True)
+        except (binascii.Error, ValueError):
+            raise PoolError(f"muestra {name} de la mesa {table}: imagen dañada (base64)") from None
+        if not jpeg.startswith(b"\xff\xd8") or len(jpeg) > MAX_IMAGE:
+            raise PoolError(f"muestra {name} de la mesa {table}: no es una foto JPEG de menos de 4 MB")
+        stem = f"mesa{table}-{name}"
+        image_path = self.folder / "images" / f"{stem}.jpg"
+        if not image_path.is_file():
+            write_durably(self.folder / "labels" / f"{stem}.txt", label.encode("utf-8"))
+            write_durably(image_path, jpeg)
+        return table, name
+
+    def dice(self) -> int:
+        """The labelled dice pooled."""
+        labels = self.folder / "labels"
+        if not labels.is_dir():
+            return 0
+        return sum(
+            sum(1 for line in p.read_text(encoding="utf-8").splitlines() if line.strip()) for p in labels.glob("*.txt")
+        )
+
+    def tables(self) -> dict[int, int]:
+        """The samples pooled from each table."""
+        counts: dict[int, int] = {}
+        for p in (self.folder / "labels").glob("mesa*-*.txt") if (self.folder / "labels").is_dir() else ():
+            number = p.name[4 : p.name.index("-")]
+            if number.isdigit():
+                counts[int(number)] = counts.get(int(number), 0) + 1
+        return dict(sorted(counts.items()))
+
+
+def pack_faces(models: Path) -> bytes:
+    """A models folder's faces/ as a tar.gz."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for path in sorted((models / "faces").iterdir()):
+            if path.is_file():
+                tar.add(path, arcname=path.name)
+    return buffer.getvalue()
+
+
+def model_message(models: Path, result: Any) -> bytes:
+    """The `model` message of an adapted models folder, with what its adaptation showed on the pooled dice."""
+    archive = pack_faces(models)
+    after = getattr(result, "after", None)
+    data = {
+        "name": models.name,
+        "sha256": hashlib.sha256(archive).hexdigest(),
+        "faces": base64.b64encode(archive).decode("ascii"),
+        "dice": int(getattr(result, "fit_dice", 0)),
+        "held_out": int(getattr(after, "dice", 0)),
+        "wrong": int(getattr(after, "wrong", 0)),
+    }
+    return json.dumps(data).encode()
+
+
+Adapter = Callable[..., Any]  # vision.faces.adapt.adapt: (folder, out, source, *, holdout, crops, ...) -> result
+
+
+class Learner:
+    """Adapts the championship's reader on the pooled dice, one adaptation at a time, and publishes each one
+    kept; it starts from the last one kept (or the stock models)."""
+
+    def __init__(
+        self,
+        pool: Pool,
+        stock: Path,
+        out: Path,
+        publish: Callable[[bytes], None],
+        adapter: Adapter | None = None,
+        every: int = 60,
+        crops: int = 10_000,
+        holdout: float = 0.3,
+    ) -> None:
+        self.pool, self.stock, self.out, self.publish = pool, stock, out, publish
+        self.adapter = adapter
+        self.every, self.crops, self.holdout = every, crops, holdout
+        self._lock = threading.Lock()
+        self._running = False
+        self._learned_at = 0
+        self.current: Path | None = self._latest()
+        self.last: dict[str, Any] = {"state": "idle", "message": "todavía no aprendió con los dados del campeonato"}
+
+    def _latest(self) -> Path | None:
+        """The last models folder kept (by name: they are named by date and time)."""
+        kept = sorted(p for p in self.out.glob("*") if p.is_dir() and not p.name.startswith("."))
+        return kept[-1] if kept else None
+
+    def offer(self, wait: bool = False) -> bool:
+        """Start an adaptation if enough new pooled dice are in and none is running; whether one started (`wait`:
+        run it here, to its end)."""
+        dice = self.pool.dice()
+        with self._lock:
+            if self._running or dice - self._learned_at < self.every:
+                return False
+            self._running = True
+        if wait:
+            self._adapt(dice)
+        else:
+            threading.Thread(target=self._adapt, args=(dice,), name="campeonato-aprender", daemon=True).start()
+        return True
+
+    def republish(self) -> None:
+        """Publish the last model kept again (the organizer restarted; the broker may have lost it)."""
+        if self.current is not None:
+            self.publish(model_message(self.current, None))
+
+    def _adapt(self, dice: int) -> None:
+        from vision.faces.adapt import AdaptError, adapt
+
+        adapter = self.adapter or adapt
+        source = self.current or self.stock
+        out = self.out / datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they are made
+        started = time.monotonic()
+        try:
+            result = adapter(self.pool.folder, out, source, holdout=self.holdout, crops=self.crops)
+        except AdaptError as error:
+            self.last = {"state": "refused", "message": f"todavía no se puede adaptar: {error}"}
+            with self._lock:
+                self._running = False
+            return
+        except Exception as error:  # the tables go on with what they have
+            log.exception("no se pudo adaptar el lector del campeonato")
+            self.last = {"state": "failed", "message": f"no se pudo adaptar: {error}"}
+            with self._lock:
+                self._running, self._learned_at = False, dice
+            return
+        if result.written and out.is_dir():
+            self.current = out
+            self.publish(model_message(out, result))
+            after = result.after
+            self.last = {
+                "state": "done",
+                "models": out.name,
+                "message": f"aprendió {result.fit_dice} dados del campeonato · {after.wrong} errores en "
+                f"{after.dice} apartados",
+                "seconds": round(time.monotonic() - started, 1),
+            }
+        else:
+            self.last = {"state": "refused", "message": "el lector adaptado no lee mejor los dados apartados"}
+        with self._lock:
+            self._running, self._learned_at = False, dice
