@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -77,6 +77,7 @@ class FrameScore:
     flagged: int
     wrong: int
     models: str
+    table: int | None = None  # the table of a championship replayed (None: one table's evening)
 
     @property
     def load(self) -> int:
@@ -92,7 +93,7 @@ class FrameScore:
             "flagged": self.flagged,
             "wrong": self.wrong,
             "models": self.models,
-        }
+        } | ({} if self.table is None else {"table": self.table})
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,12 +149,13 @@ class Table:
         models: Path,
         name: str,
         ledgers: Path,
-        reader_of: Callable[[Path], Reader],
+        reader: Reader,
         levels_of: Callable[[Path], Levels] | None,
     ) -> None:
-        """`levels_of`: a models folder's faces/ -> its own levels (None: the models' levels, never set again)."""
+        """`reader`: the models' reader; `levels_of`: a models folder's faces/ -> its own levels (None: the models'
+        levels, never set again)."""
         self.models, self.name, self.on = models, name, levels_of is not None
-        self.reader = reader_of(models)
+        self.reader = reader
         self.own = levels_of(models / "faces") if levels_of is not None else Levels(0.0, None, None)
         self.ledger = Ledger(ledgers / f"{name}.jsonl", seed=models / "faces")
         self.levels = set_levels(self.ledger.read(), self.own) if self.on else self.own
@@ -177,10 +179,13 @@ def evening(
     adapter: Adapter,
     learning: Learning | None = None,
     levels_of: Callable[[Path], Levels] = models_levels,
+    tables: int = 1,
 ) -> Iterator[FrameScore | Adaptation]:
     """Replay `folder`'s frames in name order as one table's evening, from `models`; `work` holds the confirmed
     dice, the evidence of each models folder read with, and the adapted models. Yields each frame's score, and each
-    adaptation tried."""
+    adaptation tried. With `tables` over 1, a championship's: the frames dealt in turn to that many tables, which
+    pool their confirmed dice and read with the reader adapted on them all (kiosk.championship.pool), each table
+    keeping its own evidence of it."""
     from vision.faces.adapt import AdaptError
 
     learning = learning or Learning()
@@ -188,15 +193,23 @@ def evening(
     samples = sorted(yolo_samples(folder), key=lambda pair: pair[0].name)
     if not samples:
         raise FileNotFoundError(f"no hay imágenes en {folder / 'images'}")
+    ledgers = [work / "pruebas"] if tables == 1 else [work / "pruebas" / f"mesa-{k}" for k in range(1, tables + 1)]
+
+    def seated(models: Path, name: str) -> list[Table]:
+        reader = reader_of(models)
+        return [Table(models, name, where, reader, levels) for where in ledgers]
+
     current, name = models, STOCK
-    table = Table(current, name, work / "pruebas", reader_of, levels)
+    seats = seated(current, name)
     learned, new, made = work / "confirmados", 0, 0
-    for image, labels in samples:
+    for k, (image, labels) in enumerate(samples):
+        table = seats[k % tables]
         frame = load_image(image)
         height, width = frame.shape[:2]
         truth = read_labels(labels, width, height)
         reading = table.read(frame)
-        yield score_frame(image.name, truth, reading.dice, name)
+        score = score_frame(image.name, truth, reading.dice, name)
+        yield score if tables == 1 else replace(score, table=k % tables + 1)
         table.confirmed(reading, truth, calibration_photo(image.name, learning.holdout, capture_group))
         new += confirm(image, labels, learned)
         if new < learning.every:
@@ -204,7 +217,8 @@ def evening(
         made += 1
         out = work / f"adaptado-{made}"
         try:
-            used = (table.levels.threshold, table.levels.alone) if table.on else None
+            # the pooled reader is judged at its own levels: the organizer has no one table's
+            used = (table.levels.threshold, table.levels.alone) if table.on and tables == 1 else None
             result = adapter(learned, out, current, holdout=learning.holdout, crops=learning.crops, levels=used)
         except AdaptError as error:
             yield Adaptation(image.name, None, refused=str(error))
@@ -212,8 +226,27 @@ def evening(
         new = 0
         if result.written:
             current, name = out, out.name
-            table = Table(current, name, work / "pruebas", reader_of, levels)
+            seats = seated(current, name)
         yield Adaptation(image.name, name if result.written else None, result)
+
+
+def by_table(scores: Sequence[FrameScore], after: int = 5) -> list[dict[str, object]]:
+    """Each table of a championship replayed: its dice, load and wrong over its frames after its first `after`."""
+    out: list[dict[str, object]] = []
+    for table in sorted({s.table for s in scores if s.table is not None}):
+        later = [s for s in scores if s.table == table][after:]
+        dice = sum(s.dice for s in later)
+        load = sum(s.load for s in later)
+        out.append(
+            {
+                "table": table,
+                "after": after,
+                "dice": dice,
+                "load": round(load / dice, 4) if dice else 0.0,
+                "wrong": sum(s.wrong for s in later),
+            }
+        )
+    return out
 
 
 def halves(scores: Sequence[FrameScore]) -> dict[str, dict[str, object]]:

@@ -38,6 +38,12 @@ def register(commands: Any, reader_options: Any) -> None:
         help=f"recortes que aprende cada adaptación (por defecto {default.crops}, como el quiosco)",
     )
     evening.add_argument(
+        "--tables",
+        type=int,
+        default=1,
+        help="repite un campeonato: las fotos se reparten por turno entre N mesas que aprenden juntas (por defecto 1)",
+    )
+    evening.add_argument(
         "--fixed-levels",
         action="store_true",
         help="lee con los niveles de los modelos hasta la próxima adaptación, sin fijarlos otra vez con la evidencia "
@@ -52,7 +58,7 @@ def register(commands: Any, reader_options: Any) -> None:
 def run_evening(args: argparse.Namespace) -> int:
     """`cacho vision evening DIR [--models M] [--adapt-every N] [--crops C] [--keep DIR] [--json]`."""
     from kiosk.commands.vision import _reader
-    from vision.evening import Adaptation, FrameScore, Learning, evening, halves
+    from vision.evening import Adaptation, FrameScore, Learning, by_table, evening, halves
     from vision.faces.adapt import adapt
     from vision.pipeline import MODELS
 
@@ -60,6 +66,8 @@ def run_evening(args: argparse.Namespace) -> int:
         raise CliError(f"--adapt-every {args.adapt_every}: debe estar entre 1 y 100000 dados")
     if not 1 <= args.crops <= 1_000_000:
         raise CliError(f"--crops {args.crops}: debe estar entre 1 y 1000000")
+    if not 1 <= args.tables <= 64:
+        raise CliError(f"--tables {args.tables}: debe estar entre 1 y 64 mesas")
     if not (args.folder / "images").is_dir():
         raise CliError(f"{args.folder}: no es una carpeta YOLO (falta images/)")
     if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
@@ -75,7 +83,7 @@ def run_evening(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="cacho-noche-") as scratch:
         work = args.keep or Path(scratch)
         try:
-            for step in evening(args.folder, start, work, reader_of, adapt, learning):
+            for step in evening(args.folder, start, work, reader_of, adapt, learning, tables=args.tables):
                 if isinstance(step, Adaptation):
                     print(_adaptation_line(step), file=sys.stderr, flush=True)
                     continue
@@ -84,14 +92,18 @@ def run_evening(args: argparse.Namespace) -> int:
         except FileNotFoundError as error:
             raise CliError(str(error)) from None
     parts = halves(scores)
+    tables = by_table(scores) if args.tables > 1 else []
     if args.json:
-        print(json.dumps(parts, ensure_ascii=False))
-    else:
-        for key, label in (("first_half", "primera mitad"), ("second_half", "segunda mitad")):
-            part = parts[key]
-            print(
-                f"{label}: {part['dice']} dados, carga {_percent(part['load'])}, {part['wrong']} equivocados sin marcar"
-            )
+        print(json.dumps({**parts, "tables": tables} if tables else parts, ensure_ascii=False))
+        return 0
+    for key, label in (("first_half", "primera mitad"), ("second_half", "segunda mitad")):
+        part = parts[key]
+        print(f"{label}: {part['dice']} dados, carga {_percent(part['load'])}, {part['wrong']} equivocados sin marcar")
+    for table in tables:
+        print(
+            f"mesa {table['table']} tras sus {table['after']} primeras fotos: {table['dice']} dados, carga "
+            f"{_percent(table['load'])}, {table['wrong']} equivocados sin marcar"
+        )
     return 0
 
 
@@ -102,8 +114,9 @@ def _percent(share: Any) -> str:
 
 def _frame_line(score: Any) -> str:
     """One frame as a coordinator reads it."""
+    table = "" if score.table is None else f"mesa {score.table} · "
     return (
-        f"{score.image}: {score.dice} dados, {score.missed} sin ver, {score.flagged} por confirmar, "
+        f"{table}{score.image}: {score.dice} dados, {score.missed} sin ver, {score.flagged} por confirmar, "
         f"{score.wrong} equivocados sin marcar · lee con {score.models}"
     )
 

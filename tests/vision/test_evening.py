@@ -121,3 +121,28 @@ def test_a_real_sets_part_is_linked_as_an_evening_folder(tmp_path: Path) -> None
     assert (tmp_path / "noche" / "labels" / f"{val[0].stem}.txt").read_text().count("\n") == 2
     with pytest.raises(ValueError, match="no conozco el conjunto real"):
         ev.link_part("nada", "val", tmp_path / "otra", tmp_path / "data")
+
+
+def test_a_championship_replayed_deals_the_frames_to_tables_that_learn_together(tmp_path: Path) -> None:
+    folder = dice_folder(tmp_path / "campeonato", 12, faces=(1,))
+    adapted: list[Path] = []
+
+    def adapter(folder: Path, out: Path, source: Path, *, holdout: float, crops: int | None, levels: Any) -> Result:
+        assert levels is None  # the pooled reader is compared at its own levels
+        adapted.append(source)
+        out.mkdir()
+        return Result(True)
+
+    learning = ev.Learning(8, 1)
+    steps = list(
+        ev.evening(folder, tmp_path / "stock", tmp_path / "w", Reader, adapter, learning, OWN_LEVELS, tables=3)
+    )
+    frames = [s for s in steps if isinstance(s, ev.FrameScore)]
+    assert [f.table for f in frames] == [1, 2, 3] * 4
+    assert frames[3].models == "de fábrica" and frames[4].models == "adaptado-1"  # 8 dice after four frames, shared
+    assert {p.name for p in (tmp_path / "w" / "pruebas").iterdir()} == {"mesa-1", "mesa-2", "mesa-3"}
+    tables = ev.by_table(frames, after=1)
+    assert [t["table"] for t in tables] == [1, 2, 3] and all(t["dice"] == 6 for t in tables)
+    # table 1's fourth frame was read before the adaptation it completed (both dice to see), its others after (one)
+    assert [t["load"] for t in tables] == [0.6667, 0.5, 0.5] and all(t["wrong"] == 0 for t in tables)
+    assert frames[0].to_dict()["table"] == 1

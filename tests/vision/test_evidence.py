@@ -114,7 +114,7 @@ class Steady:
 
 
 def test_a_table_trusts_its_classifier_alone_once_its_flagged_dice_prove_it(tmp_path: Path) -> None:
-    table = ev.Table(tmp_path / "stock", "de fábrica", tmp_path / "pruebas", Steady, lambda faces: OWN)
+    table = ev.Table(tmp_path / "stock", "de fábrica", tmp_path / "pruebas", Steady(tmp_path), lambda faces: OWN)
     truth = [TruthDie(BOX, 2)]
     for k in range(MIN_ALONE_SUPPORT):
         die = table.read(np.zeros((100, 100, 3), np.uint8)).dice[0]
@@ -126,7 +126,7 @@ def test_a_table_trusts_its_classifier_alone_once_its_flagged_dice_prove_it(tmp_
     sure = table.read(np.zeros((100, 100, 3), np.uint8))
     table.confirmed(sure, truth, held_out=False)
     assert table.levels.dice == MIN_ALONE_SUPPORT
-    off = ev.Table(tmp_path / "stock", "otra", tmp_path / "pruebas", Steady, None)
+    off = ev.Table(tmp_path / "stock", "otra", tmp_path / "pruebas", Steady(tmp_path), None)
     off.confirmed(FrameReading(100, 100, (reading(2, 0.97, None),)), truth, held_out=False)
     assert (
         off.read(np.zeros((100, 100, 3), np.uint8)).dice[0].uncertain
