@@ -22,7 +22,7 @@ from vision.faces.evidence import Ledger, Levels, Seen, is_evidence, judged, mod
 from vision.faces.realsets import capture_group
 from vision.faces.train import calibration_photo
 from vision.frames import load_image
-from vision.types import DieReading, Frame, FrameReading
+from vision.types import Box, Detection, DieReading, Frame, FrameReading
 
 STOCK = "de fábrica"  # the name of the models a table starts with
 
@@ -65,6 +65,18 @@ class Adapter(Protocol):
         """The result, with `written` (`levels`: those the table reads `source` at); AdaptError when the folder
         cannot teach yet."""
         ...
+
+
+class LabelledBoxes:
+    """A finder that finds exactly the labelled dice of the frame being replayed (the face reader measured alone,
+    where the stock finder cannot find a set's dice); the evening sets `boxes` before each frame is read."""
+
+    def __init__(self) -> None:
+        self.boxes: list[Box] = []
+
+    def detect(self, frame: Frame) -> list[Detection]:
+        """The labelled boxes, each found sure."""
+        return [Detection(box, 1.0) for box in self.boxes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,12 +192,13 @@ def evening(
     learning: Learning | None = None,
     levels_of: Callable[[Path], Levels] = models_levels,
     tables: int = 1,
+    boxes: LabelledBoxes | None = None,
 ) -> Iterator[FrameScore | Adaptation]:
     """Replay `folder`'s frames in name order as one table's evening, from `models`; `work` holds the confirmed
     dice, the evidence of each models folder read with, and the adapted models. Yields each frame's score, and each
     adaptation tried. With `tables` over 1, a championship's: the frames dealt in turn to that many tables, which
     pool their confirmed dice and read with the reader adapted on them all (kiosk.championship.pool), each table
-    keeping its own evidence of it."""
+    keeping its own evidence of it. `boxes`: the finder the readers were made with, when it is LabelledBoxes."""
     from vision.faces.adapt import AdaptError
 
     learning = learning or Learning()
@@ -207,6 +220,8 @@ def evening(
         frame = load_image(image)
         height, width = frame.shape[:2]
         truth = read_labels(labels, width, height)
+        if boxes is not None:
+            boxes.boxes = [t.box for t in truth]
         reading = table.read(frame)
         score = score_frame(image.name, truth, reading.dice, name)
         yield score if tables == 1 else replace(score, table=k % tables + 1)

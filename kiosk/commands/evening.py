@@ -44,6 +44,12 @@ def register(commands: Any, reader_options: Any) -> None:
         help="repite un campeonato: las fotos se reparten por turno entre N mesas que aprenden juntas (por defecto 1)",
     )
     evening.add_argument(
+        "--labelled-boxes",
+        action="store_true",
+        help="el buscador encuentra exactamente los dados etiquetados: mide el lector de caras solo (para un "
+        "conjunto cuyos dados el buscador no encuentra)",
+    )
+    evening.add_argument(
         "--fixed-levels",
         action="store_true",
         help="lee con los niveles de los modelos hasta la próxima adaptación, sin fijarlos otra vez con la evidencia "
@@ -58,9 +64,10 @@ def register(commands: Any, reader_options: Any) -> None:
 def run_evening(args: argparse.Namespace) -> int:
     """`cacho vision evening DIR [--models M] [--adapt-every N] [--crops C] [--keep DIR] [--json]`."""
     from kiosk.commands.vision import _reader
-    from vision.evening import Adaptation, FrameScore, Learning, by_table, evening, halves
+    from vision.evening import Adaptation, FrameScore, LabelledBoxes, Learning, by_table, evening, halves
     from vision.faces.adapt import adapt
     from vision.pipeline import MODELS
+    from vision.reader import DiceReader
 
     if not 1 <= args.adapt_every <= 100_000:
         raise CliError(f"--adapt-every {args.adapt_every}: debe estar entre 1 y 100000 dados")
@@ -76,14 +83,17 @@ def run_evening(args: argparse.Namespace) -> int:
     start = args.models or MODELS
     _reader(start, args)  # the models and options are checked before the evening begins
 
+    boxes = LabelledBoxes() if args.labelled_boxes else None
+
     def reader_of(models: Path) -> Any:
-        return _reader(models, args)
+        reader = _reader(models, args)
+        return reader if boxes is None else DiceReader(boxes, reader.faces, reader.settings)
 
     scores: list[FrameScore] = []
     with tempfile.TemporaryDirectory(prefix="cacho-noche-") as scratch:
         work = args.keep or Path(scratch)
         try:
-            for step in evening(args.folder, start, work, reader_of, adapt, learning, tables=args.tables):
+            for step in evening(args.folder, start, work, reader_of, adapt, learning, tables=args.tables, boxes=boxes):
                 if isinstance(step, Adaptation):
                     print(_adaptation_line(step), file=sys.stderr, flush=True)
                     continue

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kiosk.cli import main
@@ -146,3 +147,13 @@ def test_a_championship_replayed_deals_the_frames_to_tables_that_learn_together(
     # table 1's fourth frame was read before the adaptation it completed (both dice to see), its others after (one)
     assert [t["load"] for t in tables] == [0.6667, 0.5, 0.5] and all(t["wrong"] == 0 for t in tables)
     assert frames[0].to_dict()["table"] == 1
+
+
+def test_with_labelled_boxes_no_labelled_die_is_missed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = dice_folder(tmp_path / "noche", 3)
+    finder = ev.LabelledBoxes()
+    finder.boxes = [A, B]
+    assert [(d.box, d.confidence) for d in finder.detect(np.zeros((5, 5, 3), np.uint8))] == [(A, 1.0), (B, 1.0)]
+    assert main(["vision", "evening", str(folder), "--labelled-boxes", "--adapt-every", "100000", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["missed"] for line in lines[:-1]] == [0, 0, 0] and sum(line["dice"] for line in lines[:-1]) == 6
