@@ -146,6 +146,17 @@ def table_levels(config: Mapping[str, Any], name: str) -> Levels | None:
         return None
 
 
+def read_with(folder: Path | None) -> None:
+    """Read with a models folder (None: the stock one) from the next reading on, at the levels the table's evidence
+    of it sets (its adaptation's held-out dice at least)."""
+    cam = web.camera()
+    name = STOCK if folder is None else folder.name
+    levels = table_levels(current_app.config, name)
+    if levels is not None:
+        cam.use_levels(name, levels)
+    cam.use_models(folder)
+
+
 def add_evidence(reading: Mapping[str, Any], sample: str | None) -> int:
     """A confirmed reading's dice that are evidence for the models that read it, added to the table's ledger, and
     the levels they set used from the next capture on; the dice added. A die counts where the coordinator set,
@@ -276,9 +287,19 @@ def state() -> dict[str, Any]:
             "chosen": STOCK if wanted is None else wanted.name,
             "reader": cam.health().reader,
             "adapted": adapted,
+            "evidence": _evidence(cam.levels(cam.models)),
         },
         "can_read": cam.can_read,
     }
+
+
+def _evidence(levels: Levels | None) -> dict[str, Any]:
+    """What the table's evidence proves of the models in use (vision.faces.evidence)."""
+    from vision.faces.adapt import MIN_ALONE_SUPPORT
+
+    if levels is None:
+        return {"dice": 0, "alone": None, "needed": MIN_ALONE_SUPPORT}
+    return {"dice": levels.dice, "alone": levels.alone, "needed": MIN_ALONE_SUPPORT}
 
 
 def _blockers(reading: Mapping[str, Any], unset: int, doubtful: int) -> list[str]:
@@ -534,7 +555,7 @@ def _adapt(
             gained = evidence(result.fit_dice, after.wrong, after.dice) + f" ({gained})"
         if result.written and out.is_dir():
             web.store().set_setting(SETTING, out.name)
-            cam.use_models(out)
+            read_with(out)
             job = {"state": "done", "progress": 1.0, "message": gained, "models": out.name, "auto": auto}
         else:
             job = {
@@ -574,11 +595,11 @@ def models() -> Any:
     name = json_body().get("name")
     if name is None:
         web.store().set_setting(SETTING, "")
-        web.camera().use_models(None)
+        read_with(None)
         return jsonify(state())
     folder = adapted_root(current_app.config) / str(name)
     if not isinstance(name, str) or "/" in name or name.startswith(".") or not folder.is_dir():
         return refuse(f"no existe la carpeta de modelos adaptados {name!r}", 404)
     web.store().set_setting(SETTING, name)
-    web.camera().use_models(folder)
+    read_with(folder)
     return jsonify(state())

@@ -116,7 +116,7 @@ def use_pooled_model(app: Flask, data: dict[str, Any]) -> Path | None:
         if camera.wanted_models == folder:
             return None
         cast(Store, app.extensions["cacho.store"]).set_setting(teach.SETTING, folder.name)
-        camera.use_models(folder)
+        teach.read_with(folder)
         app.logger.info("lee con el modelo del campeonato %s", folder.name)
         return folder
 

@@ -56,6 +56,11 @@
     const latest = m.adapted[0];
     $("models-latest").hidden = !latest || m.chosen === latest;
     $("models-latest").dataset.name = latest || "";
+    const e = m.evidence;
+    $("models-evidence").textContent = !e || !e.dice ? t("todavía sin pruebas de esta mesa") :
+      e.dice + " " + t("dados de prueba de esta mesa") + " · " + (e.alone !== null
+        ? t("acepta sin contar los puntos desde") + " " + Math.round(e.alone * 100) + " %"
+        : t("sin contar los puntos todavía pregunta: hacen falta") + " " + e.needed + " " + t("pruebas sin error"));
   }
 
   function drawReading(r) {

@@ -155,6 +155,8 @@ def test_the_table_teaches_its_reader(served: tuple[str, RowReader, Path], page:
     adapted = page.locator("#models-badge").get_attribute("data-models")
     assert adapted and adapted != "stock"
     expect(page.locator("#models-active")).to_have_text(adapted)
+    # its held-out dice are its first evidence at this table, and the page says what they prove
+    expect(page.locator("#models-evidence")).to_contain_text("dados de prueba de esta mesa")
     written = learned.parent / "modelos-adaptados" / adapted
     assert (written / "ADAPTED.json").is_file() and (written / "faces" / "face_cnn.onnx").is_file()
     shot(page, "teach-adapted")

@@ -457,6 +457,7 @@ def test_the_dice_the_coordinator_checked_are_the_models_evidence_and_set_their_
         assert lines == [(4, 4, 0)]  # the one die checked
     levels = made.camera.levels(STOCK)
     assert levels is not None and levels.dice == len(lines) and levels.alone is None  # too few to prove a level
+    assert state(made)["models"]["evidence"] == {"dice": len(lines), "alone": None, "needed": 100}
     made.camera.close()
     again = start(tmp_path)  # the evidence outlives a restart
     assert again.camera.levels(STOCK) == levels
