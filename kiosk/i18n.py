@@ -250,6 +250,7 @@ EN: dict[str, str] = {
     "descalificado": "disqualified",
     "Eliminados": "Eliminated",
     "Lee con": "Reads with",
+    "el dado, de cerca": "the die, close up",
     "todavía sin pruebas de esta mesa": "no evidence from this table yet",
     "dados de prueba de esta mesa": "dice of evidence from this table",
     "acepta sin contar los puntos desde": "accepts without counting the pips from",

@@ -17,6 +17,14 @@ from flask import current_app, has_app_context
 from kiosk import learned
 from kiosk.store import Store
 
+RAW = "-crudo"  # a reading's photo as the camera took it, beside the annotated one: "ID/NAME-crudo.jpg"
+
+
+def raw_name(photo: str) -> str:
+    """The name of the photo as taken beside an annotated one ("ID/NAME.jpg" -> "ID/NAME-crudo.jpg")."""
+    path = Path(photo)
+    return str(path.with_name(f"{path.stem}{RAW}{path.suffix}"))
+
 
 def named(store: Store, table_id: int) -> set[str]:
     """The photos ("ID/NAME") the table's stored events and its reading awaiting confirmation name."""
@@ -43,6 +51,7 @@ def drop(store: Store, table_id: int, reading: Mapping[str, object] | None) -> N
     path = folder / Path(photo).name
     if photo == f"{table_id}/{path.name}":
         path.unlink(missing_ok=True)
+        (folder / Path(raw_name(photo)).name).unlink(missing_ok=True)
     for kept in ("LEARNED", "CARD_LEARNED"):  # the dice's kept frames, the cards'
         learned.forget(Path(current_app.config[kept]), reading)
 
@@ -65,6 +74,7 @@ def sweep(store: Store, photos: Path) -> None:
             continue
         table_id = int(folder.name)
         keep = named(store, table_id)
+        keep |= {raw_name(photo) for photo in keep}  # a photo as taken goes with its annotated one
         for path in folder.iterdir():
             if path.is_file() and f"{table_id}/{path.name}" not in keep:
                 path.unlink(missing_ok=True)

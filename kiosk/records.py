@@ -102,6 +102,7 @@ class DudoReading(GameReading):
     players: dict[str, list[DieEntry]]  # the players who show their dice
     size: NotRequired[list[int]]  # [width, height] of the photo (a camera reading)
     photo_url: NotRequired[str | None]  # the page's: the photo's URL (never stored)
+    photo_raw_url: NotRequired[str | None]  # the page's: the photo as taken, unannotated (kiosk.photos.raw_name)
     proposal: NotRequired[Proposal]  # the page's: what confirming would do (never stored)
 
 

@@ -25,8 +25,9 @@ from engines.dudo import (
 )
 from engines.dudo.config import AbreTrasCalzo, AbreTrasEliminacion
 from engines.jsonl import json_problem
-from kiosk import tables, web
+from kiosk import photos, tables, web
 from kiosk.auth import coordinator_required
+from kiosk.camera import encode_jpeg
 from kiosk.dice import CorrectionError, confirmed_meta
 from kiosk.dudo import desk as desks
 from kiosk.dudo import reading as readings
@@ -201,6 +202,9 @@ def reading_of(desk: desks.Desk) -> DudoReading | None:
         return None
     if reading.get("photo"):
         reading = reading | {"photo_url": VIEWS.photo_url(desk.table_id, reading["photo"])}
+        raw = photos.raw_name(str(reading["photo"]))
+        if (Path(current_app.config["PHOTOS"]) / raw).is_file():
+            reading = reading | {"photo_raw_url": VIEWS.photo_url(desk.table_id, raw)}
     return reading | {"proposal": readings.proposal(desk.table, reading)}
 
 
@@ -349,6 +353,8 @@ class Cups:
             seats = replace(seats, players=dict(enumerate(table.players, start=1)))
         check = read_table(capture.frame, capture.reading, seats, expected)
         photo = keep_photo(annotate(capture.frame, capture.reading))
+        # as taken too: the coordinator's screen crops each seat's dice from it, and zooms on a die, unlabelled
+        web.save_photo(self.desk.table_id, Path(photos.raw_name(photo)).name, encode_jpeg(capture.frame))
         return readings.from_check(check, capture, photo, expected)
 
     def carry(self, old: DudoReading, new: DudoReading) -> DudoReading:

@@ -156,6 +156,7 @@
         (d.read === null ? t("sin lectura") : t("leído") + " " + PIPS[d.read] + " " + d.read) +
         (d.confidence === null ? "" : " (" + Math.round(d.confidence * 100) + " %)");
     return h("div", { class: "picker", id: "picker", role: "dialog", "aria-label": what },
+      dieZoom(r, d),
       h("p", { class: "picker-die" }, what),
       d && (d.reasons || []).length ? h("p", { class: "why" }, d.reasons.join("; ")) : null,
       h("p", {}, t("¿Qué cara muestra?")),
@@ -167,74 +168,153 @@
         h("button", { onclick: () => { picker = null; draw(); } }, t("cancelar"))));
   }
 
+  // A region of the photo (x, y, w, h in its pixels) as the background of a box of the same shape on screen.
+  function photoRegion(r, x, y, w, hh, cls, extra) {
+    const [W, H] = r.size;
+    const pos = (at, size, whole) => (whole > size ? 100 * at / (whole - size) : 0);
+    return h("div", Object.assign({
+      class: cls,
+      style: "background-image:url('" + (r.photo_raw_url || r.photo_url) + "');background-size:" + (100 * W / w) + "% " + (100 * H / hh) + "%;" +
+        "background-position:" + pos(x, w, W) + "% " + pos(y, hh, H) + "%;aspect-ratio:" + (w / hh),
+    }, extra || {}));
+  }
+
+  // The region round a player's dice, half a die's side of felt about them, between 5:4 and 16:5 (the crop's
+  // height is fixed, its width follows: the dice as large as the row allows) and inside the photo where it fits;
+  // null when none of the dice has a box.
+  function seatRegion(r, dice) {
+    const boxes = dice.filter((d) => d.box).map((d) => d.box);
+    if (!boxes.length || !r.size || !r.photo_url) return null;
+    const [W, H] = r.size;
+    const margin = Math.max(...boxes.map((b) => Math.max(b[2] - b[0], b[3] - b[1]))) / 2;
+    let x = Math.min(...boxes.map((b) => b[0])) - margin, y = Math.min(...boxes.map((b) => b[1])) - margin;
+    let w = Math.max(...boxes.map((b) => b[2])) + margin - x, hh = Math.max(...boxes.map((b) => b[3])) + margin - y;
+    if (w < 1.25 * hh) { x -= (1.25 * hh - w) / 2; w = 1.25 * hh; }
+    if (w > 3.2 * hh) { y -= (w / 3.2 - hh) / 2; hh = w / 3.2; }
+    x = Math.max(0, Math.min(x, W - w)); y = Math.max(0, Math.min(y, H - hh));
+    return [x, y, w, hh];
+  }
+
+  // A player's dice as the photo shows them, cropped and large, each die's box a tap that opens it.
+  function seatCrop(r, name, dice) {
+    const region = seatRegion(r, dice);
+    if (region === null) return h("div", { class: "crop empty" });
+    const [x, y, w, hh] = region;
+    const crop = photoRegion(r, x, y, w, hh, "crop", { dataset: { name: name } });
+    for (const d of dice) {
+      if (!d.box) continue;
+      const [x1, y1, x2, y2] = d.box;
+      crop.appendChild(h("button", {
+        class: "box" + (asked(d) ? " doubtful" : ""), dataset: { id: d.id },
+        style: "left:" + (100 * (x1 - x) / w) + "%;top:" + (100 * (y1 - y) / hh) + "%;width:" + (100 * (x2 - x1) / w) + "%;height:" + (100 * (y2 - y1) / hh) + "%",
+        "aria-label": name + " " + d.face, onclick: () => { picker = { player: name, die: d.id }; draw(); },
+      }));
+    }
+    return crop;
+  }
+
+  // The die tapped, zoomed: three of its sides round it.
+  function dieZoom(r, d) {
+    if (!d || !d.box || !r.size || !r.photo_url) return null;
+    const [x1, y1, x2, y2] = d.box;
+    const side = 3 * Math.max(x2 - x1, y2 - y1);
+    const [W, H] = r.size;
+    const x = Math.max(0, Math.min((x1 + x2 - side) / 2, W - side)), y = Math.max(0, Math.min((y1 + y2 - side) / 2, H - side));
+    const zoom = photoRegion(r, x, y, side, side, "zoom", { role: "img", "aria-label": t("el dado, de cerca") });
+    zoom.appendChild(h("span", {
+      class: "mark",
+      style: "left:" + (100 * (x1 - x) / side) + "%;top:" + (100 * (y1 - y) / side) + "%;width:" + (100 * (x2 - x1) / side) + "%;height:" + (100 * (y2 - y1) / side) + "%",
+    }));
+    return zoom;
+  }
+
   function drawReading() {
     const box = $("reading");
     const c = state.challenge;
+    root.classList.toggle("challenged", !!c);
     if (!c) { box.hidden = true; picker = null; return; }
     box.hidden = false;
     const r = state.reading;
+    const ready = !tv && !!r && r.state === "ready";
+    box.classList.toggle("ready", ready);
+    // every player's row on the 7-inch screen: the crops shrink as the players grow
+    box.style.setProperty("--crop-h", (c.needed.length <= 3 ? 84 : Math.max(44, Math.floor(252 / c.needed.length))) + "px");
     deciding = r && r.proposal && Array.isArray(r.proposal.deciding) ? new Set(r.proposal.deciding) : null;
     const title = t({ dudo: "¡Dudo!", calzo: "¡Calzo!", paso: "¡Dudo del paso!" }[c.kind]);
     const what = c.kind === "paso" ? c.target + " " + t("declaró") + " " + c.hand : (c.bid ? c.bid.player + ": " + c.bid.text : "");
-    const items = [h("h2", { id: "challenge" }, title + " " + c.challenger + " → " + c.target + " (art. " + c.article + ")"), h("p", {}, what)];
+    const heading = h("h2", { id: "challenge" }, title + " " + c.challenger + " → " + c.target + " (art. " + c.article + ")");
     if (tv) {
-      items.push(h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")));
-      if (r && r.photo_url) items.push(h("img", { class: "photo", src: r.photo_url, alt: "lectura" }));
-      box.replaceChildren(...items);
+      box.replaceChildren(heading, h("p", {}, what), h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")),
+        ...(r && r.photo_url ? [h("img", { class: "photo", src: r.photo_url, alt: "lectura" })] : []));
       return;
     }
-    items.push(h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")));
-    items.push(h("div", { class: "row" },
+    const buttons = h("div", { class: "row reread" },
       h("button", { class: "big primary", id: "read-btn", disabled: !state.can_read || (r && r.state === "reading"), onclick: () => send("/read") },
         r && r.state === "ready" && r.source === "camera" ? t("Leer de nuevo") : t("Leer los dados")),
-      h("button", { class: "big", id: "manual-btn", onclick: () => send("/manual") }, t("Entrar a mano"))));
+      h("button", { class: "big", id: "manual-btn", onclick: () => send("/manual") }, t("Entrar a mano")));
+    // read: the challenge, the bid and the buttons on one line, so that the dice and «Confirmar» fit the screen
+    const items = ready
+      ? [h("div", { class: "challenge-line" }, heading, h("p", { class: "what" }, what), buttons)]
+      : [heading, h("p", {}, what), h("p", { class: "big-text" }, t("Levanten los cachos: ") + c.needed.join(", ")), buttons];
     if (!state.can_read) items.push(h("small", { class: "reason" }, t("Cámara") + ": " + state.camera.message));
     if (r) {
       items.push(h("p", { class: "reading-state", id: "reading-state", dataset: { state: r.state } },
         r.state === "reading" ? t("Esperando la lectura…") + " (" + r.message + ")" : r.message));
-      if (r.photo_url) {
-        const frame = h("div", { class: "photo-frame" }, h("img", { class: "photo", src: r.photo_url, alt: t("lectura de los dados") }));
-        if (r.size) {
-          for (const [name, dice] of Object.entries(r.players)) {
-            for (const d of dice) {
-              if (!d.box) continue;
-              const [x1, y1, x2, y2] = d.box;
-              frame.appendChild(h("button", {
-                class: "box" + (asked(d) ? " doubtful" : ""),
-                style: "left:" + (100 * x1 / r.size[0]) + "%;top:" + (100 * y1 / r.size[1]) + "%;width:" + (100 * (x2 - x1) / r.size[0]) + "%;height:" + (100 * (y2 - y1) / r.size[1]) + "%",
-                title: name + ": " + d.face, "aria-label": name + " " + d.face,
-                onclick: () => { picker = { player: name, die: d.id }; draw(); },
-              }));
-            }
-          }
-        }
-        items.push(frame);
-      }
-      if (r.state === "ready") {
+      const photo = r.photo_url ? fullPhoto(r) : null;
+      if (!ready) {
+        if (photo) items.push(photo);
+      } else {
+        const whys = [];
         for (const name of c.needed) {
           const dice = r.players[name] || [];
           const want = (state.players.find((p) => p.name === name) || {}).dice;
           items.push(h("div", { class: "rplayer", dataset: { name: name } },
+            seatCrop(r, name, dice),
             h("span", { class: "name" }, name + " (" + dice.length + "/" + want + ")"),
             ...dice.map((d) => dieButton(name, d, true)),
-            h("button", { class: "add-die", onclick: () => { picker = { player: name, die: null }; draw(); } }, t("+ dado")),
-            doubts(dice)));
+            h("button", { class: "add-die", "aria-label": t("+ dado"), onclick: () => { picker = { player: name, die: null }; draw(); } }, "+")));
+          const why = doubts(dice);
+          if (why) whys.push(h("div", { class: "rwhy", dataset: { name: name } }, h("strong", {}, name + ": "), why));
         }
         if (picker) items.push(drawPicker(r));
-        if (r.problems && r.problems.length) items.push(h("ul", { class: "problems" }, ...r.problems.map((m) => h("li", {}, m))));
         const plan = r.proposal;
-        if (plan.blockers.length) items.push(h("ul", { class: "blockers", id: "blockers" }, ...plan.blockers.map((m) => h("li", {}, m))));
+        const verdict = h("div", { class: "verdict" });
         if (plan.ruling) {
-          items.push(h("p", { class: "ruling-preview", id: "ruling-preview" }, plan.ruling.message));
-          if (plan.ruling.count) items.push(h("p", { class: "count" }, t("Cuenta: ") + countText(plan.ruling.count)));
+          verdict.appendChild(h("p", { class: "ruling-preview", id: "ruling-preview" }, plan.ruling.message));
+          if (plan.ruling.count) verdict.appendChild(h("p", { class: "count" }, t("Cuenta: ") + countText(plan.ruling.count)));
           const changes = Object.entries(plan.ruling.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
-          if (changes.length) items.push(h("p", { class: "changes" }, changes.join(" · ")));
+          if (changes.length) verdict.appendChild(h("p", { class: "changes" }, changes.join(" · ")));
         }
+        if (plan.blockers.length) verdict.appendChild(h("ul", { class: "blockers", id: "blockers" }, ...plan.blockers.map((m) => h("li", {}, m))));
         // once ruled, back to the top: the next player's controls are there
-        items.push(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: async () => { if (await send("/confirm")) window.scrollTo(0, 0); } }, t("Confirmar y aplicar")));
+        verdict.appendChild(h("button", { class: "big primary", id: "confirm-btn", disabled: !plan.ok, onclick: async () => { if (await send("/confirm")) window.scrollTo(0, 0); } }, t("Confirmar y aplicar")));
+        items.push(verdict);
+        // below the fold: why each die is doubted, what the capture reports, and the whole photo
+        items.push(...whys);
+        if (r.problems && r.problems.length) items.push(h("ul", { class: "problems" }, ...r.problems.map((m) => h("li", {}, m))));
+        if (photo) items.push(photo);
       }
     }
     box.replaceChildren(...items);
+  }
+
+  // The whole photo with every die's box, a tap on a box opens that die.
+  function fullPhoto(r) {
+    const frame = h("div", { class: "photo-frame" }, h("img", { class: "photo", src: r.photo_url, alt: t("lectura de los dados") }));
+    if (!r.size) return frame;
+    for (const [name, dice] of Object.entries(r.players)) {
+      for (const d of dice) {
+        if (!d.box) continue;
+        const [x1, y1, x2, y2] = d.box;
+        frame.appendChild(h("button", {
+          class: "box" + (asked(d) ? " doubtful" : ""),
+          style: "left:" + (100 * x1 / r.size[0]) + "%;top:" + (100 * y1 / r.size[1]) + "%;width:" + (100 * (x2 - x1) / r.size[0]) + "%;height:" + (100 * (y2 - y1) / r.size[1]) + "%",
+          title: name + ": " + d.face, "aria-label": name + " " + d.face,
+          onclick: () => { picker = { player: name, die: d.id }; draw(); },
+        }));
+      }
+    }
+    return frame;
   }
 
   // The count, aces apart when they were wild: "3 quinas + 2 ases = 5".

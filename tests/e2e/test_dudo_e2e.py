@@ -599,7 +599,7 @@ def test_a_die_is_corrected_by_finger_with_its_doubts_in_words(bare: Server, pag
     reading["players"]["Caro"][4].update(face=4, read=4, confidence=0.62)
 
     drawn_reading(page, reading)
-    why = page.locator('.rplayer[data-name="Caro"] ul.why')
+    why = page.locator('.rwhy[data-name="Caro"] ul.why')
     expect(why).to_have_text(f"⚃ 4 62%: {doubt}")
     page.locator('.rdie[data-id="Caro4"]').click()
     picker = page.locator("#picker")

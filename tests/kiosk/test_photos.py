@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from kiosk.photos import raw_name
 from tests.bolivia.kiosk_play import new_game
 from tests.kiosk.conftest import become_coordinator, fake_camera_app, make_app
 from tests.kiosk.fakes import FakeCamera, FakeReader, write_zones
@@ -51,27 +52,34 @@ def test_re_reads_keep_only_the_ruled_photo_and_a_restart_keeps_what_the_log_nam
     for _ in range(5):
         assert c.post(f"/dudo/{table}/read").status_code == 202
     reading = app.extensions["cacho.store"].pending(table)[1]
-    assert photos_of(app, table) == {reading["photo"]}  # the four replaced reads left nothing behind
+    # the four replaced reads left nothing behind; the photo goes with the photo as taken (the seats' crops)
+    kept = {reading["photo"], raw_name(reading["photo"])}
+    assert photos_of(app, table) == kept
+    raw = c.get(f"/dudo/{table}/state.json").json["reading"]["photo_raw_url"]
+    served = c.get(raw)
+    served.close()
+    assert raw.endswith(Path(raw_name(reading["photo"])).name) and served.status_code == 200
     assert c.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 200
     ruled = named_by_log(app, table)
-    assert ruled == {reading["photo"]} and photos_of(app, table) == ruled
+    assert ruled == {reading["photo"]} and photos_of(app, table) == kept
     # the next round: a reading entered by hand in place of a camera one, then one undone by the undo
     c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Beto", "quantity": 2, "face": 3, "seq": 4})
     c.post(f"/dudo/{table}/action", {"event": "dudo", "player": "Caro", "seq": 5})
     c.post(f"/dudo/{table}/read")
     c.post(f"/dudo/{table}/manual")
-    assert photos_of(app, table) == ruled
+    assert photos_of(app, table) == kept
     c.post(f"/dudo/{table}/read")
-    assert len(photos_of(app, table)) == 2
+    assert len(photos_of(app, table)) == 4
     c.post(f"/dudo/{table}/undo", {"seq": 6})
-    assert photos_of(app, table) == ruled
+    assert photos_of(app, table) == kept
     # a crash between a read and its confirmation leaves an orphan: swept at start-up, the log's photos kept
     orphan = Path(app.config["PHOTOS"]) / str(table) / "0006-1.jpg"
     orphan.write_bytes(b"\xff\xd8")
+    (orphan.parent / "0006-1-crudo.jpg").write_bytes(b"\xff\xd8")
     (orphan.parent / "0006-2.jpg.tmp").write_bytes(b"\xff")
     restarted = make_app(tmp_path)
     try:
-        assert photos_of(restarted, table) == ruled
+        assert photos_of(restarted, table) == kept
     finally:
         restarted.extensions["cacho.camera"].close()
 
