@@ -9,7 +9,7 @@ confirmation) are swept. Every drop holds the table's lock, as every change of t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from flask import current_app, has_app_context
@@ -78,3 +78,44 @@ def sweep(store: Store, photos: Path) -> None:
         for path in folder.iterdir():
             if path.is_file() and f"{table_id}/{path.name}" not in keep:
                 path.unlink(missing_ok=True)
+
+
+RULED = "-fallo"  # the ruling's photo: the reading's photo as taken, with the dice as confirmed
+
+
+def confirmed_photo(table_id: int, reading: Mapping[str, object], dice: Sequence[Mapping[str, object]]) -> str | None:
+    """Draw the dice as confirmed (final faces, removed dice gone, no doubt) on the reading's photo as taken and
+    keep it beside it ("ID/NAME-fallo.jpg"): the photo the ruling names; None where there is no photo as taken."""
+    import cv2
+    import numpy as np
+
+    from kiosk.camera import encode_jpeg
+    from kiosk.store import write_durably
+    from vision.annotate import annotate_confirmed
+    from vision.types import Box
+
+    photo = reading.get("photo")
+    if not isinstance(photo, str) or not photo or not has_app_context():
+        return None
+    folder = Path(current_app.config["PHOTOS"])
+    frame = cv2.imread(str(folder / raw_name(photo)), cv2.IMREAD_COLOR)
+    if frame is None:
+        return None
+    drawn = []
+    for d in dice:
+        box, face = d.get("box"), d.get("face")
+        if isinstance(box, list) and len(box) == 4 and isinstance(face, int):
+            drawn.append((Box(*(float(v) for v in box)), face))
+    path = Path(photo)
+    ruled = str(path.with_name(f"{path.stem}{RULED}{path.suffix}"))
+    try:
+        write_durably(folder / ruled, encode_jpeg(annotate_confirmed(np.asarray(frame, np.uint8), drawn)))
+    except OSError:  # a full disk: the ruling names the reading's photo, as read
+        return None
+    return ruled
+
+
+def discard(table_id: int, photo: str) -> None:
+    """Delete a photo written for a ruling that was refused (hold the table's lock)."""
+    if has_app_context() and photo.startswith(f"{table_id}/"):
+        (Path(current_app.config["PHOTOS"]) / photo).unlink(missing_ok=True)

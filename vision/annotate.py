@@ -3,6 +3,8 @@ what the finder proposed and the face classifier was sure is no die."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 
 from vision.types import Box, Frame, FrameReading
@@ -23,6 +25,15 @@ def annotate(frame: Frame, reading: FrameReading) -> Frame:
     for die in reading.dice:
         label = f"{die.face}{'?' if die.uncertain else ''} {die.confidence:.0%}"
         boxed(out, die.box, label, DOUBTFUL if die.uncertain else SURE)
+    return out
+
+
+def annotate_confirmed(frame: Frame, dice: Sequence[tuple[Box, int]]) -> Frame:
+    """A copy of the frame with the dice as confirmed: each box with its face, no confidence and no doubt (a die
+    removed is not drawn, one added by hand has no box)."""
+    out = frame.copy()
+    for box, face in dice:
+        boxed(out, box, str(face), SURE)
     return out
 
 

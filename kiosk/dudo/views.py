@@ -400,5 +400,14 @@ def confirm(table_id: int) -> Any:
         return refuse("; ".join(plan["blockers"]), 409)
     reveal: Reveal = readings.reveal_of(desk.table, reading)
     left = readings.left_unsettled(reading, plan["left"])
-    meta = confirmed_meta(reading, {"unsettled": left} if left else None)
-    return VIEWS.confirming(table_id, reading, lambda: VIEWS.apply(table_id, reveal, seq, meta))
+    ruled = photos.confirmed_photo(table_id, reading, [d for dice in reading["players"].values() for d in dice])
+    meta = confirmed_meta(reading | {"photo": ruled} if ruled else reading, {"unsettled": left} if left else None)
+    answered = VIEWS.confirming(table_id, reading, lambda: VIEWS.apply(table_id, reveal, seq, meta))
+    if ruled and isinstance(answered, tuple):  # refused: the ruling's photo is nobody's
+        photos.discard(table_id, ruled)
+    elif ruled:  # ruled: the photo as read, and as taken, are nobody's now
+        photo = str(reading["photo"])
+        with tables.table_lock(table_id):
+            photos.discard(table_id, photo)
+            photos.discard(table_id, photos.raw_name(photo))
+    return answered
