@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Server, drawn_reading, serving, set_pin
+from tests.e2e.conftest import Server, drawn_reading, serving, set_pin, shot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -179,3 +179,61 @@ def test_why_a_die_of_a_roll_is_doubted_is_written_on_screen(kiosk: Server, page
 
     drawn_reading(page, reading)
     expect(page.locator("#reading-why")).to_have_text(f"3: ⚅ 6: {doubt}")
+
+
+def test_a_camera_roll_to_confirm_fits_the_seven_inch_screen(kiosk: Server, page: Any) -> None:
+    """Issue 61: at 800x480 the roll's photo, its five dice (the doubted one with why) and «Confirmar tirada» are on
+    screen with no scrolling."""
+    photos = Path(__file__).resolve().parents[2] / "kiosk" / "demo" / "bolivia_fotos"
+    shown = json.loads((photos / "fotos.json").read_text())["photos"][0]
+    set_pin(page, kiosk.url, PIN)
+    page.goto(imported(page, kiosk.url, log()))
+    page.route("**/tirada-de-prueba.jpg", lambda route: route.fulfill(path=str(photos / shown["file"])))
+    doubt = "no se pudieron contar los puntos"
+    dice = [
+        {
+            "id": f"d{k}",
+            "face": d["face"],
+            "read": d["face"],
+            "confidence": 0.9,
+            "uncertain": k == 2,
+            "reasons": [doubt] if k == 2 else [],
+            "box": d["box"],
+            "corrected": False,
+            "confirmed": False,
+            "slot": None,
+            "kept": None,
+        }
+        for k, d in enumerate(shown["dice"])
+    ]
+    reading = {
+        "state": "ready",
+        "source": "camera",
+        "photo": "tirada.jpg",
+        "photo_url": "/tirada-de-prueba.jpg",
+        "message": "esperó 0,1 s a que la mesa quedara quieta; 2 de 2 imágenes coinciden",
+        "dice": dice,
+        "kept": [],
+        "problems": [],
+        "area": None,
+        "size": [640, 360],
+        "capture": None,
+        "corrections": [],
+        "proposal": {
+            "ok": False,
+            "blockers": ["1 dado dudoso por confirmar o corregir"],
+            "dice": None,
+            "moved": [],
+            "extra": [],
+            "order": [d["id"] for d in dice],
+        },
+    }
+    drawn_reading(page, reading)
+    expect(page.locator("#reading-photo img")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "bolivia-reading-7in")
+    for selector in ("#reading-photo", "#reading-dice .rdie", "#reading-why", "#confirm-btn"):
+        boxes = page.locator(selector).evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())")
+        assert boxes, selector
+        for box in boxes:
+            assert box["top"] >= 0 and box["bottom"] <= 480 and box["right"] <= 800, (selector, box)
