@@ -1,4 +1,5 @@
-"""The dice finder: a one-class YOLO detector run on a reduced copy of the frame (the only ultralytics user)."""
+"""The dice finder: a YOLO detector run on a reduced copy of the frame: its ONNX export with ONNX Runtime alone
+(vision.onnx_yolo, the reading runtime), or its weights or NCNN folder through ultralytics."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.onnx_yolo import OnnxYolo
 from vision.types import Box, Detection, Frame
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "dice" / "finder.pt"
@@ -74,12 +76,18 @@ class YoloFinder:
     ) -> None:
         if not Path(weights).exists():
             raise FileNotFoundError(f"no están los pesos del detector de dados: {weights}")
-        from vision.ultra import quiet_import
+        self.model: Any
+        if Path(weights).suffix == ".onnx":  # no torch, no ultralytics: the reading runtime
+            from vision.onnx_yolo import OnnxYolo
 
-        quiet_import()
-        from ultralytics import YOLO
+            self.model = OnnxYolo(Path(weights))
+        else:
+            from vision.ultra import quiet_import
 
-        self.model = YOLO(str(weights), task="detect")
+            quiet_import()
+            from ultralytics import YOLO
+
+            self.model = YOLO(str(weights), task="detect")
         self.weights = Path(weights)
         self._quiet = False  # whether an ONNX session has been told not to spin (see _stop_spinning)
         self.long_side = long_side
@@ -100,13 +108,17 @@ class YoloFinder:
             cv2.setNumThreads(threads)
         # the reduced frame as it is, padded to the stride: a square input (NCNN's default) costs twice the time
         imgsz = [int(np.ceil(side / 32) * 32) for side in small.shape[:2]]
-        result = self.model.predict(small, imgsz=imgsz, conf=self.confidence, iou=self.iou, verbose=False)[0]
-        if not self._quiet:
-            self._stop_spinning()
-        boxes: Any = result.boxes  # ultralytics' Boxes never leave this method
-        xyxy = np.asarray(boxes.xyxy.cpu()) / scale
-        confidences = np.asarray(boxes.conf.cpu())
-        classes = np.asarray(boxes.cls.cpu()).astype(int)
+        if isinstance(self.model, OnnxYolo):
+            xyxy, confidences, classes = self.model.predict(small, (imgsz[0], imgsz[1]), self.confidence, self.iou)
+            xyxy = xyxy / scale
+        else:
+            result = self.model.predict(small, imgsz=imgsz, conf=self.confidence, iou=self.iou, verbose=False)[0]
+            if not self._quiet:
+                self._stop_spinning()
+            boxes: Any = result.boxes  # ultralytics' Boxes never leave this method
+            xyxy = np.asarray(boxes.xyxy.cpu()) / scale
+            confidences = np.asarray(boxes.conf.cpu())
+            classes = np.asarray(boxes.cls.cpu()).astype(int)
         if len(self.model.names) > 1:
             return one_box_a_die(xyxy, confidences, classes, self.iou)
         found = [Detection(Box(*map(float, xyxy[i])), float(confidences[i]), int(classes[i])) for i in range(len(xyxy))]

@@ -84,7 +84,10 @@ def build_reader(
     from vision.finder import YoloFinder
 
     root = models or MODELS
-    finder = root / "dice" / "finder.pt"
+    # the ONNX export where there is one: read with ONNX Runtime alone (no torch); else the weights, through ultralytics
+    finder = root / "dice" / "finder.onnx"
+    if not finder.exists() and (root / "dice" / "finder.pt").exists():
+        finder = root / "dice" / "finder.pt"
     faces = root / "faces"
     missing = [str(p) for p in (finder, faces / "face_cnn.onnx") if not p.exists()]
     if missing:

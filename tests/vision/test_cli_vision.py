@@ -301,22 +301,57 @@ def test_the_bench_table_is_read_die_by_die(reader) -> None:  # type: ignore[no-
     assert accepted >= 12
 
 
-def test_the_onnx_finder_stops_spinning_and_finds_the_same_boxes() -> None:
-    """After its first frame the ONNX finder's session stops spin-waiting after each run (the pip counter needs
-    the cores);
-    the rebuilt session is the same model: the same boxes as before."""
-    from vision.finder import YoloFinder
-    from vision.pipeline import MODELS
+def test_the_onnx_finder_reads_alone_the_boxes_ultralytics_reads() -> None:
+    """The finder's ONNX export is read with ONNX Runtime alone (vision.onnx_yolo), its session not spin-waiting
+    after a run (the pip counter needs the cores), and finds the boxes ultralytics finds in the same export."""
+    import numpy as np
 
-    finder = YoloFinder(MODELS / "dice" / "finder.onnx")
-    frame = cv2.imread(str(FIXTURES / "images" / sorted(p.name for p in (FIXTURES / "images").iterdir())[0]))
-    threads = cv2.getNumThreads()
-    first = finder.detect(frame)
-    assert cv2.getNumThreads() == threads  # OpenCV's threads back as they were after the reduced copy
-    session = finder.model.predictor.model.backend.session
-    options = session.get_session_options()
+    from vision.finder import YoloFinder, reduce
+    from vision.onnx_yolo import OnnxYolo
+    from vision.pipeline import MODELS
+    from vision.ultra import quiet_import
+
+    finder = YoloFinder(MODELS / "dice" / "finder.onnx", confidence=0.03)
+    assert isinstance(finder.model, OnnxYolo)
+    options = finder.model.session.get_session_options()
     assert options.get_session_config_entry("session.force_spinning_stop") == "1"
-    assert finder.detect(frame) == first and first
+    quiet_import()
+    from ultralytics import YOLO
+
+    through = YOLO(str(MODELS / "dice" / "finder.onnx"), task="detect")
+    images = sorted((FIXTURES / "images").iterdir())[:3] + [Path(p) for p in DEMO_PHOTOS[:1]]
+    for image in images:
+        frame = cv2.imread(str(image))
+        threads = cv2.getNumThreads()
+        found = finder.detect(frame)
+        assert cv2.getNumThreads() == threads  # OpenCV's threads back as they were after the reduced copy
+        small, scale = reduce(frame, finder.long_side)
+        imgsz = [int(np.ceil(side / 32) * 32) for side in small.shape[:2]]
+        result = through.predict(small, imgsz=imgsz, conf=0.03, iou=finder.iou, verbose=False)[0]
+        theirs = sorted(
+            zip(np.asarray(result.boxes.conf.cpu()), np.asarray(result.boxes.xyxy.cpu()) / scale, strict=True),
+            key=lambda x: -x[0],
+        )
+        assert len(found) == len(theirs) > 0, image
+        for mine, (conf, box) in zip(found, theirs, strict=True):
+            assert abs(mine.confidence - float(conf)) < 1e-4 and np.allclose(mine.box.to_list(), box, atol=0.15), image
+
+
+def test_reading_the_dice_needs_neither_torch_nor_ultralytics() -> None:
+    """The reading runtime: the committed reader reads a photo with ONNX Runtime, OpenCV and NumPy alone."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cv2\n"
+        "from vision.pipeline import build_reader\n"
+        f"reading = build_reader().read(cv2.imread({str(DEMO_PHOTOS[0])!r}))\n"
+        "assert reading.dice, 'no die read'\n"
+        "print(sorted(m for m in ('torch', 'ultralytics') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_second_chance_adds_only_flagged_dice(capsys: pytest.CaptureFixture[str]) -> None:
