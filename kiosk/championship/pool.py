@@ -110,6 +110,8 @@ class Pool:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._lock = threading.Lock()
+        self._dice: int | None = None  # counted once, then kept up as samples come
 
     def keep(self, data: Mapping[str, Any]) -> tuple[int, str]:
         """Keep a sample message (once: a name kept before is not written again); (table, its name as sent)."""
@@ -128,19 +130,22 @@ class Pool:
             raise PoolError(f"muestra {name} de la mesa {table}: no es una foto JPEG de menos de 4 MB")
         stem = f"mesa{table}-{name}"
         image_path = self.folder / "images" / f"{stem}.jpg"
-        if not image_path.is_file():
-            write_durably(self.folder / "labels" / f"{stem}.txt", label.encode("utf-8"))
-            write_durably(image_path, jpeg)
+        with self._lock:
+            if not image_path.is_file():
+                write_durably(self.folder / "labels" / f"{stem}.txt", label.encode("utf-8"))
+                write_durably(image_path, jpeg)
+                if self._dice is not None:
+                    self._dice += sum(1 for line in label.splitlines() if line.strip())
         return table, name
 
     def dice(self) -> int:
         """The labelled dice pooled."""
-        labels = self.folder / "labels"
-        if not labels.is_dir():
-            return 0
-        return sum(
-            sum(1 for line in p.read_text(encoding="utf-8").splitlines() if line.strip()) for p in labels.glob("*.txt")
-        )
+        with self._lock:
+            if self._dice is None:
+                labels = self.folder / "labels"
+                texts = (p.read_text(encoding="utf-8") for p in labels.glob("*.txt")) if labels.is_dir() else ()
+                self._dice = sum(sum(1 for line in text.splitlines() if line.strip()) for text in texts)
+            return self._dice
 
     def tables(self) -> dict[int, int]:
         """The samples pooled from each table."""
