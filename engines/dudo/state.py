@@ -127,9 +127,12 @@ class LegalActions:
     dudo: Option
     calzo: Option
     paso: Option
+    # each pinta 1-6 he may bid in at no quantity, with the article and reason (that of its largest quantity)
+    pintas_refused: tuple[tuple[int, Option], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        """JSON form: `may` lists allowed action kinds, `may_not` the refused ones with article and reason."""
+        """JSON form: `may` lists allowed action kinds, `may_not` the refused ones with article and reason, and
+        `pintas_not` each pinta no bid of his may be in, with its article and reason."""
         if self.player is None:
             return {"player": None, "may": ["reveal"], "show": list(self.reveal)}
         options = {"bid": self.bid, "dudo": self.dudo, "calzo": self.calzo, "paso": self.paso}
@@ -143,6 +146,9 @@ class LegalActions:
             },
             "bids": [list(pair) for pair in self.bids],
             "desestima": self.desestima.allowed,
+            "pintas_not": {
+                str(face): {"article": option.article, "reason": option.reason} for face, option in self.pintas_refused
+            },
         }
 
 
@@ -742,6 +748,12 @@ class DudoTable:
         if not bids:  # an opening can always be made, so a bid stands
             assert rnd.bid is not None
             bid_option = Option(False, "4", f"no queda apuesta que suba «{rnd.bid.text()}» con {self.in_play} dados")
+        faces = {face for _, face in bids}
+        pintas = tuple(
+            (face, Option.of(self._bid_refusal(rnd, player, self._bid_limit(), face, False)))
+            for face in FACES
+            if face not in faces
+        )
         return LegalActions(
             player=player,
             reveal=(),
@@ -751,6 +763,7 @@ class DudoTable:
             dudo=Option.of(self._dudo_refusal(rnd)),
             calzo=Option.of(self._calzo_refusal(rnd)),
             paso=Option.of(self._paso_refusal(rnd, player)),
+            pintas_refused=pintas,
         )
 
     def _legal_bids(self, rnd: Round, player: str) -> Iterator[tuple[int, int]]:

@@ -109,9 +109,19 @@
       h("h2", {}, legal.player + ": " + t("¿qué dice?")),
       opt("bid").allowed ? null : h("small", { class: "reason" }, "art. " + opt("bid").article + ": " + opt("bid").reason),
       h("div", { class: "row faces" }, ...faceButtons),
+      pintasWhy(legal.pintas_not || {}),
       h("div", { class: "row qtys" }, ...qtyButtons),
       des, actions,
       why ? h("p", { class: "reason", id: "refusals" }, why) : null].filter(Boolean));
+  }
+
+  // Why the greyed pintas take no bid, in one line (the engine's article and reason, for the last of them).
+  function pintasWhy(refused) {
+    const faces = Object.keys(refused);
+    if (!faces.length) return null;
+    const last = refused[faces[faces.length - 1]];
+    return h("small", { class: "reason", id: "pintas-why" },
+      faces.map((f) => FACE[f]).join(", ") + ": art. " + last.article + ": " + last.reason);
   }
 
   const doubtful = (d) => d.uncertain && !(d.corrected || d.confirmed);

@@ -160,3 +160,18 @@ def test_legal_bids_after_cuatro_quinas() -> None:
     assert {(5, 5), (4, 6), (2, 1), (3, 1), (20, 5), (10, 1)} <= bids
     assert not {(5, 2), (4, 4), (1, 1), (4, 5), (21, 5), (5, 6), (20, 6)} & bids
     assert_legal_agrees(table)
+
+
+def test_a_pinta_no_bid_may_be_in_is_refused_with_its_article() -> None:
+    """Over «tres cuadras» no quantity of tontos or trenes raises it (art. 4): the pinta is refused, with why."""
+    table = normal_round(3, 4)
+    legal = table.legal_actions()
+    assert legal is not None and legal.player == "Caro"
+    refused_pintas = dict(legal.pintas_refused)
+    assert sorted(refused_pintas) == sorted(set(range(1, 7)) - {f for _, f in legal.bids})
+    assert {2, 3} <= set(refused_pintas) and 5 not in refused_pintas
+    assert refused_pintas[2].article == "4" and "no sube «tres cuadras»" in str(refused_pintas[2].reason)
+    for face, option in refused_pintas.items():  # no quantity of it is a bid, refused by the same article
+        for quantity in range(1, 21):
+            refused(table, f"Caro bid {quantity} {face}", str(option.article))
+    assert legal.to_dict()["pintas_not"]["3"]["article"] == "4"

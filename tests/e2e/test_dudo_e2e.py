@@ -473,6 +473,7 @@ def test_every_quantity_up_to_the_dice_in_play_is_offered(bare: Server, page: An
     page.locator('#controls .face[data-face="6"]').click()
     quantities = page.locator("#controls .qty[data-q]").evaluate_all("els => els.map(e => Number(e.dataset.q))")
     assert quantities == list(range(1, 31))
+    in_view(page, "#controls .qty, #bid-go, #dudo-btn")  # every one on the 7-inch screen, none off the side
     page.locator('#controls .qty[data-q="30"]').click()
     page.locator("#bid-go").click()
     expect(page.locator("#standing-bid")).to_have_text("Ana: treinta sextas")
@@ -636,10 +637,16 @@ def test_the_bid_and_its_buttons_fit_the_seven_inch_screen(tmp_path: Path, page:
         expect(page.locator("#camera-badge")).to_contain_text("fps")
         header = page.locator("header.top").bounding_box()
         assert header is not None and header["height"] <= 48, header
+        greyed = 0
         for _ in range(2):  # the opener, then the next player over a standing bid
             page.locator('#controls .face[data-face="5"]').click()
             in_view(page, "#standing-bid, #controls h2, #controls .face, #controls .qtys, #bid-go")
             in_view(page, "#dudo-btn, #calzo-btn, #controls .paso")
+            if page.locator("#controls .face[disabled]").count():  # a greyed pinta says why, on screen
+                greyed += 1
+                in_view(page, "#pintas-why")
+                expect(page.locator("#pintas-why")).to_contain_text("art. 4: ")
             page.locator("#controls .qty").first.click()
             page.locator("#bid-go").click()
             expect(page.locator("#standing-bid")).not_to_have_text("Sin apuesta todavía")
+        assert greyed == 1  # over a standing bid the lower pintas take none
