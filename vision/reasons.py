@@ -1,4 +1,5 @@
-"""Why a die must go to the coordinator: a code that programs compare, and the Spanish message people read.
+"""Why a die or a card must go to the coordinator: a code that programs compare, and the Spanish message people
+read.
 
 A reason is its message (a `str`: what `cacho vision read --json`, the table check and the kiosk show) that also
 knows its code, so code asks `has(die.reasons, ReasonCode.CUT)` and never searches the Spanish text.
@@ -60,26 +61,56 @@ MESSAGES: dict[ReasonCode, str] = {
 }
 
 
+class CardReasonCode(StrEnum):
+    """What makes a card uncertain (vision.cards.reader.judge)."""
+
+    BACK_DOUBTFUL = "back_doubtful"  # a back the finder is not sure of
+    SECOND_DOUBTS = "second_doubts"  # the second classifier, on all the corners, doubts the name
+    SECOND_SAYS = "second_says"  # the second reading names another card
+    RIVAL = "rival"  # another card is about as likely
+    CORNERS_DOUBTFUL = "corners_doubtful"  # the corners together are not sure
+    LONE_CORNER = "lone_corner"  # one corner seen, with no second reading
+    LONE_CORNER_DOUBTFUL = "lone_corner_doubtful"  # one corner, not sure enough alone
+    LONE_CORNER_SECOND_DOUBTS = "lone_corner_second_doubts"  # one corner, the second reading not sure
+    LONE_CORNER_SMALL = "lone_corner_small"  # one corner, boxed smaller than the others: maybe without its suit
+    INDEX_TOO_SMALL = "index_too_small"  # the index too small for its suit to be read
+
+
+CARD_MESSAGES: dict[CardReasonCode, str] = {
+    CardReasonCode.BACK_DOUBTFUL: "dorso poco seguro",
+    CardReasonCode.SECOND_DOUBTS: "la segunda lectura duda ({share:.2f})",
+    CardReasonCode.SECOND_SAYS: "la segunda lectura dice {names}",
+    CardReasonCode.RIVAL: "otra lectura posible: {names}",
+    CardReasonCode.CORNERS_DOUBTFUL: "esquinas poco seguras ({confidence:.2f})",
+    CardReasonCode.LONE_CORNER: "una sola esquina a la vista: falta la segunda lectura",
+    CardReasonCode.LONE_CORNER_DOUBTFUL: "una sola esquina, poco segura ({confidence:.2f})",
+    CardReasonCode.LONE_CORNER_SECOND_DOUBTS: "una sola esquina, la segunda lectura poco segura ({share:.2f})",
+    CardReasonCode.LONE_CORNER_SMALL: "una sola esquina, más pequeña que las demás: quizá sin el palo",
+    CardReasonCode.INDEX_TOO_SMALL: "índice demasiado pequeño para leer el palo ({side:.0f} px)",
+}
+
+
 class Reason(str):
     """A reason's Spanish message that knows its code: `Reason(ReasonCode.MODEL_DOUBTS, confidence=0.6,
     threshold=0.9)` is the text "el modelo duda (0.60 < 0.90)" with `.code` MODEL_DOUBTS."""
 
-    code: ReasonCode
+    code: ReasonCode | CardReasonCode
 
-    def __new__(cls, code: ReasonCode, **values: object) -> Reason:
-        return _reason(MESSAGES[code].format(**values), code)
+    def __new__(cls, code: ReasonCode | CardReasonCode, **values: object) -> Reason:
+        template = CARD_MESSAGES[code] if isinstance(code, CardReasonCode) else MESSAGES[code]
+        return _reason(template.format(**values), code)
 
-    def __reduce__(self) -> tuple[object, tuple[str, ReasonCode]]:
+    def __reduce__(self) -> tuple[object, tuple[str, ReasonCode | CardReasonCode]]:
         """Pickled as its text and code (a reading sent between processes keeps its codes)."""
         return _reason, (str(self), self.code)
 
 
-def _reason(text: str, code: ReasonCode) -> Reason:
+def _reason(text: str, code: ReasonCode | CardReasonCode) -> Reason:
     reason = str.__new__(Reason, text)
     reason.code = code
     return reason
 
 
-def has(reasons: Iterable[str], code: ReasonCode) -> bool:
+def has(reasons: Iterable[str], code: ReasonCode | CardReasonCode) -> bool:
     """Whether one of `reasons` has this code (a plain message, one written by hand, has none)."""
     return any(getattr(reason, "code", None) is code for reason in reasons)

@@ -5,11 +5,26 @@ from __future__ import annotations
 import json
 import pickle
 
-from vision.reasons import MESSAGES, Reason, ReasonCode, has
+from vision.reasons import CARD_MESSAGES, MESSAGES, CardReasonCode, Reason, ReasonCode, has
 
 
 def test_every_code_has_a_message() -> None:
     assert set(MESSAGES) == set(ReasonCode)
+    assert set(CARD_MESSAGES) == set(CardReasonCode)
+
+
+def test_a_cards_reason_knows_its_code_and_keeps_its_words() -> None:
+    from vision.cards.reader import CardSettings, IndexHit, judge
+    from vision.types import Box
+
+    lone = IndexHit("10H", 0.99, Box(0, 0, 30, 40))
+    card = judge([lone], CardSettings(alone=None))
+    assert card.reasons == ("una sola esquina a la vista: falta la segunda lectura",)
+    assert has(card.reasons, CardReasonCode.LONE_CORNER) and not has(card.reasons, ReasonCode.CUT)
+    small = judge(
+        [IndexHit("10H", 0.99, Box(0, 0, 8, 10)), IndexHit("10H", 0.99, Box(200, 300, 208, 310))], CardSettings()
+    )
+    assert has(small.reasons, CardReasonCode.INDEX_TOO_SMALL) and "(10 px)" in " ".join(small.reasons)
 
 
 def test_a_reason_is_its_spanish_message_and_knows_its_code() -> None:

@@ -36,6 +36,7 @@ from vision.cards.index_classifier import FACE_NAME, SECOND_NAME, WEIGHTS_NAME, 
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import REACH, SeamClassifier, near
+from vision.reasons import CardReasonCode, Reason
 from vision.types import Box, Frame
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -247,9 +248,9 @@ def judge(
     confidence = ranked[1] if len(ranked) >= 2 else ranked[0]
     if group[0].name == NAMES[BACK_CLASS]:
         sure = confidence >= settings.back
-        doubts = () if sure else ("dorso poco seguro",)
+        doubts = () if sure else (Reason(CardReasonCode.BACK_DOUBTFUL),)
         return CardRead(None, True, confidence, box, not sure, doubts, 0, tuple(h.box for h in group))
-    reasons = []
+    reasons: list[str] = []
     # a second classifier, made differently, must name the card: judged on all its corners, as the first judges it
     # (`agree`), or on every corner that counts, where once two corners are each sure, a corner the first classifier
     # itself doubts is no evidence either way
@@ -262,35 +263,35 @@ def judge(
         others = [second] if second != group[0].name else []
         agreed = float(share[CLASS_OF[group[0].name]])
         if not others and agreed < agree:
-            reasons.append(f"la segunda lectura duda ({agreed:.2f})")
+            reasons.append(Reason(CardReasonCode.SECOND_DOUBTS, share=agreed))
     else:
         others = sorted({h.second for h in voters if h.second is not None and h.second != group[0].name})
         if others and face_names(group, settings, face_reader):
             others = []  # the card's face, other pixels than its indices, is the second reading
     if others:
-        reasons.append("la segunda lectura dice " + ", ".join(others))
+        reasons.append(Reason(CardReasonCode.SECOND_SAYS, names=", ".join(others)))
     rivals = sorted({h.rival for h in voters if h.rival})
     if rivals:
-        reasons.append("otra lectura posible: " + ", ".join(rivals))
+        reasons.append(Reason(CardReasonCode.RIVAL, names=", ".join(rivals)))
     if len(group) >= 2:
         if settings.joint is not None and all(h.probs for h in group):
             confidence = joint(group)
             if confidence < settings.joint:
-                reasons.append(f"esquinas poco seguras ({confidence:.2f})")
+                reasons.append(Reason(CardReasonCode.CORNERS_DOUBTFUL, confidence=confidence))
         elif confidence < settings.pair:
-            reasons.append(f"esquinas poco seguras ({confidence:.2f})")
+            reasons.append(Reason(CardReasonCode.CORNERS_DOUBTFUL, confidence=confidence))
     elif settings.alone is None or group[0].second is None:  # one corner: the second classifier is its second reading
-        reasons.append("una sola esquina a la vista: falta la segunda lectura")
+        reasons.append(Reason(CardReasonCode.LONE_CORNER))
     elif confidence < settings.alone:
-        reasons.append(f"una sola esquina, poco segura ({confidence:.2f})")
+        reasons.append(Reason(CardReasonCode.LONE_CORNER_DOUBTFUL, confidence=confidence))
     elif settings.lone_second is not None and (theirs := _second_share(group[0])) < settings.lone_second:
-        reasons.append(f"una sola esquina, la segunda lectura poco segura ({theirs:.2f})")
+        reasons.append(Reason(CardReasonCode.LONE_CORNER_SECOND_DOUBTS, share=theirs))
     elif typical and max(group[0].box.width, group[0].box.height) < PART_OF_INDEX * typical:
         # the box holds the rank and not the suit below it (seen half under a chip): the suit read is a guess
-        reasons.append("una sola esquina, más pequeña que las demás: quizá sin el palo")
+        reasons.append(Reason(CardReasonCode.LONE_CORNER_SMALL))
     longest = max(max(h.box.width, h.box.height) for h in group)
     if settings.suit_floor is not None and longest < settings.suit_floor:
-        reasons.append(f"índice demasiado pequeño para leer el palo ({longest:.0f} px)")
+        reasons.append(Reason(CardReasonCode.INDEX_TOO_SMALL, side=longest))
     indices = tuple(h.box for h in group)
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
 
