@@ -69,3 +69,22 @@ def test_no_doc_cites_a_path_under_tmp() -> None:
 def test_front_pages_stay_short(page: str, most: int) -> None:
     lines = len((ROOT / page).read_text(encoding="utf-8").splitlines())
     assert lines < most, f"{page} has {lines} lines: reference detail belongs in docs/"
+
+
+def test_the_kiosk_uses_the_card_engines_through_their_packages() -> None:
+    """Each card game's package names its API in `__all__` (as engines.dudo does): the kiosk imports from
+    engines.cards, engines.cards.GAME or engines.cards.replay, never from a game's own modules."""
+    import ast
+    import importlib
+
+    allowed = {"engines.cards", "engines.cards.replay"} | {f"engines.cards.{g}" for g in GAMES_OF_CARDS}
+    for path in sorted((ROOT / "kiosk").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("engines.cards"):
+                assert node.module in allowed, f"{path.relative_to(ROOT)}: from {node.module} import ..."
+                package = importlib.import_module(str(node.module))
+                if node.module != "engines.cards.replay":
+                    assert {a.name for a in node.names} <= set(package.__all__), (path, node.module)
+
+
+GAMES_OF_CARDS = ("truco", "cacho", "pifpaf", "cacheta")

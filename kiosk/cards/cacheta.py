@@ -12,11 +12,9 @@ from typing import Any
 
 from flask import Blueprint
 
-from engines.cards.cacheta.game import CUT, HAND_SIZE, KNOCK, Action, CachetaGame, CachetaOptions, GoodOne
-from engines.cards.cacheta.game import GAME as ROUND_SECTION
-from engines.cards.deck import DOUBLE_DECK, parse_card
-from engines.cards.legal import legality
-from engines.cards.table import Draw
+from engines.cards import DOUBLE_DECK, Draw, legality, parse_card
+from engines.cards.cacheta import CUT, HAND_SIZE, KNOCK, Action, CachetaGame, CachetaOptions, GoodOne
+from engines.cards.cacheta import GAME as ROUND_SECTION
 from engines.errors import LogError, RuleError
 from kiosk.cards import common
 from kiosk.cards.common import card_data, card_field

@@ -12,11 +12,21 @@ from typing import Any
 
 from flask import Blueprint
 
-from engines.cards.cacho.evening import CachoEvening, apply_event
-from engines.cards.cacho.game import ROUND_BETS, Action, Bet, CachoOptions, Call, Pass, Raise
-from engines.cards.cacho.showdown import CATEGORY_IDS, CATEGORY_NAMES, HIGH_CARD_TIEBREAKS
-from engines.cards.deck import CACHO_DECK, parse_card
-from engines.cards.legal import legality
+from engines.cards import CACHO_DECK, legality, parse_card
+from engines.cards.cacho import (
+    CATEGORY_IDS,
+    CATEGORY_NAMES,
+    HIGH_CARD_TIEBREAKS,
+    ROUND_BETS,
+    Action,
+    Bet,
+    CachoEvening,
+    CachoOptions,
+    Call,
+    Pass,
+    Raise,
+    apply_event,
+)
 from engines.errors import LogError, RuleError
 from kiosk.cards import common
 from kiosk.cards.common import card_data, card_reader, current_reading

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from engines.cards.deck import SUIT_SYMBOLS, SUITS, Card, parse_card
+from engines.cards import SUIT_SYMBOLS, SUITS, Card, parse_card
 from engines.errors import LogError, RuleError
 from hardware.camera import CameraError
 from kiosk import web

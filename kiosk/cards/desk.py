@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engines.cards.log import event_of
+from engines.cards import event_of
 from engines.cards.replay import Played, step
 from engines.errors import LogError, RuleError
 from kiosk import tables

@@ -12,12 +12,8 @@ from typing import Any
 
 from flask import Blueprint
 
-from engines.cards.deck import DOUBLE_DECK
-from engines.cards.legal import legality
-from engines.cards.melds import Meld
-from engines.cards.pifpaf.evening import PifPafEvening
-from engines.cards.pifpaf.game import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafOptions, Raise
-from engines.cards.table import Draw
+from engines.cards import DOUBLE_DECK, Draw, Meld, legality
+from engines.cards.pifpaf import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafEvening, PifPafOptions, Raise
 from engines.errors import LogError, RuleError
 from kiosk.cards import common
 from kiosk.cards.common import card_data, card_field, int_field

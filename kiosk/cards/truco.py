@@ -11,20 +11,21 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from engines.cards.deck import Card, parse_card
-from engines.cards.legal import legality
-from engines.cards.truco.game import (
+from engines.cards import Card, legality, parse_card
+from engines.cards.truco import (
     FOUL_KINDS,
     GAME_POINTS,
     LADDER,
+    PLAY,
     STAKES,
+    TRIPLE_TIES,
     PlayCard,
     Truco,
     TrucoGame,
     TrucoOptions,
     parse_action,
+    team_of,
 )
-from engines.cards.truco.trick import PLAY, TRIPLE_TIES, team_of
 from engines.errors import LogError, RuleError
 from kiosk import web
 from kiosk.auth import coordinator_required

@@ -7,13 +7,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engines.cards.cacho.showdown import CATEGORY_IDS, CATEGORY_NAMES, showdown
-from engines.cards.deck import DOUBLE_DECK, TRUCO_DECK, Card, parse_card, parse_cards
-from engines.cards.errors import CardRuleError
-from engines.cards.melds import PIFPAF_RULES, cacheta_rules, split
+from engines.cards import (
+    DOUBLE_DECK,
+    PIFPAF_RULES,
+    TRUCO_DECK,
+    Card,
+    CardRuleError,
+    cacheta_rules,
+    parse_card,
+    parse_cards,
+    split,
+)
+from engines.cards.cacho import CATEGORY_IDS, CATEGORY_NAMES, showdown
 from engines.cards.replay import GAMES, Replay, replay
-from engines.cards.truco.game import GAME_POINTS
-from engines.cards.truco.trick import Play, resolve_trick
+from engines.cards.truco import GAME_POINTS, Play, resolve_trick
 from kiosk.cli import CliError
 from kiosk.commands.common import (
     check_adapt_options,

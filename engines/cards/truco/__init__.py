@@ -1,1 +1,58 @@
 """Brazilian Truco (seed 001): partnerships, the mão's deal, tricks, truco stakes, eleven and iron hands."""
+
+from __future__ import annotations
+
+from .game import (
+    FOUL_KINDS,
+    GAME_POINTS,
+    LADDER,
+    STAKES,
+    Accept,
+    Cut,
+    DealTo,
+    ElevenDecision,
+    Foul,
+    Keep,
+    Offer,
+    PassToPartner,
+    PlayCard,
+    Reject,
+    Run,
+    StartHand,
+    Truco,
+    TrucoGame,
+    TrucoOptions,
+    parse_action,
+)
+from .trick import PLAY, TRIPLE_TIES, Play, TrucoError, hand_outcome, resolve_trick, strength, team_of
+
+__all__ = [
+    "FOUL_KINDS",
+    "GAME_POINTS",
+    "LADDER",
+    "PLAY",
+    "STAKES",
+    "TRIPLE_TIES",
+    "Accept",
+    "Cut",
+    "DealTo",
+    "ElevenDecision",
+    "Foul",
+    "Keep",
+    "Offer",
+    "PassToPartner",
+    "Play",
+    "PlayCard",
+    "Reject",
+    "Run",
+    "StartHand",
+    "Truco",
+    "TrucoError",
+    "TrucoGame",
+    "TrucoOptions",
+    "hand_outcome",
+    "parse_action",
+    "resolve_trick",
+    "strength",
+    "team_of",
+]
