@@ -132,3 +132,18 @@ def test_a_table_trusts_its_classifier_alone_once_its_flagged_dice_prove_it(tmp_
         off.read(np.zeros((100, 100, 3), np.uint8)).dice[0].uncertain
         and not (tmp_path / "pruebas" / "otra.jsonl").read_text()
     )
+
+
+def test_judged_at_the_models_own_levels_a_reading_is_unchanged() -> None:
+    """The committed reader's readings, judged again at its own levels: every die's doubt and reasons, in order."""
+    import cv2
+
+    from vision.pipeline import MODELS, build_reader
+
+    root = Path(__file__).resolve().parents[2]
+    reader, own = build_reader(), evd.models_levels(MODELS / "faces")
+    for photo in (root / "models" / "dice" / "bench_table.jpg", root / "kiosk" / "demo" / "fotos" / "00" / "004.jpg"):
+        reading = reader.read(cv2.imread(str(photo)))
+        again = evd.judged(reading, own)
+        assert [(d.uncertain, d.reasons) for d in again.dice] == [(d.uncertain, d.reasons) for d in reading.dice]
+        assert any(d.uncertain for d in reading.dice) and any(not d.uncertain for d in reading.dice)

@@ -37,6 +37,18 @@ from vision.types import DieReading, FaceGuess, FrameReading
 
 NAME = "evidence.jsonl"  # in a models folder's faces/ (adapt's held-out dice), or a table's own ledger
 JUDGED = FACE_DOUBTS | {ReasonCode.NO_FACE}  # the reasons the face levels decide; the others stay as read
+# the reasons the reader gives after the face's (vision.reader.DiceReader, vision.still)
+AFTER_FACE = frozenset(
+    {
+        ReasonCode.MAYBE_COCKED,
+        ReasonCode.FINDER_COCKED,
+        ReasonCode.OFF_CENTRE,
+        ReasonCode.TILTED,
+        ReasonCode.FEW_FRAMES,
+        ReasonCode.FRAMES_DISAGREE,
+        ReasonCode.OUTSIDE,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +172,13 @@ def judged(reading: FrameReading, levels: Levels) -> FrameReading:
         if model is None or pips is None:
             dice.append(replace(die, level=levels.candidate))
             continue
-        kept = tuple(r for r in die.reasons if getattr(r, "code", None) not in JUDGED)
+        codes = [getattr(r, "code", None) for r in die.reasons]
+        kept = [r for r, code in zip(die.reasons, codes, strict=True) if code not in JUDGED]
+        # the face's reasons where the reader put them: before what it says of the die's lean and its frames
+        at = next((i for i, code in enumerate(codes) if code in JUDGED or code in AFTER_FACE), len(codes))
+        at -= sum(1 for code in codes[:at] if code in JUDGED)
         verdict = combine(model, pips, levels.threshold, levels.alone)
-        reasons = (*kept, *verdict.reasons)
+        reasons = (*kept[:at], *verdict.reasons, *kept[at:])
         dice.append(replace(die, uncertain=bool(reasons), reasons=reasons, level=levels.candidate))
     return replace(reading, dice=tuple(dice))
 
