@@ -48,6 +48,14 @@ class PoolError(ValueError):
     """A sample or a model that cannot be kept (said in Spanish)."""
 
 
+def _decoded(text: str, damaged: str) -> bytes:
+    """The bytes of a base64 field, or PoolError(`damaged`)."""
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise PoolError(damaged) from None
+
+
 # ------------------------------------------------------------------ the table's side
 
 
@@ -77,10 +85,7 @@ def install_model(data: Mapping[str, Any], stock: Path, root: Path) -> Path:
         raise PoolError(f"nombre de modelo inválido: {name!r}")
     if not isinstance(packed, str) or not isinstance(digest, str):
         raise PoolError(f"el modelo {name} llegó sin sus caras o sin su huella")
-    try:
-        archive = base64.b64decode(packed, validate=True)
-    except (binascii.Error, ValueError):
-        raise PoolError(f"el modelo {name} llegó dañado (base64)") from None
+    archive = _decoded(packed, f"el modelo {name} llegó dañado (base64)")
     if hashlib.sha256(archive).hexdigest() != digest:
         raise PoolError(f"el modelo {name} no coincide con su huella sha256: no se usa")
     out = root / name
@@ -122,10 +127,7 @@ class Pool:
             raise PoolError(f"muestra de la mesa {table} con un nombre inválido: {name!r}")
         if not isinstance(label, str) or not isinstance(image, str):
             raise PoolError(f"muestra {name} de la mesa {table} sin etiquetas o sin imagen")
-        try:
-            jpeg = base64.b64decode(image, validate=True)
-        except (binascii.Error, ValueError):
-            raise PoolError(f"muestra {name} de la mesa {table}: imagen dañada (base64)") from None
+        jpeg = _decoded(image, f"muestra {name} de la mesa {table}: imagen dañada (base64)")
         if not jpeg.startswith(b"\xff\xd8") or len(jpeg) > MAX_IMAGE:
             raise PoolError(f"muestra {name} de la mesa {table}: no es una foto JPEG de menos de 4 MB")
         stem = f"mesa{table}-{name}"

@@ -20,6 +20,7 @@ nor does a die accepted on a photo the table teaches: that would count the reade
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from vision.candidates import FACE_DOUBTS, calibrate
+from vision.candidates import NAME as CANDIDATES_NAME
 from vision.faces.classifier import METHOD as MODEL_METHOD
 from vision.faces.pips import METHOD as PIPS_METHOD
 from vision.faces.reader import combine
@@ -184,10 +186,20 @@ def judged(reading: FrameReading, levels: Levels) -> FrameReading:
 
 
 def models_levels(faces_dir: Path) -> Levels:
-    """The levels a models folder's face classifier was written with (its metadata and candidate level)."""
+    """The levels a models folder's face classifier was written with (its metadata and candidate level); loaded
+    once per written model (a confirmation asks for them each time)."""
+    from vision.faces.classifier import ONNX_NAME, TORCH_NAME
+
+    written = [faces_dir / name for name in (ONNX_NAME, TORCH_NAME, CANDIDATES_NAME)]
+    stamp = tuple(p.stat().st_mtime_ns if p.exists() else 0 for p in written)
+    return _own_levels(str(faces_dir.resolve()), stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _own_levels(faces_dir: str, stamp: tuple[int, ...]) -> Levels:
     from vision.faces.classifier import FaceClassifier
 
-    classifier = FaceClassifier(faces_dir)
+    classifier = FaceClassifier(Path(faces_dir))
     return Levels(classifier.threshold, classifier.alone_threshold, classifier.candidate_level)
 
 
