@@ -93,7 +93,8 @@ if [[ ! -x "$REPO/.venv/bin/python" ]]; then
     run python3 -m venv --system-site-packages "$REPO/.venv"
 fi
 run "$REPO/.venv/bin/pip" install --upgrade pip
-run "$REPO/.venv/bin/pip" install -e "$REPO"
+# with the learning part: the table learns its dice while it plays
+run "$REPO/.venv/bin/pip" install -e "$REPO[learn]"
 
 say "Service: $UNIT_DIR/$UNIT_NAME (user $KIOSK_USER)"
 staging="$(mktemp -d)"

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask, render_template, request
 from werkzeug.wrappers import Response
 
-from kiosk import auth, i18n, learned, photos, teach
+from kiosk import auth, i18n, learned, learnpart, photos, teach
 from kiosk.bus import Bus
 from kiosk.camera import CameraService, default_camera_factory, default_reader_factory, models_reader_factory
 from kiosk.cards import learned as cards_learned
@@ -24,6 +24,8 @@ DEFAULTS: dict[str, Any] = {
     "MODELS_READER_FACTORY": models_reader_factory,  # the reader of another models folder (an adapted one)
     "STOCK_MODELS": str(Path(__file__).resolve().parents[1] / "models"),
     "ADAPTER": None,  # kiosk.teach.Adapter (None: vision.faces.adapt.adapt)
+    "LEARN_MODULES": learnpart.MODULES,  # what the real adaptation imports: missing, the kiosk offers to install it
+    "LEARN_INSTALL_COMMAND": None,  # the command that installs them (None: pip, the `learn` extra)
     "TEACH_MINUTES": teach.MINUTES,
     "TEACH_EPOCHS": None,  # epochs of an adaptation, instead of TEACH_MINUTES (None: the minutes)
     "LEARN_EVERY": Learning().every,  # new confirmed dice in play that start an adaptation (None: never by itself)

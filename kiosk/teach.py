@@ -24,7 +24,7 @@ from typing import Any, Protocol, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
 
-from kiosk import learned, web
+from kiosk import learned, learnpart, web
 from kiosk.auth import coordinator_required
 from kiosk.camera import STOCK, CameraService, encode_jpeg, shrink
 from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
@@ -110,6 +110,16 @@ class Teaching:
 def teaching() -> Teaching:
     """The app's page state."""
     return cast(Teaching, current_app.extensions["cacho.teach"])
+
+
+def installer() -> learnpart.Installer:
+    """The learning part's installer (kiosk.learnpart)."""
+    return cast(learnpart.Installer, current_app.extensions["cacho.learnpart"])
+
+
+def lacks_learning() -> bool:
+    """Whether the real adaptation cannot run here: its learning part is not installed (a fake ADAPTER needs none)."""
+    return current_app.config.get("ADAPTER") is None and bool(installer().missing())
 
 
 def root() -> Path:
@@ -232,6 +242,9 @@ def install(app: Flask) -> None:
     elif kept is not None:
         store.set_setting(WAITING, "")
     app.extensions["cacho.teach"] = teach
+    command = app.config.get("LEARN_INSTALL_COMMAND")
+    modules = tuple(app.config.get("LEARN_MODULES") or learnpart.MODULES)
+    app.extensions["cacho.learnpart"] = learnpart.Installer(command=command, modules=modules)
     app.register_blueprint(bp)
     with app.app_context():  # the table's evidence for the models it reads with, as the last evening left it
         chosen = chosen_models(app.config, store)
@@ -290,6 +303,7 @@ def state() -> dict[str, Any]:
             "evidence": _evidence(cam.levels(cam.models)),
         },
         "can_read": cam.can_read,
+        "learning_part": installer().snapshot() if current_app.config.get("ADAPTER") is None else None,
     }
 
 
@@ -457,6 +471,8 @@ def cancel() -> Any:
 def adapt() -> Any:
     """Adapt the reader to the labelled dice in the background (202), unless too few or one is under way (409)."""
     counts = learned.counts(root())
+    if lacks_learning():
+        return refuse(learnpart.MESSAGE, 409)
     missing, short = shortfall(counts)
     if missing or short:
         return refuse(_short_message(missing, short), 409)
@@ -485,7 +501,7 @@ def learn_when_due() -> bool:
     camera swaps them between readings (CameraService.use_models)."""
     config = current_app.config
     every = config.get("LEARN_EVERY")
-    if every is None:
+    if every is None or lacks_learning():  # without the learning part the confirmed dice wait, kept
         return False
     total = sum(learned.counts(root()).values())
     store = web.store()
@@ -586,6 +602,18 @@ def _wrong(n: int) -> str:
 def _thousands(n: int) -> str:
     """A whole number as Spanish writes it: 1.240."""
     return f"{n:,}".replace(",", ".")
+
+
+@bp.route("/aprendizaje", methods=["POST"])
+@coordinator_required
+def install_learning() -> Any:
+    """Install the learning part in the background (202), unless it is there or under way (409)."""
+    found = installer()
+    if not found.missing():
+        return refuse("la parte de aprendizaje ya está instalada", 409)
+    if not found.start():
+        return refuse("ya se está instalando la parte de aprendizaje: espere a que termine", 409)
+    return jsonify(state()), 202
 
 
 @bp.route("/models", methods=["POST"])

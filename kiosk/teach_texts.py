@@ -10,6 +10,12 @@ EN: dict[str, str] = {
         "teaches the reader. It also learns from every reading confirmed in play."
     ),
     "Enseñar al lector": "Teach the reader",
+    "Instalar la parte de aprendizaje": "Install the learning part",
+    "Para aprender los dados de esta mesa falta la parte de aprendizaje (torch y ultralytics, {size}). El lector "
+    "lee sin ella.": (
+        "To learn this table's dice the learning part is missing (torch and ultralytics, {size}). The reader reads "
+        "without it."
+    ),
     "Lee con": "Reading with",
     "Volver al lector de fábrica": "Back to the stock reader",
     "Usar el lector adaptado": "Use the adapted reader",

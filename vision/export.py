@@ -1,4 +1,5 @@
-"""Export the finder for other runtimes: `python -m vision.export [WEIGHTS]` writes ONNX and NCNN beside it."""
+"""Export for the reading runtime: `python -m vision.export [WEIGHTS]` writes the dice finder's ONNX and NCNN beside
+it; `python -m vision.export --cards [FOLDER]` writes an ONNX beside each of the card reader's models."""
 
 from __future__ import annotations
 
@@ -32,8 +33,10 @@ def store_half(onnx_path: Path) -> None:
     onnx.save(model, str(onnx_path))
 
 
-def export(weights: Path = DEFAULT_WEIGHTS) -> tuple[Path, Path]:
-    """finder.onnx (dynamic input size) and finder_ncnn_model/ next to the .pt weights, weights stored as float16."""
+def export(weights: Path = DEFAULT_WEIGHTS, ncnn: bool = True) -> tuple[Path, ...]:
+    """finder.onnx (dynamic input size) and, with `ncnn`, finder_ncnn_model/ next to the .pt weights, weights
+    stored as float16."""
+    from vision.onnx_session import record_source
     from vision.ultra import quiet_import
 
     quiet_import()
@@ -41,17 +44,52 @@ def export(weights: Path = DEFAULT_WEIGHTS) -> tuple[Path, Path]:
 
     onnx = Path(YOLO(str(weights)).export(format="onnx", dynamic=True, simplify=True, imgsz=640, verbose=False))
     store_half(onnx)
+    record_source(onnx, weights)
+    if not ncnn:
+        return (onnx,)
     # float16 storage halves the NCNN weights; the Pi's NCNN computes in float16 whatever the file holds
-    ncnn = Path(YOLO(str(weights)).export(format="ncnn", imgsz=640, half=True, verbose=False))
+    ncnn_dir = Path(YOLO(str(weights)).export(format="ncnn", imgsz=640, half=True, verbose=False))
     target = weights.with_name(weights.stem + "_ncnn_model")
-    if ncnn.resolve() != target.resolve():
+    if ncnn_dir.resolve() != target.resolve():
         shutil.rmtree(target, ignore_errors=True)
-        shutil.move(str(ncnn), target)
+        shutil.move(str(ncnn_dir), target)
     # pnnx leaves a sample inference script beside the model: not part of the model, and not our code
     (target / "model_ncnn.py").unlink(missing_ok=True)
     return onnx, target
 
 
-if __name__ == "__main__":
-    paths = export(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_WEIGHTS)
+def export_cards(folder: Path) -> list[Path]:
+    """An ONNX beside each of a card models folder's .pt (detectors and classifiers): the reader then needs
+    neither torch nor ultralytics."""
+    from vision.cards.index_classifier import FACE_NAME, SECOND_NAME, WEIGHTS_NAME, IndexClassifier
+    from vision.cards.reader import FINDER_NAME, SPOTTER_NAME
+    from vision.cards.seams import NAME as SEAM_NAME
+    from vision.cards.seams import SeamClassifier
+
+    written: list[Path] = []
+    for name in (FINDER_NAME, SPOTTER_NAME):
+        if (folder / name).exists():
+            written += export(folder / name, ncnn=False)
+    for name in (WEIGHTS_NAME, SECOND_NAME, FACE_NAME):
+        if (folder / name).exists():
+            written.append(IndexClassifier(folder / name).export((folder / name).with_suffix(".onnx")))
+    if (folder / SEAM_NAME).exists():
+        written.append(SeamClassifier(folder / SEAM_NAME).export((folder / SEAM_NAME).with_suffix(".onnx")))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Export the dice finder, or with --cards a card models folder."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--cards"]:
+        from vision.cards.reader import MODELS
+
+        paths: tuple[Path, ...] | list[Path] = export_cards(Path(args[1]) if len(args) > 1 else MODELS)
+    else:
+        paths = export(Path(args[0]) if args else DEFAULT_WEIGHTS)
     print("\n".join(str(p) for p in paths))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

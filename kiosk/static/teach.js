@@ -42,8 +42,19 @@
     $("job-progress").value = job.progress || 0;
     $("job-message").textContent = job.message || "";
     $("job").dataset.state = job.state;
-    if (job.state === "running" && !polling) polling = setInterval(refresh, 1000);
-    if (job.state !== "running" && polling) { clearInterval(polling); polling = null; }
+  }
+
+  // the learning part (torch, ultralytics): the reader reads without it, the table learns only with it
+  function drawLearnPart(part) {
+    const box = $("learn-part");
+    box.hidden = !part || (part.installed && part.state !== "done");
+    if (box.hidden) return;
+    box.dataset.state = part.state;
+    const ask = t("Para aprender los dados de esta mesa falta la parte de aprendizaje (torch y ultralytics, {size}). El lector lee sin ella.").replace("{size}", part.size);
+    $("learn-part-message").textContent = part.state === "idle" ? ask : part.message;
+    $("learn-part-install").hidden = part.installed || part.state === "running";
+    $("learn-part-lines").hidden = !part.lines.length;
+    $("learn-part-lines").textContent = part.lines.join("\n");
   }
 
   function drawModels(m) {
@@ -100,8 +111,14 @@
   function draw(s) {
     drawFaces(s);
     drawJob(s.job);
+    drawLearnPart(s.learning_part);
+    if (s.learning_part && !s.learning_part.installed) $("teach-adapt").disabled = true;
     drawModels(s.models);
     drawReading(s.reading);
+    // polled while an adaptation or the learning part's installation runs
+    const busy = s.job.state === "running" || (s.learning_part && s.learning_part.state === "running");
+    if (busy && !polling) polling = setInterval(refresh, 1000);
+    if (!busy && polling) { clearInterval(polling); polling = null; }
     $("teach-read").disabled = !s.can_read || (s.reading && s.reading.state === "reading");
     if (s.reading && s.reading.state === "reading") setTimeout(refresh, 700);
   }
@@ -115,6 +132,7 @@
     $("teach-confirm").addEventListener("click", () => send("confirm"));
     $("teach-cancel").addEventListener("click", () => send("cancel"));
     $("teach-adapt").addEventListener("click", () => send("adapt"));
+    $("learn-part-install").addEventListener("click", () => send("aprendizaje"));
     $("models-stock").addEventListener("click", () => send("models", { name: null }));
     $("models-latest").addEventListener("click", () => send("models", { name: $("models-latest").dataset.name }));
     window.Cacho.listen(["camera"], (topic, data) => { if (topic === "camera") { window.Cacho.badge(data); refresh(); } });

@@ -126,7 +126,7 @@ def test_install_dry_run_does_the_steps_and_changes_nothing(tmp_path: Path) -> N
     assert "sudo apt-get install -y python3-picamera2 python3-venv python3-dev curl chromium" in steps
     if not (ROOT / ".venv" / "bin" / "python").exists():
         assert f"python3 -m venv --system-site-packages {ROOT}/.venv" in steps
-    assert f"{ROOT}/.venv/bin/pip install -e {ROOT}" in steps
+    assert f"{ROOT}/.venv/bin/pip install -e {ROOT}[learn]" in steps  # the Pi learns its table's dice
     assert any(
         s.startswith("sudo install -m 0644 ") and s.endswith("/etc/systemd/system/cacho-kiosk.service") for s in steps
     )

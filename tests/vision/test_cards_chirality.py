@@ -29,8 +29,10 @@ class Fake:
     """The classifier's own probabilities over the stand-in network."""
 
     probabilities = IndexClassifier.probabilities
+    logits = IndexClassifier.logits
 
     def __init__(self) -> None:
+        self.net = None
         self.model: Any = LeftHeavy()
         self.temperature = 1.0
         self.size = 48

@@ -169,20 +169,6 @@ def test_a_correction_that_lands_on_no_card_or_a_missing_list_writes_nothing(rea
     assert not out.exists()
 
 
-class _Boxes:
-    def __init__(self, rows: list[tuple[float, float, float, float, float, int]]) -> None:
-        data = np.asarray(rows, np.float32).reshape(-1, 6)
-        self.xyxy, self.conf, self.cls = _Tensor(data[:, :4]), _Tensor(data[:, 4]), _Tensor(data[:, 5])
-
-
-class _Tensor:
-    def __init__(self, values: np.ndarray) -> None:
-        self.values = values
-
-    def cpu(self) -> np.ndarray:
-        return self.values
-
-
 class _Model:
     """A detector that answers the same boxes (x1, y1, x2, y2, confidence, class) above the floor it is asked for."""
 
@@ -190,9 +176,10 @@ class _Model:
         self.rows = rows
         self.floors: list[float] = []
 
-    def predict(self, frame: np.ndarray, imgsz: int, conf: float, iou: float, verbose: bool) -> list[object]:
+    def predict(self, images: list[np.ndarray], imgsz: int, conf: float) -> list[tuple[np.ndarray, ...]]:
         self.floors.append(conf)
-        return [type("Result", (), {"boxes": _Boxes([r for r in self.rows if r[4] >= conf])})()]
+        data = np.asarray([r for r in self.rows if r[4] >= conf], np.float64).reshape(-1, 6)
+        return [(data[:, :4], data[:, 4], data[:, 5].astype(np.intp)) for _ in images]
 
 
 class _Reader:
@@ -206,7 +193,7 @@ class _Reader:
         return list(self.found)
 
     def _tiled(self, frame: np.ndarray, floor: float) -> list[IndexHit]:
-        (result,) = self.model.predict(frame, imgsz=640, conf=floor, iou=0.5, verbose=False)
+        (result,) = self.model.predict([frame], 640, floor)
         return _hits(result, 0, 0)
 
     def named(self, frame: np.ndarray, hits: list[IndexHit], turns: int) -> list[IndexHit]:

@@ -205,7 +205,10 @@ def _write(
 
     def change(staging: Path) -> None:
         for classifier, name in zip(classifiers, (WEIGHTS_NAME, SECOND_NAME), strict=True):
-            save(classifier.model, staging / CARDS / name, classifier.temperature, classifier.size, classifier.arch)
+            weights = staging / CARDS / name
+            save(classifier.model, weights, classifier.temperature, classifier.size, classifier.arch)
+            # the ONNX the reader reads (the source's, copied, was of the weights before)
+            IndexClassifier(weights).export(weights.with_suffix(".onnx"))
         report = {**result.to_dict(), "from": str(source), "folder": str(folder), "command": command}
         (staging / CARDS / "ADAPTED.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
 

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         reader.settings = replace(reader.settings, again=None if args.again == "none" else int(args.again))
     plain = np.zeros((640, 640, 3), np.uint8)
     read_ms = median_ms(lambda: reader.read(still), args.repeat)
-    plain_ms = median_ms(lambda: reader.model.predict(plain, imgsz=640, verbose=False), args.repeat)
+    plain_ms = median_ms(lambda: reader.model.predict([plain], 640, 0.25), args.repeat)
     row: dict[str, object] = {"size": [4608, 2592]}
     reading = reader.read(still)
     row |= {

@@ -30,6 +30,7 @@ from vision.faces.classifier import (
     preprocess,
     softmax,
 )
+from vision.onnx_session import OnnxNet, export_net, need_torch
 from vision.types import Box, Frame
 
 SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
@@ -130,36 +131,59 @@ def augment(image: Frame, rng: np.random.Generator) -> Frame:
 
 
 class IndexClassifier:
-    """Names the card of an index crop, with its probability."""
+    """Names the card of an index crop, with its probability: the exported ONNX (the reading runtime) or the torch
+    weights (to learn, and where no ONNX is written beside them)."""
 
     def __init__(self, weights: Path) -> None:
-        import torch
-
         if not weights.exists():
             raise FileNotFoundError(f"no están los pesos del clasificador de índices: {weights}")
-        saved = torch.load(weights, map_location="cpu", weights_only=True)
-        arch = str(saved.get("arch", BACKBONE_ARCH))
-        self.arch = arch
-        self.model = build_model(tuple(saved.get("widths", CNN_WIDTHS)), len(CLASS_NAMES), arch)
-        self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
-        self.model.eval()
+        self.weights = weights
+        self.model: Any = None
+        self.net: OnnxNet | None = None
+        if weights.suffix == ".onnx":
+            self.net = OnnxNet(weights)
+            saved: dict[str, Any] = self.net.meta
+        else:
+            need_torch(weights)
+            import torch
+
+            saved = torch.load(weights, map_location="cpu", weights_only=True)
+            self.model = build_model(
+                tuple(saved.get("widths", CNN_WIDTHS)), len(CLASS_NAMES), str(saved.get("arch", BACKBONE_ARCH))
+            )
+            self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
+            self.model.eval()
+        self.arch = str(saved.get("arch", BACKBONE_ARCH))
         self.temperature = float(saved.get("temperature", 1.0))
         self.size = int(saved.get("size", SIZE))
+
+    def logits(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The raw outputs of a preprocessed batch."""
+        if self.net is not None:
+            return self.net(batch)
+        import torch
+
+        with torch.inference_mode():
+            return np.asarray(self.model(torch.from_numpy(batch)).numpy(), np.float32)
 
     def probabilities(self, crops: Sequence[Frame], turns: int = 1) -> npt.NDArray[np.float32]:
         """Each crop's probability of every card (N x 52, the calibrated softmax); with `turns` 2 or 4, of the
         logits averaged over the crop turned by a half or a quarter turn each time."""
-        import torch
-
         if turns not in TURNS:
             raise ValueError(f"turns debe ser 1, 2 o 4, no {turns}")
         if not crops:
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         # a card lies any way round and the classifier was taught every angle: a right-angle turn loses no pixel
         views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(0, 4, 4 // turns) for c in crops]
-        with torch.inference_mode():
-            logits = self.model(torch.from_numpy(preprocess(views, self.size))).numpy()
+        logits = self.logits(preprocess(views, self.size))
         return softmax(logits.reshape(turns, len(crops), -1).mean(axis=0) / self.temperature)
+
+    def export(self, path: Path) -> Path:
+        """The torch weights as ONNX at `path`, with the temperature, the crop's side and the architecture."""
+        if self.model is None:
+            raise ValueError(f"{self.weights}: ya es un ONNX; se exporta desde los pesos .pt")
+        meta = {"temperature": self.temperature, "size": self.size, "arch": self.arch}
+        return export_net(self.model, path, (self.size, self.size), meta, self.weights)
 
 
 def occlude(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:

@@ -32,10 +32,18 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
-from vision.cards.index_classifier import FACE_NAME, SECOND_NAME, WEIGHTS_NAME, IndexClassifier, crop
+from vision.cards.index_classifier import (
+    FACE_NAME,
+    SECOND_NAME,
+    WEIGHTS_NAME,
+    IndexClassifier,
+    crop,
+)
 from vision.cards.notation import CLASS_NAMES, CLASS_OF
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import REACH, SeamClassifier, near
+from vision.onnx_session import need_torch, runtime_weights
+from vision.onnx_yolo import OnnxYolo
 from vision.reasons import CardReasonCode, Reason
 from vision.types import Box, Frame
 
@@ -380,16 +388,63 @@ def cards_of(
     return tuple(sorted(cards, key=lambda c: (c.box.y1, c.box.x1)))
 
 
-def _hits(result: Any, x0: float, y0: float, scale: float = 1.0) -> list[IndexHit]:
-    """An ultralytics result's boxes as hits in frame pixels: scaled by `scale`, then moved by (x0, y0)."""
-    boxes = result.boxes
+Found = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.intp]]  # xyxy, confidences, classes
+
+
+def _hits(found: Found, x0: float, y0: float, scale: float = 1.0) -> list[IndexHit]:
+    """A detector's boxes as hits in frame pixels: scaled by `scale`, then moved by (x0, y0)."""
     hits = []
-    for xyxy, conf, cls in zip(
-        np.asarray(boxes.xyxy.cpu()), np.asarray(boxes.conf.cpu()), np.asarray(boxes.cls.cpu()), strict=True
-    ):
+    for xyxy, conf, cls in zip(*found, strict=True):
         x1, y1, x2, y2 = (float(v) * scale for v in xyxy)
         hits.append(IndexHit(FINDER_NAMES[int(cls)], float(conf), Box(x1 + x0, y1 + y0, x2 + x0, y2 + y0)))
     return hits
+
+
+class Detector:
+    """A YOLO detect model of the card reader: the exported ONNX read with ONNX Runtime alone (the reading
+    runtime), or the .pt weights with ultralytics; both letterbox a picture the same way."""
+
+    def __init__(self, weights: Path) -> None:
+        self.weights = weights
+        self.onnx: OnnxYolo | None = None
+        self.model: Any = None
+        if weights.suffix == ".onnx":
+            self.onnx = OnnxYolo(weights)
+        else:
+            need_torch(weights)
+            from vision.ultra import quiet_import
+
+            quiet_import()
+            from ultralytics import YOLO
+
+            self.model = YOLO(str(weights), task="detect")
+
+    def predict(self, images: list[Frame], imgsz: int, conf: float) -> list[Found]:
+        """The boxes of each picture read at `imgsz` (its long side scaled to it, padded to the stride)."""
+        if self.onnx is None:
+            found: list[Found] = []
+            for result in self.model.predict(images, imgsz=imgsz, conf=conf, iou=0.5, verbose=False):
+                boxes: Any = result.boxes  # ultralytics' Boxes never leave this method
+                found.append(
+                    (
+                        np.asarray(boxes.xyxy.cpu(), np.float64),
+                        np.asarray(boxes.conf.cpu(), np.float64),
+                        np.asarray(boxes.cls.cpu()).astype(np.intp),
+                    )
+                )
+            return found
+        out = []
+        stride = self.onnx.stride
+        for image in images:
+            height, width = image.shape[:2]
+            gain = imgsz / max(height, width)
+            # ultralytics pads a batch of one shape only up to the stride, not to a square
+            shape = (
+                math.ceil(round(height * gain) / stride) * stride,
+                math.ceil(round(width * gain) / stride) * stride,
+            )
+            out.append(self.onnx.predict(image, shape, conf, 0.5))
+        return out
 
 
 def _cut(box: Box, x0: int, y0: int, shape: tuple[int, int], frame: tuple[int, int]) -> bool:
@@ -427,22 +482,17 @@ class CardReader:
 
     def __init__(self, models: Path = MODELS, settings: CardSettings | None = None) -> None:
         weights = Path(models) / FINDER_NAME
-        if not weights.exists():
+        if not weights.exists() and not weights.with_suffix(".onnx").exists():
             raise FileNotFoundError(f"no están los pesos del lector de cartas: {weights}")
-        from vision.ultra import quiet_import
-
-        quiet_import()
-        from ultralytics import YOLO
-
-        self.model = YOLO(str(weights), task="detect")
-        self.classifier = IndexClassifier(Path(models) / WEIGHTS_NAME)
-        second = Path(models) / SECOND_NAME
+        self.model = Detector(runtime_weights(weights))
+        self.classifier = IndexClassifier(runtime_weights(Path(models) / WEIGHTS_NAME))
+        second = runtime_weights(Path(models) / SECOND_NAME)
         self.second = IndexClassifier(second) if second.exists() else None
-        spotter = Path(models) / SPOTTER_NAME
-        self.spotter = YOLO(str(spotter), task="detect") if spotter.exists() else None
-        seam = Path(models) / SEAM_NAME
+        spotter = runtime_weights(Path(models) / SPOTTER_NAME)
+        self.spotter = Detector(spotter) if spotter.exists() else None
+        seam = runtime_weights(Path(models) / SEAM_NAME)
         self.seams = SeamClassifier(seam) if seam.exists() else None
-        face = Path(models) / FACE_NAME
+        face = runtime_weights(Path(models) / FACE_NAME)
         self.faces = IndexClassifier(face) if face.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
@@ -491,12 +541,12 @@ class CardReader:
         corners = tiles(width, height)
         crops = [np.ascontiguousarray(frame[y : y + TILE, x : x + TILE]) for x, y in corners]
         conf = self.settings.floor if floor is None else floor
-        results = self.model.predict(crops, imgsz=TILE, conf=conf, iou=0.5, verbose=False)
+        results = self.model.predict(crops, TILE, conf)
         hits: list[IndexHit] = []
-        for (x0, y0), result in zip(corners, results, strict=True):
+        for (x0, y0), piece, result in zip(corners, crops, results, strict=True):
             for hit in _hits(result, x0, y0):
                 # a back is larger than the overlap: its parts are joined
-                if hit.name == NAMES[BACK_CLASS] or not _cut(hit.box, x0, y0, result.orig_shape, (height, width)):
+                if hit.name == NAMES[BACK_CLASS] or not _cut(hit.box, x0, y0, piece.shape[:2], (height, width)):
                     hits.append(hit)
         return join_backs(merge(hits))
 
@@ -504,10 +554,11 @@ class CardReader:
         """What the spotter sees on a copy of the frame reduced by `scale`, from its floor, in frame pixels."""
         assert self.spotter is not None
         height, width = frame.shape[:2]
-        small = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        small = np.asarray(
+            cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA), np.uint8
+        )
         imgsz = math.ceil(max(small.shape[:2]) / 32) * 32
-        result = self.spotter.predict(small, imgsz=imgsz, conf=self.settings.spot, iou=0.5, verbose=False)[0]
-        return _hits(result, 0, 0, 1 / scale)
+        return _hits(self.spotter.predict([small], imgsz, self.settings.spot)[0], 0, 0, 1 / scale)
 
     def _backs(self, spots: list[IndexHit]) -> list[IndexHit]:
         """The spotter's backs from the finder's floor."""
@@ -524,10 +575,10 @@ class CardReader:
         if corners:
             side = corners[0][2]
             crops = [np.ascontiguousarray(frame[y : y + side, x : x + side]) for x, y, side in corners]
-            found = self.model.predict(crops, imgsz=side, conf=self.settings.floor, iou=0.5, verbose=False)
-            for (x0, y0, _), here in zip(corners, found, strict=True):
+            found = self.model.predict(crops, side, self.settings.floor)
+            for (x0, y0, _), piece, here in zip(corners, crops, found, strict=True):
                 for hit in _hits(here, x0, y0):
-                    if hit.name != NAMES[BACK_CLASS] and not _cut(hit.box, x0, y0, here.orig_shape, (height, width)):
+                    if hit.name != NAMES[BACK_CLASS] and not _cut(hit.box, x0, y0, piece.shape[:2], (height, width)):
                         hits.append(hit)
         # each back is seen whole on the reduced copy and the spotter keeps one box a back: backs that overlap there
         # are cards face down in a heap, each a card (joined, a player's three face down were read as one)

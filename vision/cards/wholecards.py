@@ -206,7 +206,7 @@ def faint_corners(reader: CardReader, frame: Frame, found: list[IndexHit], faint
     kept = [h for h in found if h.name != NAMES[BACK_CLASS]]
     candidates = reader._tiled(frame, faint)
     if reader.spotter is not None:
-        candidates += _hits(reader.spotter.predict(frame, imgsz=TILE, conf=faint, iou=0.5, verbose=False)[0], 0, 0)
+        candidates += _hits(reader.spotter.predict([frame], TILE, faint)[0], 0, 0)
     candidates = [h for h in candidates if h.name != NAMES[BACK_CLASS]]
     new = [h for h in merge(candidates) if all(h.box.iou(k.box) < FAINT_APART for k in kept)]
     return reader.named(frame, new, reader.settings.turns) if new else []
