@@ -34,6 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kiosk import learnpart
 from kiosk.store import write_durably
 
 log = logging.getLogger(__name__)
@@ -201,9 +202,11 @@ class Learner:
         every: int = 60,
         crops: int = 10_000,
         holdout: float = 0.3,
+        modules: tuple[str, ...] = learnpart.MODULES,
     ) -> None:
         self.pool, self.stock, self.out, self.publish = pool, stock, out, publish
         self.adapter = adapter
+        self.modules = modules  # what the real adaptation imports (kiosk.learnpart)
         self.every, self.crops, self.holdout = every, crops, holdout
         self._lock = threading.Lock()
         self._running = False
@@ -220,6 +223,9 @@ class Learner:
         """Start an adaptation if enough new pooled dice are in and none is running; whether one started (`wait`:
         run it here, to its end)."""
         dice = self.pool.dice()
+        if self.adapter is None and learnpart.missing(self.modules):  # the pooled dice wait, kept
+            self.last = {"state": "refused", "message": learnpart.MESSAGE}
+            return False
         with self._lock:
             if self._running or dice - self._learned_at < self.every:
                 return False

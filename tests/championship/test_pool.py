@@ -178,6 +178,18 @@ def test_the_learner_adapts_on_enough_new_pooled_dice_from_its_last_reader(tmp_p
     assert learner.current is not None and json.loads(published[1])["name"] == learner.current.name
 
 
+def test_without_the_learning_part_the_organizer_keeps_the_pooled_dice_and_says_what_is_missing(tmp_path: Path) -> None:
+    the_pool = pool.Pool(tmp_path / "muestras")
+    learner = pool.Learner(
+        the_pool, tmp_path / "stock", tmp_path / "modelos", [].append, every=1, modules=("cacho_modulo_que_no_existe",)
+    )
+    samples(tmp_path / "mesa", ["s0"])
+    the_pool.keep(json.loads(pool.sample_message(tmp_path / "mesa", "s0", 1)))
+    assert not learner.offer(wait=True)
+    assert learner.last["state"] == "refused" and "falta la parte de aprendizaje" in learner.last["message"]
+    assert the_pool.dice() == 3 and not (tmp_path / "modelos").exists()
+
+
 def test_a_table_kiosks_dice_teach_the_organizer_whose_reader_the_table_then_reads_with(
     tmp_path: Path, broker: Mosquitto
 ) -> None:
