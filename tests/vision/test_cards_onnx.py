@@ -136,3 +136,15 @@ def test_the_weights_without_torch_say_what_to_do(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "python -m vision.export --cards" in done.stdout and "parte de aprendizaje" in done.stdout
+
+
+def test_the_bench_prints_the_load_and_the_first_reading_beside_the_median(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m vision.cards.bench`: one JSON line with what the kiosk's first card reading costs."""
+    import json
+
+    from vision.cards import bench
+
+    assert bench.main(["--repeat", "1"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["cards"] > 0 and row["spotter"] is True
+    assert row["load_ms"] > 0 and row["first_read_ms"] > 0 and row["read_ms"] > 0
