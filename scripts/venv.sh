@@ -27,7 +27,7 @@ if [ "$have_hash" = "$hash" ] && [ "$extras" = "$have_extras" ]; then
 fi
 case ",$extras," in
     *,dev,* | *,learn,*) echo "Instalando Cacho Companion con la parte de aprendizaje (torch y ultralytics: unos 6 GB, varios minutos) ..." ;;
-    *) echo "Instalando el lector y el kiosco (Flask, OpenCV, ONNX Runtime: unos 400 MB) ..." ;;
+    *) echo "Instalando el lector y el quiosco (Flask, OpenCV, ONNX Runtime: unos 500 MB) ..." ;;
 esac
 target="."
 [ -n "$extras" ] && target=".[$extras]"

@@ -165,7 +165,7 @@ def test_setting_up_installs_what_is_asked_and_keeps_what_is_there(tmp_path: Pat
         return done.stdout
 
     said = setup()
-    assert "Instalando el lector y el kiosco" in said and "Collecting x" in said
+    assert "Instalando el lector y el quiosco" in said and "Collecting x" in said
     assert log.read_text().split()[-1] == "."
     said = setup("dev")
     assert "parte de aprendizaje" in said and log.read_text().split()[-1] == ".[dev]"
