@@ -166,3 +166,57 @@ def test_the_table_teaches_its_reader(served: tuple[str, RowReader, Path], page:
     expect(page.locator("#models-badge")).to_have_text("Dados: de fábrica", timeout=20000)
     expect(page.locator("#models-latest")).to_be_visible()
     assert script_errors == []
+
+
+def test_without_the_learning_part_the_page_says_so_and_installs_it(tmp_path: Path, page: Any) -> None:
+    """A light install (the learning part missing): «Enseñar al lector» is greyed, the page says what is missing
+    and what it weighs, and «Instalar la parte de aprendizaje» shows pip's lines until it is installed; all within
+    the 7-inch screen's width."""
+    import sys
+
+    module = tmp_path / "site" / "cacho_parte_falsa.py"
+    module.parent.mkdir()
+    script = (
+        "import time, pathlib\n"
+        "print('Collecting ultralytics>=8.3', flush=True)\n"
+        "time.sleep(1.5)\n"
+        "print('Downloading torch-2.5.0-cp311-none-linux_x86_64.whl (800 MB)', flush=True)\n"
+        "time.sleep(1.5)\n"
+        f"pathlib.Path({str(module)!r}).write_text('')\n"
+        "print('Successfully installed torch-2.5.0 ultralytics-8.3.0', flush=True)\n"
+    )
+    sys.path.insert(0, str(module.parent))
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "kiosk.sqlite3"),
+            "CAMERA": None,
+            "LEARN_MODULES": ("cacho_parte_falsa",),
+            "LEARN_INSTALL_COMMAND": [sys.executable, "-c", script],
+        }
+    )
+    port = free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        set_pin(page, url, PIN)
+        page.goto(url + "/ensenar")
+        expect(page.locator("#learn-part")).to_be_visible()
+        expect(page.locator("#learn-part-message")).to_contain_text("falta la parte de aprendizaje")
+        expect(page.locator("#learn-part-message")).to_contain_text("unos 6 GB")
+        expect(page.locator("#teach-adapt")).to_be_disabled()
+        box = page.locator("#learn-part-install").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 800
+        page.click("#learn-part-install")
+        expect(page.locator("#learn-part-install")).to_be_hidden()
+        expect(page.locator("#learn-part-message")).to_contain_text("instalando la parte de aprendizaje")
+        expect(page.locator("#learn-part-lines")).to_contain_text("Collecting ultralytics", timeout=10000)
+        shot(page, "teach-learning-part")
+        expect(page.locator("#learn-part-message")).to_contain_text("ya se puede enseñar", timeout=20000)
+        expect(page.locator("#learn-part-lines")).to_contain_text("Successfully installed")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 800
+    finally:
+        server.shutdown()
+        app.extensions["cacho.camera"].close()
+        sys.path.remove(str(module.parent))
+        sys.modules.pop("cacho_parte_falsa", None)
