@@ -37,6 +37,9 @@ DUDO: dict[str, Option] = {
     ),
     "apertura_en_toda_ronda": Option("art. 5", "La primera apuesta de cada ronda nueva se juega como apertura"),
     "partida_en_falso_desafiable": Option("art. 5", "Una apertura en ases se puede dudar o calzar"),
+    "desestimar_sin_decirlo": Option(
+        "art. 5", "Tras una apertura en ases, una apuesta que no la sigue ni la convierte la desestima sin decirlo"
+    ),
     "obligo_abre_en_ases": Option("art. 9", "El obligado puede declarar los ases como su pinta"),
     "obligo_en_mano_a_mano": Option("arts. 9 y 12", "El obligo se juega también mano a mano"),
     "paso_ases_comodin": Option("art. 8", "En un paso, cada as vale por cualquier pinta"),
@@ -128,6 +131,9 @@ EN: dict[str, str] = {
     "el otro jugador del duelo": "the other player of the duel",
     "La primera apuesta de cada ronda nueva se juega como apertura": "The first bid of every new round is an opening",
     "Una apertura en ases se puede dudar o calzar": "An opening in aces may be doubted or called",
+    "Tras una apertura en ases, una apuesta que no la sigue ni la convierte la desestima sin decirlo": (
+        "After an opening in aces, a bid that neither continues nor converts it dismisses it unsaid"
+    ),
     "El obligado puede declarar los ases como su pinta": "The obligated player may declare aces as his pinta",
     "El obligo se juega también mano a mano": "The obligo is also played one against one",
     "En un paso, cada as vale por cualquier pinta": "In a paso, each ace counts as any pinta",

@@ -40,6 +40,7 @@ class DudoConfig:
     abre_tras_eliminacion: AbreTrasEliminacion = AbreTrasEliminacion.SIGUIENTE
     apertura_en_toda_ronda: bool = False
     partida_en_falso_desafiable: bool = False
+    desestimar_sin_decirlo: bool = True
     obligo_abre_en_ases: bool = True
     obligo_en_mano_a_mano: bool = True
     paso_ases_comodin: bool = False

@@ -359,7 +359,15 @@ class DudoTable:
                 return RuleError("9", "en el obligo no se declara la pinta en ases")
             return None
         if rnd.partida_en_falso and rnd.paso is None:
-            return None  # a raise continues the aces; anything else dismisses the false start (art. 5)
+            # a raise continues the aces; anything else dismisses the false start (art. 5 c), said or not as the
+            # house decides (art. 11)
+            if desestima or self.config.desestimar_sin_decirlo or self._raise_refusal(bid, quantity, face) is None:
+                return None
+            return RuleError(
+                "5",
+                f"«{bid_text(quantity, face)}» no sigue ni convierte «{bid.text()}»: para abrir con otra apuesta hay "
+                "que desestimar la apertura en ases",
+            )
         if rnd.obligo and not (player in rnd.obligados and player != rnd.opener):
             if face != bid.face:
                 return RuleError(
@@ -541,16 +549,20 @@ class DudoTable:
         opener = rnd.opener if rnd.opener != player else table.next_active(player)
         return replace(table, round=table._new_round(rnd.number + 1, opener, opener_lost=rnd.opening_rules))
 
+    def dismisses(self, bid: Bid) -> bool:
+        """Whether a bid dismisses the opening in aces that stands (art. 5 c): said so, or neither continuing nor
+        converting it."""
+        rnd = self.round
+        if rnd is None or rnd.bid is None or not rnd.partida_en_falso or rnd.paso is not None:
+            return False
+        return bid.desestima or self._raise_refusal(rnd.bid, bid.quantity, bid.face) is not None
+
     def _apply_player_action(self, action: PlayerAction) -> DudoTable:
         rnd = self._round()
         player = action.player
         nxt = self.next_active(player)
         if isinstance(action, Bid):
-            reopens = rnd.bid is None or (
-                rnd.partida_en_falso
-                and rnd.paso is None
-                and (action.desestima or self._raise_refusal(rnd.bid, action.quantity, action.face) is not None)
-            )
+            reopens = rnd.bid is None or self.dismisses(action)
             new_bid = StandingBid(player, action.quantity, action.face)
             # A reopening (or dismissing a false start) is an opening; any raise normalizes the round (art. 5).
             return replace(self, round=replace(rnd, bid=new_bid, en_apertura=reopens, paso=None, to_act=nxt))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.dudo import (
+    Bid,
     DudoConfig,
     DudoTable,
     LogError,
@@ -89,6 +90,9 @@ def act(
         desk = TABLES.current(store, table_id, expect_seq)
         if isinstance(event, Start):
             raise RuleError("3", "la mesa ya empezó: un registro tiene un solo inicio")
+        if isinstance(event, Bid) and not event.desestima and desk.table.dismisses(event):
+            # the log and the history say it: the bid dismissed the opening in aces (art. 5 c)
+            event = replace(event, desestima=True)
         after = step(desk.table, event)  # raises the article's RuleError and changes nothing
         line = line_of(event, meta)
         built = Desk(table_id, desk.seq + 1, after, (*desk.lines, line))

@@ -136,6 +136,28 @@ def test_partida_en_falso_desafiable() -> None:
     assert lost(calzado) == {"Beto": 0}
 
 
+# ----------------------------------------------------------------- desestimar_sin_decirlo
+
+
+def test_desestimar_sin_decirlo() -> None:
+    """By default a bid that neither continues nor converts the aces dismisses them; with the option off it is
+    refused (art. 5) unless dismissed expressly, while continuing and converting stay legal."""
+    implicit = play(seat("Ana Beto Caro"), "Ana bid 2 1", "Beto bid 1 4")
+    assert implicit.round is not None and implicit.round.en_apertura and not implicit.round.partida_en_falso
+    said = seat("Ana Beto Caro", desestimar_sin_decirlo=False)
+    table = play(said, "Ana bid 2 1")
+    refused(table, "Beto bid 1 4", "5")
+    assert table.legal_actions() is not None
+    assert_legal_agrees(table)
+    dismissed = play(table, "Beto bid 1 4 desestima")
+    assert dismissed.round is not None and dismissed.round.en_apertura and dismissed.round.bid is not None
+    assert dismissed.round.bid.face == 4
+    continued = play(table, "Beto bid 3 1")  # a raise in aces normalizes the round (art. 5)
+    assert continued.round is not None and continued.round.bid is not None and continued.round.bid.face == 1
+    converted = play(table, "Beto bid 5 4")
+    assert converted.round is not None and not converted.round.en_apertura
+
+
 # ----------------------------------------------------------------- obligo_abre_en_ases
 
 
@@ -216,6 +238,7 @@ def test_from_mapping_reads_every_option() -> None:
         "abre_tras_eliminacion": "ganador",
         "apertura_en_toda_ronda": False,
         "partida_en_falso_desafiable": True,
+        "desestimar_sin_decirlo": False,
         "obligo_abre_en_ases": False,
         "obligo_en_mano_a_mano": False,
         "paso_ases_comodin": True,

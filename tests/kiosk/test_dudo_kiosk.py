@@ -600,3 +600,23 @@ def test_only_the_dice_that_decide_the_ruling_are_asked_and_the_log_names_those_
         ("Caro", 2, [1, 2, 3, 4, 5, 6]),
     ]
     assert replay_lines(c.get(f"/dudo/{table}/export.jsonl").text.splitlines()).error is None
+
+
+def test_a_bid_that_dismisses_an_opening_in_aces_is_logged_and_shown_as_a_dismissal(
+    coordinator: Coordinator,
+) -> None:
+    """«una cuadra» after «dos ases»: the log stores `desestima`, and the history says so (art. 5 c); a raise in aces
+    continues them and says nothing of it."""
+    c = coordinator
+    table = c.new_table()
+    c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Ana", "quantity": 2, "face": 1, "seq": 1})
+    state = c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Beto", "quantity": 1, "face": 4, "seq": 2}).json
+    assert state["history"][-1] == "Beto: una cuadra (desestima)"
+    from kiosk.dudo import desk as desks
+    from kiosk.web import store
+
+    with c.client.application.app_context():
+        stored = desks.load(store(), table).meta()
+    assert stored[-1]["desestima"] is True
+    state = c.post(f"/dudo/{table}/action", {"event": "bid", "player": "Caro", "quantity": 2, "face": 4, "seq": 3}).json
+    assert state["history"][-1] == "Caro: dos cuadras"
