@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Unpack
 
+from kiosk.i18n import count
 from kiosk.records import Correction, DieEntry, DieFields, Who
 from kiosk.store import now
 from vision.faces.evidence import fields
@@ -110,7 +111,9 @@ def away_from(dice: Sequence[DieEntry], box: Sequence[float]) -> list[DieEntry]:
 def capture_problems(capture: object) -> list[str]:
     """What the capture itself reports: dice that the frames read disagree on."""
     disagreeing = getattr(capture, "disagreeing", ())
-    return [f"{len(disagreeing)} dado(s) no coinciden entre las imágenes leídas"] if disagreeing else []
+    if not disagreeing:
+        return []
+    return [count(len(disagreeing), "dado no coincide", "dados no coinciden") + " entre las imágenes leídas"]
 
 
 def check_correction(data: Mapping[str, object], face: object) -> None:

@@ -7,6 +7,7 @@ from flask import g, has_request_context, request
 from kiosk.cards.texts import EN as CARDS_EN
 from kiosk.house_options import EN as HOUSE_EN
 from kiosk.teach_texts import EN as TEACH_EN
+from vision import words
 
 LANGS = ("es", "en")
 
@@ -345,3 +346,13 @@ def t(text: str) -> str:
     if lang() == "en":
         return EN.get(text, text)
     return text
+
+
+def number(value: float, digits: int = 1) -> str:
+    """A number as the page's language writes it (1,4 in Spanish, 1.4 in English)."""
+    return words.number(value, digits, lang())
+
+
+def count(n: int, one: str, other: str) -> str:
+    """«1 dado dudoso», «3 dados dudosos» in the page's language (the Spanish forms are the keys)."""
+    return words.count(n, t(one), t(other), lang())

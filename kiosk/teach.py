@@ -28,6 +28,7 @@ from kiosk import learned, learnpart, web
 from kiosk.auth import coordinator_required
 from kiosk.camera import STOCK, CameraService, encode_jpeg, shrink
 from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
+from kiosk.i18n import count
 from kiosk.store import Store, write_durably
 from kiosk.web import json_body, refuse
 from vision.evening import Learning
@@ -321,9 +322,9 @@ def _blockers(reading: Mapping[str, Any], unset: int, doubtful: int) -> list[str
         return [str(reading.get("message") or "")]
     out = []
     if unset:
-        out.append(f"{unset} dado(s) sin cara")
+        out.append(count(unset, "dado sin cara", "dados sin cara"))
     if doubtful:
-        out.append(f"{doubtful} dado(s) dudoso(s): tóquelos para confirmar o corregir")
+        out.append(count(doubtful, "dado dudoso: tóquelo", "dados dudosos: tóquelos") + " para confirmar o corregir")
     if not reading.get("dice"):
         out.append("la cámara no vio dados: tírelos sobre el paño y lea de nuevo")
     return out

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from vision.reasons import Reason, ReasonCode
 from vision.types import Box, DieReading, Frame, FrameReading
+from vision.words import count, number
 
 if TYPE_CHECKING:
     from vision.seats import CameraTilt
@@ -122,13 +123,13 @@ class StillCapture:
     def message(self) -> str:
         """A Spanish line on how the capture went."""
         if self.timed_out:
-            return f"la mesa nunca quedó quieta en {self.wait.waited_s:.1f} s: no se leyó nada"
+            return f"la mesa nunca quedó quieta en {number(self.wait.waited_s)} s: no se leyó nada"
         text = (
-            f"esperó {self.wait.waited_s:.1f} s a que la mesa quedara quieta; "
+            f"esperó {number(self.wait.waited_s)} s a que la mesa quedara quieta; "
             f"{self.agreeing_frames} de {self.frames_read} imágenes coinciden"
         )
         if self.disagreeing:
-            text += f"; {len(self.disagreeing)} dado(s) no coinciden entre imágenes"
+            text += "; " + count(len(self.disagreeing), "dado no coincide", "dados no coinciden") + " entre imágenes"
         return text
 
     def to_dict(self) -> dict[str, object]:

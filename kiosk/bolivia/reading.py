@@ -36,6 +36,7 @@ from kiosk.dice import (
     same_die,
     unsettled,
 )
+from kiosk.i18n import count
 from kiosk.records import DieEntry, DieFields
 from kiosk.sections import said
 from kiosk.store import now
@@ -182,7 +183,12 @@ def from_capture(
     in_area.sort(key=lambda d: (centre(box_of(d))[0], centre(box_of(d))[1]))
     problems: list[str] = []
     if len(found) > len(in_area):
-        problems.append(f"{len(found) - len(in_area)} dado(s) fuera de la zona de tirada: no cuentan")
+        outside = count(
+            len(found) - len(in_area),
+            "dado fuera de la zona de tirada: no cuenta",
+            "dados fuera de la zona de tirada: no cuentan",
+        )
+        problems.append(outside)
     if area is None and len(in_area) != DICE:
         seen = "solo se ve un marcador de la zona de tirada" if markers == 1 else "no se ve la zona de tirada"
         problems.append(
@@ -369,9 +375,11 @@ def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
         blockers.append(f"se juega con cinco dados y la lectura tiene {len(dice)}: {what}")
     unset, doubtful = unsettled(dice)
     if unset:
-        blockers.append(f"{unset} dado(s) sin cara: tóquelos para ponerla")
+        blockers.append(count(unset, "dado sin cara: tóquelo", "dados sin cara: tóquelos") + " para ponerla")
     if doubtful:
-        blockers.append(f"{doubtful} dado(s) dudoso(s): tóquelos para confirmar o corregir")
+        blockers.append(
+            count(doubtful, "dado dudoso: tóquelo", "dados dudosos: tóquelos") + " para confirmar o corregir"
+        )
     moved: list[int] = []
     for k in data.get("kept", []):
         position, face = k["position"], k["face"]

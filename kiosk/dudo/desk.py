@@ -23,6 +23,7 @@ from engines.dudo import (
     step,
 )
 from kiosk import tables
+from kiosk.i18n import count
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
 
@@ -141,7 +142,8 @@ def describe(event: Mapping[str, Any]) -> str:
     if kind == "reveal":
         source = {"camera": "cámara", "manual": "a mano"}.get(str(event.get("source")), "")
         fixes = len(event.get("corrections") or [])
-        extra = f" ({source}{', ' if source and fixes else ''}{f'{fixes} correcciones' if fixes else ''})"
+        fixed = count(fixes, "corrección", "correcciones") if fixes else ""
+        extra = f" ({source}{', ' if source and fixes else ''}{fixed})"
         return "Se levantan los cachos" + (extra if source or fixes else "")
     if kind == "undo":
         return "Deshecho"

@@ -28,6 +28,7 @@ from kiosk.dice import (
     same_die,
     unsettled,
 )
+from kiosk.i18n import count, number
 from kiosk.records import Correction, DieEntry, DudoReading, Proposal, Unsettled
 from kiosk.store import now
 from vision.reasons import Reason, ReasonCode
@@ -174,7 +175,8 @@ def from_check(check: TableCheck, capture: Capture, photo: str | None, shown: Co
     message = capture.message
     tilt = getattr(capture, "tilt", None)
     if tilt is not None:  # where the dice were read from (vision.seats.TiltedReader): the coordinator can check it
-        message += f"; cámara inclinada {tilt.tilt_deg:.1f}° (nadir medido con {tilt.markers} marcadores)"
+        markers = count(tilt.markers, "marcador", "marcadores")
+        message += f"; cámara inclinada {number(tilt.tilt_deg)}° (nadir medido con {markers})"
     return {
         "state": "ready",
         "source": "camera",
@@ -253,7 +255,7 @@ def proposal(table: DudoTable, data: DudoReading) -> Proposal:
             shaped = False
         unset, _ = unsettled(dice)
         if unset:
-            blockers.append(f"{name}: {unset} dado(s) sin cara")
+            blockers.append(f"{name}: {count(unset, 'dado sin cara', 'dados sin cara')}")
             shaped = False
         shown[name] = [d["face"] for d in dice if d["face"] is not None]
         cups[name] = [candidates_of(d) for d in dice]
@@ -276,13 +278,14 @@ def proposal(table: DudoTable, data: DudoReading) -> Proposal:
                 for name in needed(table):
                     n = sum(1 for (who, _), die_id in doubtful.items() if who == name and die_id in deciding)
                     if n:
-                        blockers.append(f"{name}: {n} dado(s) dudoso(s) que deciden el fallo, por confirmar o corregir")
+                        doubted = count(n, "dado dudoso que decide el fallo", "dados dudosos que deciden el fallo")
+                        blockers.append(f"{name}: {doubted}, por confirmar o corregir")
     elif doubtful:
         deciding = list(doubtful.values())
         for name in needed(table):
             n = sum(1 for who, _ in doubtful if who == name)
             if n:
-                blockers.append(f"{name}: {n} dado(s) dudoso(s) por confirmar o corregir")
+                blockers.append(f"{name}: {count(n, 'dado dudoso', 'dados dudosos')} por confirmar o corregir")
     left = [die_id for die_id in doubtful.values() if die_id not in deciding]
     ruling = None
     if not blockers:

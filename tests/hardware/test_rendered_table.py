@@ -133,7 +133,8 @@ def test_capture_waits_for_the_hand_to_leave_and_the_dice_to_settle(
     assert capture.wait.previews > 20
     assert len(reader.read_indices) == 3 and min(reader.read_indices) >= FIRST_STILL  # only the still table
     assert (capture.frames_read, capture.agreeing_frames, capture.disagreeing) == (3, 3, ())
-    assert f"esperó {capture.wait.waited_s:.1f} s" in capture.message and "3 de 3 imágenes coinciden" in capture.message
+    waited = f"{capture.wait.waited_s:.1f}".replace(".", ",")  # as Spanish writes it
+    assert f"esperó {waited} s" in capture.message and "3 de 3 imágenes coinciden" in capture.message
     assert capture.reading is not None and capture.frame is not None and not capture.reading.uncertain
     result = read_table(capture.frame, capture.reading, CONFIG, EXPECTED)
     assert result.ok and faces(result) == WANTED
@@ -148,7 +149,7 @@ def test_a_table_that_never_goes_still_times_out(reveal: list[SeatedScene], reve
         capture = capture_still(camera, reader, StillSettings(still_s=0.5, timeout_s=3.0), t.clock, t.sleep)
     assert capture.timed_out and capture.reading is None and reader.read_indices == []
     assert 3.0 <= capture.wait.waited_s < 3.1
-    assert capture.message == "la mesa nunca quedó quieta en 3.0 s: no se leyó nada"
+    assert capture.message == "la mesa nunca quedó quieta en 3,0 s: no se leyó nada"
     assert capture.to_dict()["still"] is False
 
 

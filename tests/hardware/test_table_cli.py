@@ -97,7 +97,9 @@ def test_read_json_when_everything_matches(
 def test_read_text(still_table: Path, fake_reader: DrawnDiceReader, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "table", "read", "--camera", f"replay:{still_table}", "--expect", EXPECT, *FAST)
     assert status == 0
-    assert re.search(r"esperó \d+\.\d s a que la mesa quedara quieta; 2 de 2 imágenes coinciden", out)
+    assert re.search(
+        r"esperó \d+,\d s a que la mesa quedara quieta; 2 de 2 imágenes coinciden", out
+    )  # Spanish decimals
     assert "Nadir de la cámara: (0.500, 0.500) de la imagen, medido con 4 marcadores (inclinada 0.0°" in out
     assert "Asientos por marcadores ArUco (vistos: 1, 2, 3, 4); la mesa es el anillo de los marcadores." in out
     assert "Asiento 1 (Ana): 3 5 · 2 de 2 esperados · coincide" in out

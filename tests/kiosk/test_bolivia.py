@@ -144,7 +144,7 @@ def test_a_classic_turn_by_hand(coordinator: Coordinator) -> None:
     reading = response.get_json()["reading"]
     kept = [d for d in reading["dice"] if d["kept"] is not None]
     assert [(d["slot"], d["face"], d["confirmed"]) for d in kept] == [(1, 1, True), (2, 1, True), (3, 1, True)]
-    assert "2 dado(s) sin cara" in reading["proposal"]["blockers"][0]
+    assert "2 dados sin cara: tóquelos" in reading["proposal"]["blockers"][0]
     current = set_faces(coordinator, gid, [1, 1, 1, 1, 4])
     current = coordinator.post(f"/bolivia/{gid}/confirm", {"seq": current["seq"]}).get_json()
     assert current["roll"]["dice"] == [1, 1, 1, 1, 4] and current["roll"]["number"] == 2
@@ -252,7 +252,7 @@ def test_manual_reading_blockers_and_corrections(coordinator: Coordinator) -> No
     reading = coordinator.post(f"/bolivia/{gid}/manual").get_json()["reading"]
     assert reading["source"] == "manual" and len(reading["dice"]) == 5
     refused = coordinator.post(f"/bolivia/{gid}/confirm")
-    assert refused.status_code == 409 and "5 dado(s) sin cara" in refused.get_json()["error"]
+    assert refused.status_code == 409 and "5 dados sin cara: tóquelos" in refused.get_json()["error"]
     first = reading["dice"][0]["id"]
     for bad in (0, 7, "3", True):
         assert coordinator.post(f"/bolivia/{gid}/die", {"die": first, "face": bad}).status_code == 400

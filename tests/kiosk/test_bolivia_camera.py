@@ -90,7 +90,7 @@ def test_a_roll_read_by_the_camera_is_confirmed_with_its_photo(rig: tuple[Flask,
     assert reading["state"] == "ready" and reading["source"] == "camera"
     assert [d["face"] for d in reading["dice"]] == [6, 1, 6, 6, 2]
     assert reading["area"] == {"kind": "frame", "markers": 0, "polygon": None} and reading["size"] == [WIDTH, HEIGHT]
-    assert reading["proposal"]["blockers"] == ["1 dado(s) dudoso(s): tóquelos para confirmar o corregir"]
+    assert reading["proposal"]["blockers"] == ["1 dado dudoso: tóquelo para confirmar o corregir"]
     photo = co.get(reading["photo_url"])
     assert photo.status_code == 200 and photo.mimetype == "image/jpeg" and photo.data[:2] == b"\xff\xd8"
     photo.close()
@@ -159,7 +159,7 @@ def test_the_rolling_area_leaves_out_the_dice_outside_it(rig: tuple[Flask, FakeC
     reading = current["reading"]
     assert reading["area"]["kind"] == "aruco" and reading["area"]["markers"] == 4
     assert [d["face"] for d in reading["dice"]] == [1, 2, 3, 4, 5]
-    assert reading["problems"] == ["2 dado(s) fuera de la zona de tirada: no cuentan"]
+    assert reading["problems"] == ["2 dados fuera de la zona de tirada: no cuentan"]
     assert reading["proposal"]["ok"]
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from kiosk import i18n
@@ -76,3 +77,18 @@ def test_a_broken_json_is_told_in_spanish(coordinator: Coordinator) -> None:
     page = coordinator.form("/dudo/new", {"players": "Ana\nBeto", "sorteo": "[{"}).get_data(as_text=True)
     assert "el sorteo no es JSON válido: falta un nombre de campo entre comillas dobles" in page
     assert "Expecting" not in page
+
+
+def test_numbers_and_counts_are_written_as_each_language_writes_them(app: Flask) -> None:
+    """Spanish decimals with a comma and the plural that agrees with the count; English with a point."""
+    from vision import words
+
+    assert words.number(1.4) == "1,4" and words.number(0.84, 2) == "0,84" and words.number(1240, 0) == "1240"
+    assert words.number(1.4, 1, "en") == "1.4"
+    assert words.count(1, "dado dudoso", "dados dudosos") == "1 dado dudoso"
+    assert words.count(0, "dado dudoso", "dados dudosos") == "0 dados dudosos"
+    assert words.count(3, "corrección", "correcciones") == "3 correcciones"
+    with app.test_request_context("/?lang=en"):
+        assert i18n.number(3.75, 2) == "3.75"
+    with app.test_request_context("/"):
+        assert i18n.number(3.75, 2) == "3,75" and i18n.count(1, "marcador", "marcadores") == "1 marcador"

@@ -385,7 +385,8 @@ def test_a_camera_reading_is_read_from_the_nadir_the_seat_markers_give(tmp_path:
     assert reading["state"] == "ready" and reader.reads >= 2  # the dudo itself asks for a reading, too
     tilt = reading["capture"]["tilt"]
     assert tilt["markers"] == 3 and tilt["hfov_deg"] in (66.0, 102.0) and 0 <= tilt["nadir"][0] <= 1
-    assert f"cámara inclinada {tilt['tilt_deg']:.1f}° (nadir medido con 3 marcadores)" in reading["message"]
+    tilted = f"{tilt['tilt_deg']:.1f}".replace(".", ",")  # as Spanish writes it
+    assert f"cámara inclinada {tilted}° (nadir medido con 3 marcadores)" in reading["message"]
 
 
 def test_the_marker_search_says_how_the_camera_hangs(tmp_path: Path) -> None:
@@ -431,9 +432,7 @@ def test_camera_reading_with_a_doubtful_die_needs_the_coordinator(
     doubtful = [d for d in reading["players"]["Caro"] if d["uncertain"]]
     assert len(doubtful) == 1 and doubtful[0]["reasons"]
     assert not reading["proposal"]["ok"] and reading["proposal"]["deciding"] == [doubtful[0]["id"]]
-    assert reading["proposal"]["blockers"] == [
-        "Caro: 1 dado(s) dudoso(s) que deciden el fallo, por confirmar o corregir"
-    ]
+    assert reading["proposal"]["blockers"] == ["Caro: 1 dado dudoso que decide el fallo, por confirmar o corregir"]
     assert c.post(f"/dudo/{table}/confirm", {"seq": 3}).status_code == 409
     photo = c.get(reading["photo_url"])
     assert photo.mimetype == "image/jpeg" and photo.data[:2] == b"\xff\xd8"
@@ -494,7 +493,7 @@ def test_the_problems_follow_the_corrections_and_are_said_once(
     assert reading["problems"] == []
     assert reading["proposal"]["blockers"] == [
         "Ana: sobra 1 dado: 6 de 5",
-        "Beto: 3 dado(s) dudoso(s) por confirmar o corregir",
+        "Beto: 3 dados dudosos por confirmar o corregir",
     ]
     extra = reading["players"]["Ana"][-1]["id"]
     state = c.post(f"/dudo/{table}/die", {"player": "Ana", "die": extra, "face": None}).json

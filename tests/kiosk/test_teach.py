@@ -166,7 +166,7 @@ def test_a_reading_on_the_page_is_corrected_and_confirmed_into_the_labelled_dice
     assert rig.co.post("/ensenar/read").status_code == 202
     reading = state(rig)["reading"]
     assert [d["face"] for d in reading["dice"]] == [4, 4, 1, 6, 2] and reading["photo_url"]
-    assert reading["blockers"] == ["1 dado(s) dudoso(s): tóquelos para confirmar o corregir"]
+    assert reading["blockers"] == ["1 dado dudoso: tóquelo para confirmar o corregir"]
     assert rig.co.get(reading["photo_url"]).data[:2] == b"\xff\xd8"
     assert rig.co.post("/ensenar/confirm").status_code == 409  # a doubtful die first
     assert rig.co.post("/ensenar/die", {"die": reading["dice"][4]["id"], "face": 9}).status_code == 400

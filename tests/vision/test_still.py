@@ -178,7 +178,7 @@ def test_vote_with_a_die_that_disagrees() -> None:
     assert capture.agreeing_frames == 2 and capture.frames_read == 3
     assert [v.die.box.x1 for v in capture.disagreeing] == [pytest.approx(301)]
     assert capture.disagreeing[0].faces == (5, 6, 5) and not capture.disagreeing[0].agreed
-    assert "2 de 3 imágenes coinciden; 1 dado(s) no coinciden" in capture.message
+    assert "2 de 3 imágenes coinciden; 1 dado no coincide" in capture.message
     assert len(capture.to_dict()["disagreeing_dice"]) == 1  # type: ignore[arg-type]
 
 
