@@ -54,6 +54,7 @@ JS_LABELS = (
     "Bate con estas cartas",
     "Cancelar",
     "Mazo",
+    "carta",
     "cartas",
     "Ganador de la mesa",
     "Puntos por ronda",

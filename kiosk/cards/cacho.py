@@ -79,6 +79,7 @@ JS_LABELS = (
     "puntos",
     "manos ganadas",
     "retirado",
+    "carta",
     "cartas",
     "Deshacer",
     "Historial",

@@ -57,6 +57,7 @@ JS_LABELS = (
     "Sale con estas cartas",
     "Cancelar",
     "Mazo",
+    "carta",
     "cartas",
     "Gana",
     "se lleva",

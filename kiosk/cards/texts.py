@@ -42,6 +42,7 @@ EN: dict[str, str] = {
     "cartas sin ver": "unseen cards",
     "corrió": "ran",
     "por las bazas": "by the tricks",
+    "carta": "card",
     "cartas": "cards",
     "Fin del juego": "Game over",
     "Deciden": "Deciding:",

@@ -94,6 +94,7 @@ JS_LABELS = (
     "cartas sin ver",
     "corrió",
     "por las bazas",
+    "carta",
     "cartas",
     "Fin del juego",
     "Deshacer",

@@ -46,7 +46,7 @@
         if (!p.alive) notes.push(L("eliminado"));
         if (p.good_one) notes.push(L("por la buena"));
         if (p.burned) notes.push(L("quemado"));
-        if (p.cards !== null) notes.push(p.cards + " " + L("cartas"));
+        if (p.cards !== null) notes.push(window.Cacho.count(p.cards, L("carta"), L("cartas")));
         return h(
           "div",
           { class: "cplayer" + (p.seat === state.turn ? " to-act" : "") + (!p.alive ? " out" : "") + (state.winner === p.seat ? " won" : ""), dataset: { seat: p.seat } },
@@ -87,7 +87,7 @@
     const parts = [];
     if (state.winner !== null) parts.push(h("p", { class: "big-text gold", id: "winner" }, L("Ganador de la mesa") + ": " + nameOf(state.winner)));
     if (k) {
-      parts.push(h("p", { id: "knock" }, nameOf(k.player) + " " + L("bate con") + " " + k.cards + " " + L("cartas")));
+      parts.push(h("p", { id: "knock" }, nameOf(k.player) + " " + L("bate con") + " " + window.Cacho.count(k.cards, L("carta"), L("cartas"))));
       for (const m of k.melds) parts.push(h("div", { class: "shown meld" }, h("span", { class: "who" }, m.kind), m.cards.map(cardEl)));
     }
     box.replaceChildren(...parts);

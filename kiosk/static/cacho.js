@@ -98,7 +98,7 @@
             "div",
             { class: "meta" },
             L("fichas") +
-              (state.phase !== "hand" ? " · " + (p.in_hand ? p.cards + " " + L("cartas") : L("retirado")) : "") +
+              (state.phase !== "hand" ? " · " + (p.in_hand ? window.Cacho.count(p.cards, L("carta"), L("cartas")) : L("retirado")) : "") +
               (p.put_in ? " · " + L("Apuesta") + " " + p.put_in : "") +
               " · " + p.hands_won + " " + L("manos ganadas"),
           ),

@@ -167,6 +167,13 @@ window.Cacho = (function () {
     return value.toLocaleString(window.CACHO_LANG === "en" ? "en-US" : "es-CL", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
   }
 
+  // «1 carta», «3 cartas»: the count and the form its plural rule takes in the page's language (`one`, `other`
+  // already in that language).
+  function count(n, one, other) {
+    const rule = new Intl.PluralRules(window.CACHO_LANG === "en" ? "en-US" : "es").select(n);
+    return n + " " + (rule === "one" ? one : other);
+  }
+
   // A time stamp (ISO 8601, UTC) as people read it, in the browser's time zone: «desde las 22:06» today, «desde el
   // 1 de diciembre, 22:06» another day (since 22:06, since December 1, 22:06 in English); the text itself if no date.
   function since(stamp) {
@@ -194,5 +201,5 @@ window.Cacho = (function () {
     return String(text).replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUIT_SYMBOLS[suit]);
   }
 
-  return { api, get, h, listen, badge, t, num, since, tablePage, cardName, cardsIn };
+  return { api, get, h, listen, badge, t, num, count, since, tablePage, cardName, cardsIn };
 })();

@@ -55,7 +55,7 @@
             "div",
             { class: "meta" },
             L("fichas") +
-              (p.folded ? " · " + L("retirado") : p.cards !== null ? " · " + p.cards + " " + L("cartas") : state.phase !== "hand" ? " · " + L("no juega esta mano") : ""),
+              (p.folded ? " · " + L("retirado") : p.cards !== null ? " · " + window.Cacho.count(p.cards, L("carta"), L("cartas")) : state.phase !== "hand" ? " · " + L("no juega esta mano") : ""),
           ),
         ),
       ),

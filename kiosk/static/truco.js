@@ -130,7 +130,7 @@
         h(
           "p",
           { class: "holding" },
-          state.players.map((p) => h("span", { class: "seat-chip" + (p.seat === state.turn ? " on" : "") }, p.name + ": " + p.cards_left + " " + L("cartas"))),
+          state.players.map((p) => h("span", { class: "seat-chip" + (p.seat === state.turn ? " on" : "") }, p.name + ": " + window.Cacho.count(p.cards_left, L("carta"), L("cartas")))),
         ),
       );
     }

@@ -114,6 +114,7 @@ def test_truco_to_twelve_by_taps(kiosk: Server, page: Any, browser: Any, tmp_pat
     play_card(page, "AS")
     play_card(page, "4D", down=True)
     expect(page.locator(".pcard.down")).to_be_visible()
+    expect(page.locator(".seat-chip").first).to_have_text("Ana: 1 carta")  # one card, not «1 cartas»
     shot(page, "truco-table")
     play_card(page, "5S")
     now = play_card(page, "5H")
