@@ -8,6 +8,7 @@
   const tv = root.dataset.view === "tv";
   const base = "/dudo/" + id;
   const FACE = { 1: "ases", 2: "tontos", 3: "trenes", 4: "cuadras", 5: "quinas", 6: "sextas" };
+  const ONE = { 1: "as", 2: "tonto", 3: "tren", 4: "cuadra", 5: "quina", 6: "sexta" };
   const PIPS = { 1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅" };
   const HANDS = { full: "full", escala: "escala", quintilla: "quintilla" };
   let state = null;
@@ -292,7 +293,7 @@
         if (plan.ruling) {
           verdict.appendChild(h("p", { class: "ruling-preview", id: "ruling-preview" }, plan.ruling.message));
           if (plan.ruling.count) verdict.appendChild(h("p", { class: "count" }, t("Cuenta: ") + countText(plan.ruling.count)));
-          const changes = Object.entries(plan.ruling.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
+          const changes = Object.entries(plan.ruling.changes).map(([n, d]) => n + " " + signed(d));
           if (changes.length) verdict.appendChild(h("p", { class: "changes" }, changes.join(" · ")));
         }
         if (plan.blockers.length) verdict.appendChild(h("ul", { class: "blockers", id: "blockers" }, ...plan.blockers.map((m) => h("li", {}, m))));
@@ -328,16 +329,21 @@
   }
 
   // The count, aces apart when they were wild: "3 quinas + 2 ases = 5".
+  // «1 cuadra + 2 ases = 3»: each count with the form its number takes
   function countText(c) {
-    return c.aces === null ? c.naturals + " " + FACE[c.face] : c.naturals + " " + FACE[c.face] + " + " + c.aces + " ases = " + c.total;
+    const naturals = window.Cacho.count(c.naturals, ONE[c.face], FACE[c.face]);
+    return c.aces === null ? naturals : naturals + " + " + window.Cacho.count(c.aces, ONE[1], FACE[1]) + " = " + c.total;
   }
+
+  // a die won or lost, signed as Spanish prints it: +1, −1 (the minus sign, not a hyphen)
+  const signed = (d) => (d >= 0 ? "+" + d : "\u2212" + Math.abs(d));
 
   function drawRuling() {
     const box = $("ruling");
     const r = state.last_ruling;
     if (!r || state.challenge) { box.hidden = true; return; } // the cups lifted now come first, on both screens
     box.hidden = false;
-    const changes = Object.entries(r.changes).map(([n, d]) => n + (d > 0 ? " +" : " ") + d);
+    const changes = Object.entries(r.changes).map(([n, d]) => n + " " + signed(d));
     const items = [h("h2", {}, t("Último fallo") + " (art. " + r.article + ")"), h("p", { id: "last-ruling", class: "ruling-text" }, r.message)];
     if (r.count) {
       items.push(h("p", { class: "count" }, t("Cuenta: ") + countText(r.count)));

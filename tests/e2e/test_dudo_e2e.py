@@ -189,6 +189,10 @@ def confirm_and_check(page: Any, tv: Any, expected: str) -> None:
     page.locator("#confirm-btn").click()
     expect(page.locator("#last-ruling")).to_have_text(expected)
     expect(tv.locator("#last-ruling")).to_have_text(expected)
+    shown = page.locator("#ruling").inner_text()
+    # a die lost is signed with the minus sign, and a count of one agrees («1 cuadra», «1 as»)
+    assert re.search(r" -\d", shown) is None and re.search(r"(\u2212|\+)\d", shown), shown
+    assert re.search(r"\b1 (ases|tontos|trenes|cuadras|quinas|sextas)\b", shown) is None, shown
 
 
 # ------------------------------------------------------------------ the test
