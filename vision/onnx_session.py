@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,10 +99,39 @@ class OnnxNet:
         return np.asarray(self.session.run(None, {self.input: batch})[0], np.float32)
 
 
+def load_net(weights: Path, build: Callable[[dict[str, Any]], Any]) -> tuple[OnnxNet | None, Any, dict[str, Any]]:
+    """A classifier from its exported ONNX, or from torch weights into the network `build` makes of their saved
+    settings: (the ONNX, or None; the torch model, or None; the saved settings)."""
+    if weights.suffix == ".onnx":
+        net = OnnxNet(weights)
+        return net, None, net.meta
+    need_torch(weights)
+    import torch
+
+    saved = dict(torch.load(weights, map_location="cpu", weights_only=True))
+    model = build(saved)
+    model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
+    model.eval()
+    return None, model, saved
+
+
+def logits_of(net: OnnxNet | None, model: Any, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The raw outputs of a preprocessed batch, from the ONNX or the torch model `load_net` gave."""
+    if net is not None:
+        return net(batch)
+    import torch
+
+    with torch.inference_mode():
+        return np.asarray(model(torch.from_numpy(batch)).numpy(), np.float32)
+
+
 def export_net(model: Any, path: Path, shape: tuple[int, int], meta: dict[str, Any], source: Path) -> Path:
     """A torch classifier (read from the weights `source`) to ONNX (opset 17, batch free, float16 storage), `meta`
     and the weights' sha256 stored with it; written whole or not at all."""
     import warnings
+
+    if model is None:
+        raise ValueError(f"{source}: ya es un ONNX; se exporta desde los pesos .pt")
 
     import torch
 

@@ -30,7 +30,7 @@ from vision.faces.classifier import (
     preprocess,
     softmax,
 )
-from vision.onnx_session import OnnxNet, export_net, need_torch
+from vision.onnx_session import export_net, load_net, logits_of
 from vision.types import Box, Frame
 
 SIZE = 48  # the crop's side: an index is 40-60 px tall at the camera's scale
@@ -138,33 +138,19 @@ class IndexClassifier:
         if not weights.exists():
             raise FileNotFoundError(f"no están los pesos del clasificador de índices: {weights}")
         self.weights = weights
-        self.model: Any = None
-        self.net: OnnxNet | None = None
-        if weights.suffix == ".onnx":
-            self.net = OnnxNet(weights)
-            saved: dict[str, Any] = self.net.meta
-        else:
-            need_torch(weights)
-            import torch
 
-            saved = torch.load(weights, map_location="cpu", weights_only=True)
-            self.model = build_model(
-                tuple(saved.get("widths", CNN_WIDTHS)), len(CLASS_NAMES), str(saved.get("arch", BACKBONE_ARCH))
-            )
-            self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
-            self.model.eval()
+        def build(saved: dict[str, Any]) -> Any:
+            widths = tuple(saved.get("widths", CNN_WIDTHS))
+            return build_model(widths, len(CLASS_NAMES), str(saved.get("arch", BACKBONE_ARCH)))
+
+        self.net, self.model, saved = load_net(weights, build)
         self.arch = str(saved.get("arch", BACKBONE_ARCH))
         self.temperature = float(saved.get("temperature", 1.0))
         self.size = int(saved.get("size", SIZE))
 
     def logits(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The raw outputs of a preprocessed batch."""
-        if self.net is not None:
-            return self.net(batch)
-        import torch
-
-        with torch.inference_mode():
-            return np.asarray(self.model(torch.from_numpy(batch)).numpy(), np.float32)
+        return logits_of(self.net, self.model, batch)
 
     def probabilities(self, crops: Sequence[Frame], turns: int = 1) -> npt.NDArray[np.float32]:
         """Each crop's probability of every card (N x 52, the calibrated softmax); with `turns` 2 or 4, of the
@@ -180,8 +166,6 @@ class IndexClassifier:
 
     def export(self, path: Path) -> Path:
         """The torch weights as ONNX at `path`, with the temperature, the crop's side and the architecture."""
-        if self.model is None:
-            raise ValueError(f"{self.weights}: ya es un ONNX; se exporta desde los pesos .pt")
         meta = {"temperature": self.temperature, "size": self.size, "arch": self.arch}
         return export_net(self.model, path, (self.size, self.size), meta, self.weights)
 

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from vision.cards.notation import CLASS_NAMES
 from vision.faces.classifier import softmax
 from vision.faces.crops import read_yolo_labels
-from vision.onnx_session import OnnxNet, export_net, need_torch
+from vision.onnx_session import export_net, load_net, logits_of
 from vision.types import Box, Frame
 
 NAME = "seam.pt"
@@ -116,19 +116,7 @@ class SeamClassifier:
         if not weights.exists():
             raise FileNotFoundError(f"no están los pesos del separador de cartas gemelas: {weights}")
         self.weights = weights
-        self.model: Any = None
-        self.net: OnnxNet | None = None
-        if weights.suffix == ".onnx":
-            self.net = OnnxNet(weights)
-            saved: dict[str, Any] = self.net.meta
-        else:
-            need_torch(weights)
-            import torch
-
-            saved = torch.load(weights, map_location="cpu", weights_only=True)
-            self.model = build_model()
-            self.model.load_state_dict({k: v.float() for k, v in saved["state"].items()})
-            self.model.eval()
+        self.net, self.model, saved = load_net(weights, lambda _: build_model())
         self.temperature = float(saved.get("temperature", 1.0))
 
     def apart(self, frame: Frame, pairs: Sequence[tuple[Box, Box]]) -> list[float]:
@@ -139,20 +127,11 @@ class SeamClassifier:
 
     def probabilities(self, strips: Sequence[Frame]) -> npt.NDArray[np.float32]:
         """Each strip's probability of two cards (calibrated)."""
-        batch = preprocess(strips)
-        if self.net is not None:
-            logits = self.net(batch)
-        else:
-            import torch
-
-            with torch.inference_mode():
-                logits = np.asarray(self.model(torch.from_numpy(batch)).numpy(), np.float32)
+        logits = logits_of(self.net, self.model, preprocess(strips))
         return np.asarray(softmax(logits / self.temperature)[:, 1], np.float32)
 
     def export(self, path: Path) -> Path:
         """The torch weights as ONNX at `path`, with the temperature."""
-        if self.model is None:
-            raise ValueError(f"{self.weights}: ya es un ONNX; se exporta desde los pesos .pt")
         return export_net(self.model, path, (HEIGHT, WIDTH), {"temperature": self.temperature}, self.weights)
 
 
