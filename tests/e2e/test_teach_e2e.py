@@ -179,9 +179,9 @@ def test_without_the_learning_part_the_page_says_so_and_installs_it(tmp_path: Pa
     script = (
         "import time, pathlib\n"
         "print('Collecting ultralytics>=8.3', flush=True)\n"
-        "time.sleep(1.5)\n"
         "print('Downloading torch-2.5.0-cp311-none-linux_x86_64.whl (800 MB)', flush=True)\n"
-        "time.sleep(1.5)\n"
+        f"while not pathlib.Path({str(tmp_path / 'gate')!r}).exists():\n"  # the test says when pip may finish
+        "    time.sleep(0.02)\n"
         f"pathlib.Path({str(module)!r}).write_text('')\n"
         "print('Successfully installed torch-2.5.0 ultralytics-8.3.0', flush=True)\n"
     )
@@ -212,6 +212,7 @@ def test_without_the_learning_part_the_page_says_so_and_installs_it(tmp_path: Pa
         expect(page.locator("#learn-part-message")).to_contain_text("instalando la parte de aprendizaje")
         expect(page.locator("#learn-part-lines")).to_contain_text("Collecting ultralytics", timeout=10000)
         shot(page, "teach-learning-part")
+        (tmp_path / "gate").write_text("")
         expect(page.locator("#learn-part-message")).to_contain_text("ya se puede enseñar", timeout=20000)
         expect(page.locator("#learn-part-lines")).to_contain_text("Successfully installed")
         assert page.evaluate("document.documentElement.scrollWidth") <= 800

@@ -97,7 +97,8 @@ def test_the_learning_part_is_installed_in_the_background_with_pips_lines(tmp_pa
         "import sys, time, pathlib\n"
         "print('Collecting ultralytics>=8.3', flush=True)\n"
         "print('Downloading torch-2.5.0-cp311-none-linux_x86_64.whl (800 MB)', flush=True)\n"
-        "time.sleep(0.5)\n"
+        f"while not pathlib.Path({str(tmp_path / 'gate')!r}).exists():\n"  # the test says when pip may finish
+        "    time.sleep(0.02)\n"
         f"pathlib.Path({str(module)!r}).write_text('')\n"
         "print('Successfully installed torch-2.5.0 ultralytics-8.3.0', flush=True)\n"
     )
@@ -107,8 +108,9 @@ def test_the_learning_part_is_installed_in_the_background_with_pips_lines(tmp_pa
         started = coordinator.post("/ensenar/aprendizaje")
         assert started.status_code == 202
         assert started.get_json()["learning_part"]["state"] == "running"
-        again = coordinator.post("/ensenar/aprendizaje")  # the fake pip takes half a second
+        again = coordinator.post("/ensenar/aprendizaje")  # the fake pip waits for the gate
         assert again.status_code == 409 and "ya se está instalando" in again.get_json()["error"]
+        (tmp_path / "gate").write_text("")
         wait_until(lambda: coordinator.get("/ensenar/state.json").get_json()["learning_part"]["state"] != "running")
         part = coordinator.get("/ensenar/state.json").get_json()["learning_part"]
         assert part["state"] == "done" and part["installed"] and part["missing"] == []
