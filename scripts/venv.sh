@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 want_extras="${1:-}"
+case "$want_extras" in
+    "" | learn | dev) ;;
+    *) echo "scripts/venv.sh: «$want_extras» no es una parte que se instale; use learn o dev (o nada: solo el lector)." >&2; exit 2 ;;
+esac
 if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     echo "Cacho Companion necesita Python 3.11 o más nuevo ($PY es $("$PY" --version 2>&1))." >&2
     exit 1

@@ -173,3 +173,6 @@ def test_setting_up_installs_what_is_asked_and_keeps_what_is_there(tmp_path: Pat
     assert "parte de aprendizaje" in said and log.read_text().split()[-1] == ".[dev]"
     calls = log.read_text().count("install")
     assert setup() == "" and log.read_text().count("install") == calls
+    wrong = subprocess.run(["bash", str(fake / "scripts" / "venv.sh"), "todo"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "no es una parte que se instale" in wrong.stderr
+    assert log.read_text().count("install") == calls  # nothing installed
