@@ -7,8 +7,12 @@ knows its code, so code asks `has(die.reasons, ReasonCode.CUT)` and never search
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Iterable
 from enum import StrEnum
+
+from vision import words
 
 
 class ReasonCode(StrEnum):
@@ -35,7 +39,8 @@ class ReasonCode(StrEnum):
     DOUBTFUL_FACE = "doubtful_face"  # a face a rendered scene's labels mark as doubtful
 
 
-# The Spanish message of each code: a str.format template of the values the reason is made with.
+# The Spanish message of each code: a str.format template of the values the reason is made with; its numbers are
+# written as Spanish writes them («0,60 < 0,90», «10 %»: `Spanish`).
 MESSAGES: dict[ReasonCode, str] = {
     ReasonCode.DOUBTFUL_DETECTION: "detección dudosa ({confidence:.0%})",
     ReasonCode.CUT: "cortado por el borde de la imagen",
@@ -90,15 +95,31 @@ CARD_MESSAGES: dict[CardReasonCode, str] = {
 }
 
 
+class Spanish(string.Formatter):
+    """str.format with the decimals of `f` and `%` fields as Spanish writes them (0,60; 10 %)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        """A number with a fixed-point or percent spec in Spanish; anything else as str.format writes it."""
+        spec = re.fullmatch(r"(\+?)\.(\d+)([f%])", format_spec)
+        if spec is None or not isinstance(value, int | float):
+            return super().format_field(value, format_spec)
+        sign, digits, kind = spec.group(1), int(spec.group(2)), spec.group(3)
+        text = words.percent(value, digits) if kind == "%" else words.number(value, digits)
+        return f"+{text}" if sign and value >= 0 else text
+
+
+SPANISH = Spanish()
+
+
 class Reason(str):
     """A reason's Spanish message that knows its code: `Reason(ReasonCode.MODEL_DOUBTS, confidence=0.6,
-    threshold=0.9)` is the text "el modelo duda (0.60 < 0.90)" with `.code` MODEL_DOUBTS."""
+    threshold=0.9)` is the text "el modelo duda (0,60 < 0,90)" with `.code` MODEL_DOUBTS."""
 
     code: ReasonCode | CardReasonCode
 
     def __new__(cls, code: ReasonCode | CardReasonCode, **values: object) -> Reason:
         template = CARD_MESSAGES[code] if isinstance(code, CardReasonCode) else MESSAGES[code]
-        return _reason(template.format(**values), code)
+        return _reason(SPANISH.format(template, **values), code)
 
     def __reduce__(self) -> tuple[object, tuple[str, ReasonCode | CardReasonCode]]:
         """Pickled as its text and code (a reading sent between processes keeps its codes)."""

@@ -330,7 +330,7 @@ def test_corners_unsure_each_are_sure_together_unless_they_doubt_the_same_other_
     apart = judge([corner(0, "5C"), corner(200, "6S")], settings)  # each 0.85, but no other card fits both
     assert not apart.uncertain and apart.confidence > 0.995
     alike = judge([corner(0, "5C"), corner(200, "5C")], settings)  # both lean to 5C: 0.72 against 0.02
-    assert alike.uncertain and alike.reasons == ("esquinas poco seguras (0.97)",)
+    assert alike.uncertain and alike.reasons == ("esquinas poco seguras (0,97)",)
     # a corner the second classifier names otherwise still doubts the card
     dissent = IndexHit("5S", 0.85, Box(200, 0, 230, 50), second="5C", probs=spread("5S", 0.85, "6S"))
     assert judge([corner(0, "5C"), dissent], settings).uncertain
@@ -414,7 +414,7 @@ def test_the_second_classifier_judges_a_card_on_all_its_corners_too() -> None:
     other = judge([corner(0, "5C", 0.99), corner(200, "5S", 0.6)], settings)
     assert other.reasons == ("la segunda lectura dice 5C",)
     unsure = judge([corner(0, "5C", 0.55), corner(200, "5S", 0.8)], settings)
-    assert unsure.uncertain and unsure.reasons[0].startswith("la segunda lectura duda (0.")
+    assert unsure.uncertain and unsure.reasons[0].startswith("la segunda lectura duda (0,")
     # a card seen by one corner is still named by the second on that corner
     assert judge([corner(0, "5C", 0.99)], settings).reasons[0] == "la segunda lectura dice 5C"
 
@@ -516,7 +516,7 @@ def test_a_lone_corner_the_second_names_unsure_is_doubted_where_lone_second_is_s
 
     assert not judge([lone(0.55)], CardSettings(lone_second=None)).uncertain  # none: naming it is enough
     doubted = judge([lone(0.55)], CardSettings())
-    assert doubted.uncertain and doubted.reasons == ("una sola esquina, la segunda lectura poco segura (0.55)",)
+    assert doubted.uncertain and doubted.reasons == ("una sola esquina, la segunda lectura poco segura (0,55)",)
     assert not judge([lone(0.95)], CardSettings(lone_second=0.9)).uncertain
     bare = IndexHit("JH", 0.98, Box(0, 0, 30, 50), second="JH")  # a second classifier that gave no probabilities
     assert judge([bare], CardSettings(lone_second=0.9)).uncertain

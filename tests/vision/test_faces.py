@@ -344,7 +344,7 @@ def test_combine_flags_disagreement_with_both_faces_in_the_reason() -> None:
 def test_combine_flags_a_doubtful_model_even_when_the_pips_agree() -> None:
     verdict = combine(cnn(3, 0.6), pips(3), threshold=0.9)
     assert verdict.uncertain and verdict.face == 3
-    assert verdict.reasons == ("el modelo duda (0.60 < 0.90)",)
+    assert verdict.reasons == ("el modelo duda (0,60 < 0,90)",)
 
 
 def test_combine_flags_when_the_pips_cannot_be_counted() -> None:
@@ -402,7 +402,7 @@ def test_pair_counts_pips_only_where_the_model_is_sure_when_asked() -> None:
     sure, doubtful, unreadable = pair.verdicts(crops)
     assert counter.given == [1]  # only the first crop was counted
     assert not sure.uncertain and sure.face == 3
-    assert doubtful.uncertain and doubtful.face == 5 and doubtful.reasons == ("el modelo duda (0.60 < 0.90)",)
+    assert doubtful.uncertain and doubtful.face == 5 and doubtful.reasons == ("el modelo duda (0,60 < 0,90)",)
     assert unreadable.uncertain and unreadable.reasons == ("el modelo no ve una cara legible",)
     every = ListReader([pips(3), pips(4), pips(2)])
     FaceReaderPair(ListReader([cnn(3), cnn(5, 0.6), cnn(None, 0.9)]), every, threshold=0.9).verdicts(crops)

@@ -291,7 +291,7 @@ def test_paired_faces_flag_a_die_the_model_thinks_may_be_cocked() -> None:
     faces.classifier = faces.pair.classifier = Probabilities(rows, None, leaning=0.15)
     crops = [np.full((40, 40, 3), 128, np.uint8)] * 2
     first, second = faces.read_dice(crops)
-    assert any("quizá montado (0.20 ≥ 0.15)" in r for r in first.reasons)
+    assert any("quizá montado (0,20 ≥ 0,15)" in r for r in first.reasons)
     assert not any("montado" in r for r in second.reasons)
     faces.classifier.cocked_threshold = None  # a model with no calibrated cocked flag
     assert not any("montado" in r for v in faces.read_dice(crops) for r in v.reasons)

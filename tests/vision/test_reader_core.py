@@ -656,7 +656,7 @@ def test_a_box_the_finder_doubts_is_kept_only_where_the_classifier_is_sure_of_a_
     reading = DiceReader(finder, SureOfBright(), WITH_SECOND_CHANCE).read(frame)
     assert [d.box for d in reading.dice] == [sure, doubted]
     assert not reading.dice[0].uncertain
-    assert reading.dice[1].uncertain and any("detección dudosa (10%)" in r for r in reading.dice[1].reasons)
+    assert reading.dice[1].uncertain and any("detección dudosa (10\u00a0%)" in r for r in reading.dice[1].reasons)
     assert reading.not_dice == ()  # only boxes of 0.25 and over are reported as no die
     # flagged even where the reader would not doubt a detection of 0.1 for itself
     lenient = replace(WITH_SECOND_CHANCE, min_detection=0.05)
