@@ -102,7 +102,7 @@ class Spanish(string.Formatter):
         """A number with a fixed-point or percent spec in Spanish; anything else as str.format writes it."""
         spec = re.fullmatch(r"(\+?)\.(\d+)([f%])", format_spec)
         if spec is None or not isinstance(value, int | float):
-            return super().format_field(value, format_spec)
+            return str(super().format_field(value, format_spec))
         sign, digits, kind = spec.group(1), int(spec.group(2)), spec.group(3)
         text = words.percent(value, digits) if kind == "%" else words.number(value, digits)
         return f"+{text}" if sign and value >= 0 else text
