@@ -211,7 +211,7 @@
   }
 
   function dieChip(d, pos, moved) {
-    const conf = d.confidence === null ? "" : " " + Math.round(d.confidence * 100) + "%";
+    const conf = d.confidence === null ? "" : " " + window.Cacho.percent(d.confidence);
     const cls = "rdie" + (d.uncertain && !(d.corrected || d.confirmed) ? " doubtful" : "") + (d.corrected ? " corrected" : "") +
       (d.face === null ? " unset" : "") + (moved ? " moved" : "") + (d.kept !== null && d.kept !== undefined ? " kept" : "");
     return h("button", {

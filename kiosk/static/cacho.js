@@ -48,7 +48,7 @@
               dataset: { index: k },
               onclick: () => { fixing = { seat: e.seat, index: k }; draw(); },
             },
-            window.Cacho.cardName(c.card) + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
+            window.Cacho.cardName(c.card) + (c.corrected ? "" : " · " + window.Cacho.percent(c.confidence)),
           ),
         ),
         e.cards.length < r.size ? h("button", { class: "rcard doubtful", dataset: { index: e.cards.length }, onclick: () => { fixing = { seat: e.seat, index: e.cards.length }; draw(); } }, "+") : null,

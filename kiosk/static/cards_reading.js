@@ -23,7 +23,7 @@ window.CardsReading = (function () {
     }
     const cards = entry.cards.map((c, k) =>
       chip(
-        cardName(c.card) + (c.corrected ? "" : " · " + Math.round(c.confidence * 100) + "%"),
+        cardName(c.card) + (c.corrected ? "" : " · " + window.Cacho.percent(c.confidence)),
         (c.doubtful ? " doubtful" : "") + (c.corrected ? " corrected" : "") + (fix && fix.index === k ? " chosen" : ""),
         () => choose({ seat: entry.seat, index: k }),
         { index: k },

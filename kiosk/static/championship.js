@@ -34,7 +34,7 @@
       view.ruling && view.has_photo ? h("img", { class: "champ-photo", alt: tr("Foto del fallo"), src: "/campeonato/foto/" + view.table + ".jpg?v=" + encodeURIComponent(view.ruling.photo || "") }) : null,
       h("p", {}, h("small", {}, view.received + " " + tr("eventos"))),
       view.reader ? h("p", { class: "champ-reader" }, h("small", {}, tr("Lee con") + " " +
-        (view.reader.models === "stock" ? tr("de fábrica") : view.reader.models) + " · " +
+        window.Cacho.modelsName(view.reader.models) + " · " +
         view.reader.evidence + " " + tr("dados de prueba"))) : null);
   }
 

@@ -71,14 +71,15 @@ window.Cacho = (function () {
     const age = health.age_s === null ? "—" : num(health.age_s, 1) + " s";
     const label = { ok: t("Cámara"), error: t("Cámara: error"), none: t("Sin cámara"), starting: t("Cámara…") }[health.state] || health.state;
     el.textContent = label + (health.state === "ok" ? " · " + num(health.fps, 1) + " fps · " + age : "");
-    el.title = health.message + (health.reader ? " · " + t("lector") + ": " + health.reader : "");
+    el.title = health.message + (health.reader ? " · " + t("lector") + ": " + readerState(health.reader) : "");
     // Which models folder reads the dice (the stock one, or one adapted to the table's dice): a tap teaches more.
     const models = document.getElementById("models-badge");
     if (models && health.models !== undefined && health.reader !== "none") {
       models.hidden = false;
       models.dataset.models = health.models;
       models.dataset.state = health.reader === "error" ? "error" : (health.models === "stock" ? "none" : "ok");
-      models.textContent = t("Dados") + ": " + (health.models === "stock" ? t("de fábrica") : health.models);
+      models.textContent = t("Dados") + ": " + modelsName(health.models);
+      models.title = health.models;
     }
   }
 
@@ -167,6 +168,11 @@ window.Cacho = (function () {
     return value.toLocaleString(window.CACHO_LANG === "en" ? "en-US" : "es-CL", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
   }
 
+  // A share (0.92) as the page's language writes a percentage: «92 %» in Spanish, «92%» in English.
+  function percent(share) {
+    return new Intl.NumberFormat(window.CACHO_LANG === "en" ? "en-US" : "es", { style: "percent", maximumFractionDigits: 0 }).format(share);
+  }
+
   // «1 carta», «3 cartas»: the count and the form its plural rule takes in the page's language (`one`, `other`
   // already in that language).
   function count(n, one, other) {
@@ -188,6 +194,46 @@ window.Cacho = (function () {
     document.querySelectorAll("[data-since]").forEach((el) => { el.textContent = since(el.dataset.since); });
   });
 
+  // A models folder as a coordinator reads it: «de fábrica», or for a folder named by when it was adapted
+  // (20261201-220906, the kiosk's clock) «adaptado hoy, 22:09» or «adaptado el 1 de diciembre, 22:09»; any
+  // other name as it is.
+  function modelsName(name) {
+    if (name === "stock") return t("de fábrica");
+    const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(name || "");
+    if (!m) return name || "";
+    const when = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+    const locale = window.CACHO_LANG === "en" ? "en-US" : "es";
+    const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(when);
+    if (when.toDateString() === new Date().toDateString()) return t("adaptado hoy") + ", " + time;
+    return t("adaptado el") + " " + new Intl.DateTimeFormat(locale, { day: "numeric", month: "long" }).format(when) + ", " + time;
+  }
+
+  // What the reader is doing, in words (the health's loading | ready | error | none).
+  const READER_STATES = { loading: "cargando", ready: "listo", error: "con error", none: "sin lector" };
+  function readerState(state) {
+    return READER_STATES[state] ? t(READER_STATES[state]) : state;
+  }
+
+  // A form's own checks (a field left empty, a number out of range) said in the page's language, not the
+  // browser's: Chromium answers in its own («Please fill out this field.») whatever the page's language.
+  function validityText(field) {
+    const v = field.validity;
+    if (v.valueMissing) return t("Complete este campo.");
+    if (v.rangeUnderflow) return t("El valor debe ser al menos") + " " + field.min + ".";
+    if (v.rangeOverflow) return t("El valor debe ser como mucho") + " " + field.max + ".";
+    if (v.stepMismatch || v.badInput) return t("Escriba un número entero.");
+    if (v.typeMismatch || v.patternMismatch) return t("El valor no tiene la forma pedida.");
+    if (v.tooShort) return t("Es demasiado corto.");
+    return "";
+  }
+  document.addEventListener("invalid", (e) => {
+    const field = e.target;
+    if (!field.setCustomValidity) return;
+    field.setCustomValidity("");
+    if (!field.validity.valid) field.setCustomValidity(validityText(field));
+  }, true);
+  document.addEventListener("input", (e) => { if (e.target.setCustomValidity) e.target.setCustomValidity(""); }, true);
+
   // A card as the picker shows it, rank and suit symbol ("5♥"), from its code ("5H"); "?" for none.
   const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   function cardName(code) {
@@ -201,5 +247,5 @@ window.Cacho = (function () {
     return String(text).replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUIT_SYMBOLS[suit]);
   }
 
-  return { api, get, h, listen, badge, t, num, count, since, tablePage, cardName, cardsIn };
+  return { api, get, h, listen, badge, t, num, percent, count, since, modelsName, tablePage, cardName, cardsIn };
 })();

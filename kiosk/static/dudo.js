@@ -130,7 +130,7 @@
   // show, the server's proposal); a reading without that list asks them all.
   let deciding = null;
   const asked = (d) => doubtful(d) && (deciding === null || deciding.has(d.id));
-  const dieLabel = (d) => (d.face === null ? "?" : PIPS[d.face] + " " + d.face) + (d.confidence === null ? "" : " " + Math.round(d.confidence * 100) + "%");
+  const dieLabel = (d) => (d.face === null ? "?" : PIPS[d.face] + " " + d.face) + (d.confidence === null ? "" : " " + window.Cacho.percent(d.confidence));
 
   function dieButton(player, d, canEdit) {
     const picking = picker && picker.player === player && picker.die === d.id;
@@ -165,7 +165,7 @@
       ? p.player + " · " + t("dado nuevo")
       : p.player + " · " + t("dado") + " " + (index + 1) + " " + t("de") + " " + dice.length + ": " +
         (d.read === null ? t("sin lectura") : t("leído") + " " + PIPS[d.read] + " " + d.read) +
-        (d.confidence === null ? "" : " (" + Math.round(d.confidence * 100) + " %)");
+        (d.confidence === null ? "" : " (" + window.Cacho.percent(d.confidence) + ")");
     return h("div", { class: "picker", id: "picker", role: "dialog", "aria-label": what },
       dieZoom(r, d),
       h("p", { class: "picker-die" }, what),
@@ -362,8 +362,8 @@
     box.hidden = false;
     box.replaceChildren(
       h("h2", {}, t("Probabilidad de que la apuesta sea cierta")),
-      h("p", { class: "odds-value", id: "odds-true" }, Math.round(o.true * 100) + " %"),
-      h("p", {}, t("exacta (calzo)") + ": " + Math.round(o.exact * 100) + " % · " + o.dice + " " + t("dados") + " · " + (o.aces_wild ? t("ases comodín") : t("ases no comodín"))));
+      h("p", { class: "odds-value", id: "odds-true" }, window.Cacho.percent(o.true)),
+      h("p", {}, t("exacta (calzo)") + ": " + window.Cacho.percent(o.exact) + " · " + o.dice + " " + t("dados") + " · " + (o.aces_wild ? t("ases comodín") : t("ases no comodín"))));
   }
 
   function drawTools() {

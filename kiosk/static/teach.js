@@ -58,11 +58,12 @@
   }
 
   function drawModels(m) {
-    const name = (x) => (x === "stock" ? t("de fábrica") : x);
+    const name = window.Cacho.modelsName;
     let text = name(m.active);
     if (m.chosen !== m.active) text += " (" + t("cargando") + " " + name(m.chosen) + ")";
     $("models-active").textContent = text;
     $("models-active").dataset.models = m.active;
+    $("models-active").title = m.active;
     $("models-stock").hidden = m.chosen === "stock";
     const latest = m.adapted[0];
     $("models-latest").hidden = !latest || m.chosen === latest;
@@ -70,7 +71,7 @@
     const e = m.evidence;
     $("models-evidence").textContent = !e || !e.dice ? t("todavía sin pruebas de esta mesa") :
       e.dice + " " + t("dados de prueba de esta mesa") + " · " + (e.alone !== null
-        ? t("acepta sin contar los puntos desde") + " " + Math.round(e.alone * 100) + " %"
+        ? t("acepta sin contar los puntos desde") + " " + window.Cacho.percent(e.alone)
         : t("sin contar los puntos todavía pregunta: hacen falta") + " " + e.needed + " " + t("pruebas sin error"));
   }
 

@@ -264,7 +264,7 @@
           dataset: { seat: e.seat },
           onclick: () => { fixing = e.seat; drawPicker(); drawReading(); },
         },
-        nameOf(e.seat) + ": " + (e.card === null ? "?" : window.Cacho.cardName(e.card) + (e.down ? " (" + L("tapada") + ")" : "")) + (e.corrected ? "" : " · " + Math.round(e.confidence * 100) + "%"),
+        nameOf(e.seat) + ": " + (e.card === null ? "?" : window.Cacho.cardName(e.card) + (e.down ? " (" + L("tapada") + ")" : "")) + (e.corrected ? "" : " · " + window.Cacho.percent(e.confidence)),
       ),
     );
     // why the reader doubts each card still to settle, in words (a touchscreen has no tooltips)

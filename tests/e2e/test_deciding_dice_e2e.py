@@ -49,7 +49,7 @@ def test_doubtful_dice_that_cannot_change_the_ruling_are_left_and_confirm_is_one
     expect(page.locator('.rwhy[data-name="Ana"] .left-note')).to_have_text(
         "1 dado dudoso no puede cambiar el fallo: quedan como se leyeron"
     )
-    expect(page.locator('.rwhy[data-name="Caro"] ul.why')).to_have_text(f"⚁ 2 91%: {doubt}")
+    expect(page.locator('.rwhy[data-name="Caro"] ul.why')).to_have_text(f"⚁ 2 91 %: {doubt}")
     expect(page.locator("#confirm-btn")).to_be_enabled()
 
 

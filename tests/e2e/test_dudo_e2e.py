@@ -456,6 +456,29 @@ def test_the_round_line_says_obligo_and_mano_a_mano(bare: Server, page: Any) -> 
         expect(page.locator(".round")).to_have_text(f"Ronda 1 · parte Ana · {mode}")
 
 
+def test_the_pages_checks_percentages_and_reader_speak_spanish(bare: Server, page: Any) -> None:
+    """Issue 63, point 9: a field left empty is asked for in Spanish, not in Chromium's English; a share is written
+    as Spanish writes a percentage; the reader's state and an adapted reader are said in words, not as codes."""
+    page.goto(bare.url + "/dudo/new")
+    page.locator("#players").fill("")
+    page.locator("#create").click()
+    assert page.url.endswith("/dudo/new")  # nothing was sent
+    said = page.locator("#players").evaluate("el => el.validationMessage")
+    assert said == "Complete este campo.", said
+    page.locator("#players").fill("Ana\nBeto")
+    assert page.locator("#players").evaluate("el => el.validationMessage") == ""
+    cacho = "window.Cacho"
+    assert page.evaluate(f"{cacho}.percent(0.62)") == "62\u00a0%"
+    assert page.evaluate(f"{cacho}.modelsName('stock')") == "de fábrica"
+    assert page.evaluate(f"{cacho}.modelsName('20201201-220906')") == "adaptado el 1 de diciembre, 22:09"
+    page.goto(bare.url + "/dudo/new?lang=en")
+    page.locator("#players").fill("")
+    page.locator("#create").click()
+    assert page.locator("#players").evaluate("el => el.validationMessage") == "Please fill out this field."
+    assert page.evaluate(f"{cacho}.percent(0.62)") == "62%"
+    assert page.evaluate(f"{cacho}.modelsName('20201201-220906')") == "adapted on December 1, 22:09"
+
+
 def test_a_kiosk_that_stops_answering_is_shown(bare: Server, page: Any) -> None:
     """Issue 34, point 9: with the server down the camera badge says so, and a tap says it was not applied."""
     new_table(page, bare)
@@ -605,7 +628,7 @@ def test_a_die_is_corrected_by_finger_with_its_doubts_in_words(bare: Server, pag
 
     drawn_reading(page, reading)
     why = page.locator('.rwhy[data-name="Caro"] ul.why')
-    expect(why).to_have_text(f"⚃ 4 62%: {doubt}")
+    expect(why).to_have_text(f"⚃ 4 62 %: {doubt}")
     page.locator('.rdie[data-id="Caro4"]').click()
     picker = page.locator("#picker")
     expect(picker.locator(".picker-die")).to_have_text("Caro · dado 5 de 5: leído ⚃ 4 (62 %)")

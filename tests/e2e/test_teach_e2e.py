@@ -154,7 +154,12 @@ def test_the_table_teaches_its_reader(served: tuple[str, RowReader, Path], page:
     expect(page.locator("#models-badge")).not_to_have_text("Dados: de fábrica", timeout=20000)
     adapted = page.locator("#models-badge").get_attribute("data-models")
     assert adapted and adapted != "stock"
-    expect(page.locator("#models-active")).to_have_text(adapted)
+    # named by when it was adapted, as a coordinator reads it (the folder's own name is its title)
+    at = f"{adapted[9:11]}:{adapted[11:13]}"
+    said = re.compile(rf"^adaptado (hoy|el \d+ de \w+), {at}$")
+    expect(page.locator("#models-active")).to_have_text(said)
+    expect(page.locator("#models-active")).to_have_attribute("title", adapted)
+    expect(page.locator("#models-badge")).to_have_text(re.compile(rf"^Dados: adaptado (hoy|el \d+ de \w+), {at}$"))
     # its held-out dice are its first evidence at this table, and the page says what they prove
     expect(page.locator("#models-evidence")).to_contain_text("dados de prueba de esta mesa")
     written = learned.parent / "modelos-adaptados" / adapted

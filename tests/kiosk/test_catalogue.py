@@ -92,3 +92,12 @@ def test_numbers_and_counts_are_written_as_each_language_writes_them(app: Flask)
         assert i18n.number(3.75, 2) == "3.75"
     with app.test_request_context("/"):
         assert i18n.number(3.75, 2) == "3,75" and i18n.count(1, "marcador", "marcadores") == "1 marcador"
+
+
+def test_the_pages_name_no_developer_file(client: FlaskClient, coordinator: Coordinator) -> None:
+    coordinator.new_table()
+    for path in ("/", "/dudo/new", "/bolivia/new", "/cacho/new", "/truco/new", "/pifpaf/new", "/cacheta/new"):
+        response = coordinator.get(path)
+        assert response.status_code == 200, path
+        shown = re.sub(r"<[^>]+>", " ", re.sub(r"<script\b.*?</script>", " ", response.get_data(as_text=True), flags=re.S))
+        assert re.findall(r"\b(?:docs|kiosk|vision)/\S+", shown) == [], path
