@@ -313,7 +313,7 @@ class DudoTable:
         if player not in self.players:
             return RuleError("3", f"{player!r} no está sentado en la mesa")
         if self.dice_of(player) == 0:
-            return RuleError("10", f"{player} está eliminado")
+            return RuleError("10", f"{player} ya quedó fuera del juego: no tiene dados")
         if player != rnd.to_act:
             return RuleError("3", f"no es el turno de {player}: le toca a {rnd.to_act} (sentido horario)")
         if isinstance(action, Bid):
@@ -458,7 +458,7 @@ class DudoTable:
                 return RuleError("11", f"{name!r} no está sentado en la mesa")
             have = self.dice_of(name)
             if have == 0:
-                return RuleError("10", f"{name} está eliminado: no tiene cacho que levantar")
+                return RuleError("10", f"{name} quedó fuera del juego: no tiene cacho que levantar")
             if len(faces) != have:
                 return RuleError(
                     "11", f"{name} tiene {_dados(have)} según la cuenta del coordinador y mostró {len(faces)}"

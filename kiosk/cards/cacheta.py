@@ -45,7 +45,7 @@ JS_LABELS = (
     "Pide la buena",
     "por la buena",
     "quemado",
-    "eliminado",
+    "fuera del juego",
     "Con diez cartas",
     "Toque la carta que descarta y luego las nueve que muestra",
     "Toque las diez cartas que muestra",

@@ -114,7 +114,7 @@ EN: dict[str, str] = {
     "Pide la buena": "Asks for the good one",
     "por la buena": "by the good one",
     "quemado": "burned",
-    "eliminado": "eliminated",
+    "fuera del juego": "out of the game",
     "Con diez cartas": "With ten cards",
     "Toque las diez cartas que muestra": "Tap the ten cards shown",
     "Bate con estas cartas": "Knock out with these cards",

@@ -49,7 +49,7 @@ def summary(table: DudoTable) -> str:
     if not table.rulings:
         lines.append("  Todavía no se levantan los cachos.")
     count = table.coordinator_count()
-    dice = " · ".join(f"{name} {n}" if n else f"{name} eliminado" for name, n in count.dice)
+    dice = " · ".join(f"{name} {n}" if n else f"{name} fuera del juego" for name, n in count.dice)
     lines.append(f"Dados: {dice}  —  en juego {count.in_play} de {count.table_start_dice}")
     if table.winner is not None:  # the table is over: no calzo to speak of
         lines.append(f"Campeón de la mesa: {table.winner} (art. 10)")

@@ -43,7 +43,7 @@
     $("players").replaceChildren(
       ...state.players.map((p) => {
         const notes = [];
-        if (!p.alive) notes.push(L("eliminado"));
+        if (!p.alive) notes.push(L("fuera del juego"));
         if (p.good_one) notes.push(L("por la buena"));
         if (p.burned) notes.push(L("quemado"));
         if (p.cards !== null) notes.push(window.Cacho.count(p.cards, L("carta"), L("cartas")));
