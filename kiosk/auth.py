@@ -163,6 +163,7 @@ def setup() -> Any:
             stored = store().setting_once("pin_hash", generate_password_hash(pin))
             if check_password_hash(stored, pin):
                 session["coordinator"] = True
+                session["first_steps"] = True  # the home page says what to do first
                 store().audit(None, "pin_set", {})
                 return redirect(url_for("home.index"))
             return redirect(url_for("auth.login"))

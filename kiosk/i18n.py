@@ -266,6 +266,16 @@ EN: dict[str, str] = {
     "desde": "since",
     "desde las": "since",
     "desde el": "since",
+    "Bienvenido a Cacho Companion": "Welcome to Cacho Companion",
+    "Primero, elija el PIN del coordinador: con él se juega y se corrige; sin él las mesas solo se miran.": (
+        "First, choose the coordinator's PIN: with it the tables are played and corrected; without it they are only"
+        " watched."
+    ),
+    "Elegir el PIN del coordinador": "Choose the coordinator's PIN",
+    "Sin el PIN, las mesas solo se miran.": "Without the PIN, the tables are only watched.",
+    "Para empezar: elija el juego de la mesa. Con cámara, «Calibrar» una vez y «Enseñar los dados» antes de jugar.": (
+        "To begin: choose the table's game. With a camera, «Calibrate» once and «Teach the dice» before playing."
+    ),
     "adaptado hoy": "adapted today",
     "adaptado el": "adapted on",
     "listo": "ready",

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, session, stream_with_context
 
-from kiosk.auth import coordinator_required
+from kiosk.auth import coordinator_required, pin_is_set
 from kiosk.bus import StreamsFull
 from kiosk.camera import encode_jpeg, shrink
 from kiosk.i18n import t
@@ -27,8 +27,10 @@ def table_config_path() -> Path:
 
 @home_bp.route("/")
 def index() -> Any:
-    """Every table, and the buttons to start a new one."""
-    return render_template("home.html", tables=store().tables())
+    """Every table, and the buttons to start a new one; on a first start, the way to the coordinator's PIN."""
+    tables = store().tables()
+    first_steps = session.pop("first_steps", False) or not tables
+    return render_template("home.html", tables=tables, pin_set=pin_is_set(), first_steps=first_steps)
 
 
 @live_bp.route("/events")

@@ -479,6 +479,39 @@ def test_the_pages_checks_percentages_and_reader_speak_spanish(bare: Server, pag
     assert page.evaluate(f"{cacho}.modelsName('20201201-220906')") == "adapted on December 1, 22:09"
 
 
+def test_a_first_visit_asks_for_the_pin_and_says_what_to_do_first(tmp_path: Path, page: Any) -> None:
+    """Issue 63, point 7: at 800x480 a fresh kiosk's home asks for the coordinator's PIN in view; once it is set,
+    the home says what to do first with every «Nueva mesa…» in view; signed out, «Entrar» is in view."""
+
+    def in_view(selector: str) -> None:
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 480, (selector, box)
+
+    with serving(tmp_path, "none") as server:
+        page.goto(server.url + "/")
+        expect(page.locator("#first-steps")).to_contain_text("elija el PIN del coordinador")
+        in_view("#setup-pin")
+        shot(page, "home-first-visit")
+        page.locator("#setup-pin").click()
+        page.wait_for_url(server.url + "/setup")
+        page.fill('input[name="pin"]', PIN)
+        page.fill('input[name="pin2"]', PIN)
+        page.click("form button.primary")
+        page.wait_for_url(server.url + "/")
+        expect(page.locator("#first-hint")).to_contain_text("Para empezar: elija el juego de la mesa")
+        for link in page.locator("#new-tables a.button").all():
+            box = link.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 480, (link.inner_text(), box)
+        shot(page, "home-first-steps")
+        new_table(page, server)
+        page.goto(server.url + "/")
+        expect(page.locator("#first-hint")).to_have_count(0)  # said once; the table is there now
+        page.locator("header form button.link").click()  # «Salir»
+        page.goto(server.url + "/")
+        expect(page.locator("#first-steps")).to_have_count(0)
+        in_view("#sign-in a.button")
+
+
 def test_a_kiosk_that_stops_answering_is_shown(bare: Server, page: Any) -> None:
     """Issue 34, point 9: with the server down the camera badge says so, and a tap says it was not applied."""
     new_table(page, bare)
