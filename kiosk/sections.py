@@ -1,5 +1,6 @@
 """The seeds' section names in Spanish, as the kiosk shows them: the Bolivian and card seeds are written in English,
-and their engines cite each section by its seed name (docs/engines.md)."""
+and their engines cite each section by its seed name (docs/engines.md); Truco's engine names its sections in Spanish
+itself, as they are shown, so they pass through `section` unchanged."""
 
 from __future__ import annotations
 
@@ -20,14 +21,9 @@ SECTIONS = {
     # Cacho español (seed 000)
     "Dealing": "El reparto",
     "Winning": "Quién gana",
-    # Pif Paf and Truco (seed 001)
+    # Pif Paf (seed 001)
     "Game play": "Desarrollo del juego",
     "Play of the hand": "Juego de la mano",
-    "Card ranking": "Valor de las cartas",
-    "Dealing procedure": "El reparto",
-    "Raising the stakes": "Subir la apuesta",
-    "A score of eleven": "La mano de once",
-    "Object of Truco": "Objeto del Truco",
     # Cacheta (seed 003)
     "The Game": "El juego",
     "Knock out": "Batir (knock out)",

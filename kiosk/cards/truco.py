@@ -19,6 +19,8 @@ from engines.cards.truco import (
     PLAY,
     STAKES,
     TRIPLE_TIES,
+    HandKind,
+    Phase,
     PlayCard,
     Truco,
     TrucoGame,
@@ -156,7 +158,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
             "seat": seat,
             "name": name,
             "team": team_of(seat),
-            "cards_left": game.cards_left(seat) if game.phase in ("play", "eleven") else None,
+            "cards_left": game.cards_left(seat) if game.phase in (Phase.PLAY, Phase.ELEVEN) else None,
             "hidden": game.hidden[seat],
         }
         for seat, name in enumerate(game.players)
@@ -185,7 +187,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "dealer": game.dealer,
         "mao": game.mao if game.dealer is not None else None,
         "next_dealer": None if game.dealer is None else (game.dealer + 1) % 4,
-        "turn": game.turn if game.phase == "play" else None,
+        "turn": game.turn if game.phase == Phase.PLAY else None,
         "stake": game.stake,
         "pending": game.pending,
         "pending_name": None if game.pending is None else raise_name(game.pending),
@@ -219,7 +221,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
 
 def may_raise(game: TrucoGame) -> list[int]:
     """The seats that may raise now (the engine's own check), for every screen, the TV's included."""
-    if game.phase != "play":
+    if game.phase != Phase.PLAY:
         return []
     return [seat for seat in range(4) if legality(game.check, [("truco", Truco(seat))])[0].allowed]
 
@@ -227,7 +229,7 @@ def may_raise(game: TrucoGame) -> list[int]:
 def legal_of(game: TrucoGame) -> dict[str, Any]:
     """What may be done now, each with the engine's section and reason when not: raises, answers and cards."""
     seats: list[dict[str, Any]] = []
-    if game.phase == "play":
+    if game.phase == Phase.PLAY:
         for seat in range(4):
             seats.append(
                 {
@@ -238,7 +240,7 @@ def legal_of(game: TrucoGame) -> dict[str, Any]:
                 }
             )
     cards: list[dict[str, Any]] = []
-    if game.phase == "play":
+    if game.phase == Phase.PLAY:
         player = game.turn
         for rank in RANKS:
             for suit in ("S", "H", "D", "C"):
@@ -370,11 +372,11 @@ def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _deal_rest(game: TrucoGame) -> list[dict[str, Any]]:
     """What the dealer does next without a decision: three cards to the mão, or to each seat still waiting."""
-    if game.phase != "deal":
+    if game.phase != Phase.DEAL:
         return []
     if game.deal_queue:
         return [{"event": "deal", "seat": seat} for seat in game.deal_queue]
-    if game.offer is None and game.hands[game.mao] is None and game.kind == "normal":
+    if game.offer is None and game.hands[game.mao] is None and game.kind == HandKind.NORMAL:
         return [{"event": "offer"}]
     return []
 
@@ -410,7 +412,7 @@ def read(table_id: int) -> Any:
     reader = card_reader()
     if reader is None:
         return refuse(common.NO_READER, 409)
-    if game.phase != "play":
+    if game.phase != Phase.PLAY:
         return web.rule_refusal(RuleError(PLAY, "no hay baza en juego que leer"))
     if game.pending is not None:
         return web.rule_refusal(RuleError(STAKES, "hay que responder el truco antes de jugar"))

@@ -221,7 +221,7 @@ def test_replay_other_games_errors(capsys: pytest.CaptureFixture[str], tmp_path:
     assert status == 1
     assert json.loads(out)["error"] == {
         "line": 10,
-        "article": "Dealing procedure",
+        "article": "El reparto",
         "message": "el mão no puede rechazar más de tres manos por reparto",
     }
     cacheta = [

@@ -148,7 +148,7 @@ def test_at_most_three_rejections() -> None:
     state = state.apply(Offer(cards("7H JS 5C")))
     with pytest.raises(TrucoError) as error:
         state.check(Reject(mao))
-    assert error.value.article == "Dealing procedure"
+    assert error.value.article == "El reparto"
     state.check(Keep(mao))
     state.check(PassToPartner(mao))
 
@@ -239,7 +239,7 @@ def test_no_raise_beyond_what_wins_the_game() -> None:
     assert state.pending == 6
     with pytest.raises(TrucoError) as error:
         state.check(Truco(2))
-    assert error.value.article == "Raising the stakes"
+    assert error.value.article == "Subir la apuesta"
     state = state.apply(Accept(2))
     assert state.stake == 6
     with pytest.raises(TrucoError, match="no se sube más allá"):
@@ -284,7 +284,7 @@ def test_with_eleven_no_pass_or_reject() -> None:
     state = game(scores=(11, 0)).apply(StartHand(3))
     with pytest.raises(TrucoError) as error:
         state.check(Offer(cards("4S 5H 6D")))
-    assert error.value.article == "A score of eleven"
+    assert error.value.article == "La mano de once"
     assert state.deal_queue == (0, 1, 2, 3)
 
 

@@ -42,7 +42,7 @@ def test_a_face_down_deal_reaches_play_with_three_unknown_cards_each() -> None:
 def test_cards_played_from_a_face_down_hand_are_checked_against_what_was_seen() -> None:
     state = run(hidden_deal(), [PlayCard(0, c("AS")), PlayCard(1, c("7H"))])
     assert state.hidden == (2, 2, 3, 3)
-    refused(state, PlayCard(2, c("AS")), TrucoError, "Play of the hand", "la carta AS ya se vio")
+    refused(state, PlayCard(2, c("AS")), TrucoError, "Juego de la mano", "la carta AS ya se vio")
     refused(state, PlayCard(2, c("8S")), TrucoError, "Truco", "no está en la baraja")
     state = run(state, [PlayCard(2, c("4C")), PlayCard(3, c("3S"))])
     assert state.tricks[0].team == 0 and state.tricks[0].winner == 2
@@ -72,16 +72,16 @@ def test_pass_and_reject_with_unknown_cards() -> None:
 def test_known_and_face_down_hands_mix() -> None:
     state = game().apply(StartHand(3))
     state = run(state, [Offer(cards("AS 2C QH")), Keep(0), DealTo(1), DealTo(2, cards("4C 3H KD")), DealTo(3)])
-    refused(state, PlayCard(0, c("4C")), TrucoError, "Play of the hand", "Ana no tiene la carta 4C")  # known cards
+    refused(state, PlayCard(0, c("4C")), TrucoError, "Juego de la mano", "Ana no tiene la carta 4C")  # known cards
     state = state.apply(PlayCard(0, c("AS")))
-    refused(state, PlayCard(1, c("4C")), TrucoError, "Play of the hand", "la carta 4C ya se vio")  # seat 2 holds it
+    refused(state, PlayCard(1, c("4C")), TrucoError, "Juego de la mano", "la carta 4C ya se vio")  # seat 2 holds it
 
 
 def test_iron_hand_face_down() -> None:
     state = hidden_deal(game((11, 11)))
     assert state.kind == "iron" and state.phase == "play"
     state = run(state, [PlayCard(0, c("4C")), PlayCard(1, c("4S")), PlayCard(2, c("5S")), PlayCard(3, c("6S"))])
-    refused(state, PlayCard(0, c("AS"), down=True), TrucoError, "A score of eleven", "no hay tapadas")
+    refused(state, PlayCard(0, c("AS"), down=True), TrucoError, "La mano de once", "no hay tapadas")
 
 
 def test_eleven_hand_face_down() -> None:
@@ -112,4 +112,4 @@ def test_log_events_without_cards_are_face_down() -> None:
 
 def test_a_short_known_deal_is_still_refused() -> None:
     state = game().apply(StartHand(3))
-    refused(state, Offer(cards("AS 2C")), TrucoError, "Dealing procedure", "se reparten tres cartas, no 2")
+    refused(state, Offer(cards("AS 2C")), TrucoError, "El reparto", "se reparten tres cartas, no 2")

@@ -152,7 +152,7 @@ def test_no_face_down_on_the_first_trick_allowed_later() -> None:
     state = deal(new_game(), HANDS)
     with pytest.raises(TrucoError) as error:
         state.check(PlayCard(0, c("3S"), down=True))
-    assert error.value.article == "Play of the hand"
+    assert error.value.article == "Juego de la mano"
     state = play(state, [(0, "3S"), (1, "2S"), (2, "6C"), (3, "7S")])  # Ana's 3 wins; she leads
     assert state.turn == 0
     state = play(state, [(0, "~KS"), (1, "4D"), (2, "~3H"), (3, "5C")])
@@ -215,7 +215,7 @@ def test_pass_once_reject_three_times_at_most() -> None:
     assert state.hands[3] == parse_cards("3S KS 5H")
     for hand in ("2S QD 4D", "3H 6C JH", "AH 7S 5C"):
         state = state.apply(Offer(parse_cards(hand)))
-        refused(state, PassToPartner(1), TrucoError, "Dealing procedure", "ya pasó una mano a su compañero")
+        refused(state, PassToPartner(1), TrucoError, "El reparto", "ya pasó una mano a su compañero")
         state = state.apply(Reject(1))
     state = state.apply(Offer(parse_cards("4C 7H AS")))
     with pytest.raises(TrucoError, match="tres"):
@@ -231,8 +231,8 @@ def test_cut_one_to_three_times_by_the_dealers_left() -> None:
     for cuts in (1, 2, 3):
         state.check(Cut(1, cuts, "top"))
     for cuts in (0, 4):
-        refused(state, Cut(1, cuts, "top"), TrucoError, "Dealing procedure", "de una a tres veces")
-    refused(state, Cut(3, 1, "top"), TrucoError, "Dealing procedure", "corta el jugador a la izquierda")
+        refused(state, Cut(1, cuts, "top"), TrucoError, "El reparto", "de una a tres veces")
+    refused(state, Cut(3, 1, "top"), TrucoError, "El reparto", "corta el jugador a la izquierda")
 
 
 # --- Stakes ---------------------------------------------------------------------------------------------
@@ -262,9 +262,9 @@ def test_accepted_truco_plays_for_three() -> None:
 
 def test_no_card_while_a_raise_is_unanswered() -> None:
     state = deal(new_game(), HANDS).apply(Truco(0))
-    refused(state, PlayCard(0, c("3S")), TrucoError, "Raising the stakes", "responder el truco antes de jugar")
+    refused(state, PlayCard(0, c("3S")), TrucoError, "Subir la apuesta", "responder el truco antes de jugar")
     # The trucador's own partner cannot answer.
-    refused(state, Accept(2), TrucoError, "Raising the stakes", "responde la pareja contraria")
+    refused(state, Accept(2), TrucoError, "Subir la apuesta", "responde la pareja contraria")
 
 
 def test_seed_example_score_six_cannot_raise_to_nine() -> None:
@@ -275,7 +275,7 @@ def test_seed_example_score_six_cannot_raise_to_nine() -> None:
     for seat in (0, 2):
         with pytest.raises(TrucoError) as error:
             state.check(Truco(seat))
-        assert error.value.article == "Raising the stakes"
+        assert error.value.article == "Subir la apuesta"
     state = state.apply(Accept(2))
     assert state.stake == 6
 
@@ -292,7 +292,7 @@ def test_no_raise_when_the_accepted_stake_already_wins(score: int, allowed: bool
     else:
         with pytest.raises(TrucoError) as error:
             state.check(Truco(2))  # 9 + 3 = 12 already wins the game
-        assert error.value.article == "Raising the stakes"
+        assert error.value.article == "Subir la apuesta"
 
 
 def test_a_team_on_six_may_still_truco() -> None:
@@ -319,16 +319,16 @@ def test_fouls_one_tento_never_the_twelfth() -> None:
 def test_hand_of_eleven_direct_deal_no_pass_no_reject() -> None:
     state = new_game((11, 4)).apply(StartHand(3))
     assert state.kind == "eleven"
-    eleven = "A score of eleven"
+    eleven = "La mano de once"
     refused(state, Offer(parse_cards("3S KS 5H")), TrucoError, eleven, "se reparte directamente")
     # Nothing is offered to the mão, so there is nothing to reject or pass.
     for decision in (Reject(0), PassToPartner(0)):
-        refused(state, decision, TrucoError, "Dealing procedure", "no hay cartas ofrecidas al mão")
+        refused(state, decision, TrucoError, "El reparto", "no hay cartas ofrecidas al mão")
 
 
 def test_hand_of_eleven_run_costs_one_tento() -> None:
     state = deal(new_game((11, 4)), HANDS)
-    refused(state, ElevenDecision(1, False), TrucoError, "A score of eleven", "decide la pareja que tiene once")
+    refused(state, ElevenDecision(1, False), TrucoError, "La mano de once", "decide la pareja que tiene once")
     state = state.apply(ElevenDecision(0, False))
     assert state.scores == (11, 5) and state.phase == "hand"
 
@@ -337,7 +337,7 @@ def test_hand_of_eleven_played_for_three_without_truco_leader_wins_game() -> Non
     state = deal(new_game((11, 4)), HANDS).apply(ElevenDecision(0, True))
     assert state.stake == 3
     for seat in range(4):
-        refused(state, Truco(seat), TrucoError, "A score of eleven", "no se puede trucar")
+        refused(state, Truco(seat), TrucoError, "La mano de once", "no se puede trucar")
     state = play(state, [(0, "3S"), (1, "2S"), (2, "3H"), (3, "7S")])
     state = play(state, [(0, "KS"), (1, "QD"), (2, "JH"), (3, "5C")])
     assert state.phase == "over" and state.winner == 0 and state.scores[0] == 12
@@ -354,10 +354,10 @@ def test_hand_of_eleven_lost_gives_the_others_three() -> None:
 def test_iron_hand_both_on_eleven() -> None:
     state = deal(new_game((11, 11)), HANDS)
     assert state.kind == "iron" and state.phase == "play"  # nobody decides: the hand is played
-    refused(state, Truco(0), TrucoError, "A score of eleven", "no se puede trucar")
+    refused(state, Truco(0), TrucoError, "La mano de once", "no se puede trucar")
     state = play(state, [(0, "3S"), (1, "2S"), (2, "3H"), (3, "7S")])
     # Cards are turned up.
-    refused(state, PlayCard(0, c("KS"), down=True), TrucoError, "A score of eleven", "mano de hierro.*no hay tapadas")
+    refused(state, PlayCard(0, c("KS"), down=True), TrucoError, "La mano de once", "mano de hierro.*no hay tapadas")
     state = play(state, [(0, "KS"), (1, "QD"), (2, "JH"), (3, "5C")])
     assert state.phase == "over" and state.winner == 0
 
@@ -374,7 +374,7 @@ def test_iron_hand_tie_another_iron_hand() -> None:
 def test_eleven_decision_for_a_team_that_does_not_exist_is_refused() -> None:
     state = deal(new_game((0, 11)), HANDS)
     for team in (2, -1):
-        refused(state, ElevenDecision(team, True), TrucoError, "A score of eleven", f"no hay pareja {team}")
+        refused(state, ElevenDecision(team, True), TrucoError, "La mano de once", f"no hay pareja {team}")
 
 
 # --- Conservation: each hand moves exactly its stake to one team ----------------------------------------

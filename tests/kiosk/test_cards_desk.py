@@ -34,7 +34,7 @@ def test_a_tap_is_checked_whole_before_any_line_is_stored(store: Store) -> None:
     table = truco.create(store, "t", PLAYERS)
     with pytest.raises(RuleError, match="decide el mão: Ana") as wrong_player:
         truco.act(store, table, [{"event": "hand", "dealer": 3}, {"event": "keep", "player": 2}], 1)
-    assert wrong_player.value.article == "Dealing procedure"
+    assert wrong_player.value.article == "El reparto"
     assert len(store.lines(table)) == 1
     desk = truco.act(store, table, [{"event": "hand", "dealer": 3}, {"event": "offer"}], 1)
     assert desk.seq == 3 and desk.last_tap() == 2

@@ -162,36 +162,36 @@ def test_truco_raise_accept_and_run(coordinator: Coordinator) -> None:
 
 def test_every_illegal_tap_is_refused_with_the_seeds_section(coordinator: Coordinator) -> None:
     gid = new_game(coordinator)
-    refused(coordinator, gid, "Dealing procedure", "primero empieza la mano", action="keep")
-    refused(coordinator, gid, "Dealing procedure", "no hay asiento 7", action="hand", dealer=7)
+    refused(coordinator, gid, "El reparto", "primero empieza la mano", action="keep")
+    refused(coordinator, gid, "El reparto", "no hay asiento 7", action="hand", dealer=7)
     ok(coordinator, gid, action="hand", dealer=3)
-    refused(coordinator, gid, "Dealing procedure", "decide el mão: Ana", action="keep", player=1)
+    refused(coordinator, gid, "El reparto", "decide el mão: Ana", action="keep", player=1)
     for _ in range(3):
         ok(coordinator, gid, action="reject")
-    refused(coordinator, gid, "Dealing procedure", "más de tres manos", action="reject")
+    refused(coordinator, gid, "El reparto", "más de tres manos", action="reject")
     ok(coordinator, gid, action="keep")
-    refused(coordinator, gid, "Play of the hand", "no es su turno: juega Ana", action="play", player=1, card="4C")
+    refused(coordinator, gid, "Juego de la mano", "no es su turno: juega Ana", action="play", player=1, card="4C")
     refused(
         coordinator,
         gid,
-        "Play of the hand",
+        "Juego de la mano",
         "primera baza no se juega carta tapada",
         action="play",
         card="4C",
         down=True,
     )
     refused(coordinator, gid, "Truco", "no está en la baraja", action="play", card="8S")
-    refused(coordinator, gid, "Raising the stakes", "truca quien está por jugar", action="truco", player=2)
-    refused(coordinator, gid, "Raising the stakes", "no hay truco que responder", action="accept", player=1)
+    refused(coordinator, gid, "Subir la apuesta", "truca quien está por jugar", action="truco", player=2)
+    refused(coordinator, gid, "Subir la apuesta", "no hay truco que responder", action="accept", player=1)
     ok(coordinator, gid, action="play", card="4C")
-    refused(coordinator, gid, "Play of the hand", "ya se vio en esta mano", action="play", card="4C")
+    refused(coordinator, gid, "Juego de la mano", "ya se vio en esta mano", action="play", card="4C")
     ok(coordinator, gid, action="truco", player=1)
-    refused(coordinator, gid, "Raising the stakes", "responder el truco antes de jugar", action="play", card="7H")
-    refused(coordinator, gid, "Raising the stakes", "responde la pareja contraria", action="accept", player=3)
+    refused(coordinator, gid, "Subir la apuesta", "responder el truco antes de jugar", action="play", card="7H")
+    refused(coordinator, gid, "Subir la apuesta", "responde la pareja contraria", action="accept", player=3)
     ok(coordinator, gid, action="accept", player=0)
-    refused(coordinator, gid, "Raising the stakes", "la pareja que hizo la última subida", action="truco", player=1)
-    refused(coordinator, gid, "Dealing procedure", "el reparto ya terminó", action="offer")
-    refused(coordinator, gid, "Play of the hand", "la mano en curso no ha terminado", action="hand")
+    refused(coordinator, gid, "Subir la apuesta", "la pareja que hizo la última subida", action="truco", player=1)
+    refused(coordinator, gid, "El reparto", "el reparto ya terminó", action="offer")
+    refused(coordinator, gid, "Juego de la mano", "la mano en curso no ha terminado", action="hand")
 
 
 def test_the_raise_is_never_beyond_what_wins_the_game(coordinator: Coordinator) -> None:
@@ -205,7 +205,7 @@ def test_the_raise_is_never_beyond_what_wins_the_game(coordinator: Coordinator) 
     now = deal(coordinator, gid)
     assert now["teams"][0]["score"] == 9 and now["turn"] == 3
     ok(coordinator, gid, action="truco", player=3)
-    refused(coordinator, gid, "Raising the stakes", "ya ganan el juego", action="truco", player=0)
+    refused(coordinator, gid, "Subir la apuesta", "ya ganan el juego", action="truco", player=0)
 
 
 def test_malformed_taps_are_400_and_change_nothing(coordinator: Coordinator) -> None:
@@ -270,7 +270,7 @@ def test_a_foul_gives_a_tento_never_the_twelfth(coordinator: Coordinator) -> Non
     gid = new_game(coordinator)
     now = ok(coordinator, gid, action="foul", team=1, kind="disclose")
     assert now["teams"][0]["score"] == 1
-    refused(coordinator, gid, "Raising the stakes", "falta desconocida", action="foul", team=0, kind="nada")
+    refused(coordinator, gid, "Subir la apuesta", "falta desconocida", action="foul", team=0, kind="nada")
 
 
 def test_the_hand_of_eleven_and_the_iron_hand(coordinator: Coordinator) -> None:
@@ -286,12 +286,10 @@ def test_the_hand_of_eleven_and_the_iron_hand(coordinator: Coordinator) -> None:
     now = ok(coordinator, gid, action="hand", dealer=3)
     assert now["phase"] == "eleven" and now["kind"] == "eleven"
     assert now["seq"] == 12 + 5  # the hand and a direct deal to each seat, no offer
-    refused(
-        coordinator, gid, "A score of eleven", "decide la pareja que tiene once", action="eleven", team=1, play=True
-    )
+    refused(coordinator, gid, "La mano de once", "decide la pareja que tiene once", action="eleven", team=1, play=True)
     now = ok(coordinator, gid, action="eleven", team=0, play=True)
     assert now["stake"] == 3 and now["phase"] == "play"
-    refused(coordinator, gid, "A score of eleven", "no se puede trucar", action="truco", player=0)
+    refused(coordinator, gid, "La mano de once", "no se puede trucar", action="truco", player=0)
     coordinator.post(f"/truco/{gid}/undo", {"seq": now["seq"]})
     now = ok(coordinator, gid, action="eleven", team=0, play=False)
     assert now["teams"][1]["score"] == 1 and now["last_hand"]["reason"] == "eleven_run"
@@ -307,7 +305,7 @@ def test_a_whole_game_to_twelve_replays_to_the_same_state(
         deal(coordinator, gid)
         now = win_hand(coordinator, gid, team=0, raise_by=0)
     assert now["winner"] == 0 and now["teams"][0]["score"] == 12 and now["phase"] == "over"
-    refused(coordinator, gid, "Object of Truco", "el juego terminó", action="hand")
+    refused(coordinator, gid, "Objeto del Truco", "el juego terminó", action="hand")
     text = coordinator.get(f"/truco/{gid}/export.jsonl").text
     result = replay(text.splitlines())
     assert result.error is None and result.summary == state(coordinator, gid)["summary"]
@@ -381,7 +379,7 @@ def test_the_cut_noted_with_the_deal(coordinator: Coordinator) -> None:
     refused(
         coordinator,
         gid,
-        "Dealing procedure",
+        "El reparto",
         "de una a tres veces",
         action="hand",
         dealer=3,

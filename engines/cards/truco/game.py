@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from engines.cards.deck import TRUCO_DECK, Card, show
@@ -31,14 +32,48 @@ from engines.cards.truco.trick import (
     team_of,
 )
 
-DEALING = "Dealing procedure"
-STAKES = "Raising the stakes"
-ELEVEN = "A score of eleven"
-OBJECT = "Object of Truco"
+# The seed's sections as the refusals name them: its headings in Spanish (the seed's English after each); the
+# game as a whole is «Truco», and the penalties, which have no heading of their own, follow «Subir la apuesta».
+GAME = "Truco"  # the seed's part on Truco: four players in two partnerships
+DEALING = "El reparto"  # "Dealing procedure"
+STAKES = "Subir la apuesta"  # "Raising the stakes"
+ELEVEN = "La mano de once"  # "A score of eleven"
+OBJECT = "Objeto del Truco"  # "Object of Truco"
 GAME_POINTS = 12
 LADDER = (1, 3, 6, 9, 12)  # truco, retruco (six), nine, queda (twelve)
 MAX_REJECTIONS = 3
-FOUL_KINDS = ("shuffle", "cut", "deal", "reject", "disclose", "overraise")
+
+
+class Phase(StrEnum):
+    """Where the game stands (the values are what the summary and the kiosk's JSON say)."""
+
+    HAND = "hand"  # the next hand is to start
+    DEAL = "deal"  # the hand is being cut and dealt
+    ELEVEN = "eleven"  # dealt with a team on eleven: it runs or plays for three
+    PLAY = "play"  # the tricks are being played
+    OVER = "over"  # a team has twelve tentos
+
+
+class HandKind(StrEnum):
+    """What kind of hand is dealt, by the score (seed 001, «La mano de once»)."""
+
+    NORMAL = "normal"
+    ELEVEN = "eleven"  # one team on eleven: dealt straight, played for three or run, no truco
+    IRON = "iron"  # both teams on eleven: played face up one card at a time
+
+
+class FoulKind(StrEnum):
+    """The rules whose breach gives the other team one tento (seed 001, after «Subir la apuesta»)."""
+
+    SHUFFLE = "shuffle"
+    CUT = "cut"
+    DEAL = "deal"
+    REJECT = "reject"  # the mão rejecting when not allowed
+    DISCLOSE = "disclose"  # telling or showing one's cards (signals are fine)
+    OVERRAISE = "overraise"  # raising beyond what wins the game
+
+
+FOUL_KINDS = tuple(FoulKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +180,7 @@ class Foul:
     """A team broke a rule (shuffle, cut, deal, reject, disclose, overraise): one tento to the others."""
 
     team: int
-    kind: str
+    kind: FoulKind
 
 
 Action = (
@@ -181,10 +216,10 @@ class TrucoGame:
     players: tuple[str, ...]
     options: TrucoOptions = TrucoOptions()
     scores: tuple[int, int] = (0, 0)
-    phase: str = "hand"  # "hand" (next hand to start), "deal", "eleven", "play" or "over"
+    phase: Phase = Phase.HAND
     hand_no: int = 0
     dealer: int | None = None
-    kind: str = "normal"  # "normal", "eleven" (one team on eleven) or "iron" (both)
+    kind: HandKind = HandKind.NORMAL
     cut_done: bool = False
     offer: tuple[Card, ...] | None = None
     rejections: int = 0
@@ -206,7 +241,7 @@ class TrucoGame:
     def start(cls, players: Sequence[str], options: TrucoOptions = TrucoOptions()) -> TrucoGame:
         """A new game for four players, seated in playing order (partners across: 0 & 2, 1 & 3)."""
         if len(players) != 4:
-            raise TrucoError("Truco", f"Truco se juega de a cuatro, en dos parejas; no {len(players)}")
+            raise TrucoError(GAME, f"Truco se juega de a cuatro, en dos parejas; no {len(players)}")
         check_choice(PLAY, "triple_tie", options.triple_tie, TRIPLE_TIES)
         return cls(tuple(players), options)
 
@@ -222,35 +257,35 @@ class TrucoGame:
 
     def check(self, action: Action) -> None:
         """Raise TrucoError if the action is not allowed now; change nothing."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise TrucoError(OBJECT, "el juego terminó: una pareja llegó a doce tentos")
         if isinstance(action, Foul):
             if action.team not in (0, 1) or action.kind not in FOUL_KINDS:
-                raise TrucoError(STAKES, f"falta desconocida: pareja 0 o 1, tipo uno de {', '.join(FOUL_KINDS)}")
+                raise _unknown_foul()
             return
         if isinstance(action, StartHand):
-            if self.phase != "hand":
+            if self.phase != Phase.HAND:
                 raise TrucoError(PLAY, "la mano en curso no ha terminado")
             if not 0 <= action.dealer < 4:
                 raise TrucoError(DEALING, f"no hay asiento {action.dealer}")
             if self.dealer is not None and action.dealer != (self.dealer + 1) % 4:
                 raise TrucoError(DEALING, f"reparte {self.players[(self.dealer + 1) % 4]}: la mano pasa a la derecha")
             return
-        if self.phase == "hand":
+        if self.phase == Phase.HAND:
             raise TrucoError(DEALING, "primero empieza la mano («hand» con quien reparte)")
         if isinstance(action, Cut | Offer | Keep | PassToPartner | Reject | DealTo):
             self._check_deal(action)
             return
         if isinstance(action, ElevenDecision):
-            if self.phase != "eleven":
+            if self.phase != Phase.ELEVEN:
                 raise TrucoError(ELEVEN, "no hay mano de once por decidir")
             if action.team not in (0, 1):
                 raise TrucoError(ELEVEN, f"no hay pareja {action.team}: las parejas son 0 y 1")
             if self.scores[action.team] != GAME_POINTS - 1:
                 raise TrucoError(ELEVEN, "decide la pareja que tiene once")
             return
-        if self.phase != "play":
-            article = ELEVEN if self.phase == "eleven" else DEALING
+        if self.phase != Phase.PLAY:
+            article = ELEVEN if self.phase == Phase.ELEVEN else DEALING
             raise TrucoError(article, "aún no se juega: falta el reparto o la decisión de once")
         if not 0 <= action.player < 4:
             raise TrucoError(PLAY, f"no hay asiento {action.player}")
@@ -278,11 +313,11 @@ class TrucoGame:
                 raise TrucoError(PLAY, f"la carta {action.card} ya se vio en esta mano: no puede estar en otra mano")
         if action.down and not self.tricks:
             raise TrucoError(PLAY, "en la primera baza no se juega carta tapada")
-        if action.down and self.kind == "iron":
+        if action.down and self.kind == HandKind.IRON:
             raise TrucoError(ELEVEN, "en la mano de hierro las cartas se dan vuelta una a una: no hay tapadas")
 
     def _check_truco(self, action: Truco, team: int) -> None:
-        if self.kind != "normal":
+        if self.kind != HandKind.NORMAL:
             raise TrucoError(ELEVEN, "en la mano de once y en la de hierro no se puede trucar")
         if self.pending is None:
             if self.options.truco_in_turn and action.player != self.turn:
@@ -303,7 +338,7 @@ class TrucoGame:
             )
 
     def _check_deal(self, action: Cut | Offer | Keep | PassToPartner | Reject | DealTo) -> None:
-        if self.phase != "deal":
+        if self.phase != Phase.DEAL:
             raise TrucoError(DEALING, "el reparto ya terminó")
         d = self.dealer or 0
         started = bool(self.seen)
@@ -323,7 +358,7 @@ class TrucoGame:
                 raise TrucoError(DEALING, f"se reparten tres cartas, no {len(action.cards)}")
             TRUCO_DECK.check([*self.seen, *action.cards], TrucoError)
         if isinstance(action, Offer):
-            if self.kind != "normal":
+            if self.kind != HandKind.NORMAL:
                 raise TrucoError(ELEVEN, "con once se reparte directamente a cada uno: el mão no pasa ni rechaza")
             if self.offer is not None or self.hands[self.mao] is not None:
                 raise TrucoError(DEALING, "el mão ya tiene cartas delante")
@@ -361,10 +396,10 @@ class TrucoGame:
             state = replace(state, deal_queue=self.deal_queue[1:])
             if state.deal_queue:
                 return state
-            return replace(state, phase="eleven" if self.kind == "eleven" else "play", turn=self.mao)
+            return replace(state, phase=Phase.ELEVEN if self.kind == HandKind.ELEVEN else Phase.PLAY, turn=self.mao)
         if isinstance(action, ElevenDecision):
             if action.play:
-                return replace(self, phase="play", stake=3)
+                return replace(self, phase=Phase.PLAY, stake=3)
             return self._end_hand(HandResult(1 - action.team, 1, "eleven_run"))
         if isinstance(action, Truco):
             team = team_of(action.player)
@@ -382,13 +417,13 @@ class TrucoGame:
 
     def _start_hand(self, dealer: int) -> TrucoGame:
         eleven = [s == GAME_POINTS - 1 for s in self.scores]
-        kind = "iron" if all(eleven) else "eleven" if any(eleven) else "normal"
+        kind = HandKind.IRON if all(eleven) else HandKind.ELEVEN if any(eleven) else HandKind.NORMAL
         mao = (dealer + 1) % 4
         # With eleven the dealer "simply deals a hand of three cards to each player", from the mão on.
-        queue = tuple((mao + k) % 4 for k in range(4)) if kind != "normal" else ()
+        queue = tuple((mao + k) % 4 for k in range(4)) if kind != HandKind.NORMAL else ()
         return replace(
             self,
-            phase="deal",
+            phase=Phase.DEAL,
             hand_no=self.hand_no + 1,
             dealer=dealer,
             kind=kind,
@@ -457,7 +492,7 @@ class TrucoGame:
         return replace(
             self,
             scores=(scores[0], scores[1]),
-            phase="over" if winner is not None else "hand",
+            phase=Phase.OVER if winner is not None else Phase.HAND,
             pending=None,
             last_result=result,
             winner=winner,
@@ -499,7 +534,7 @@ class TrucoGame:
         }
         if self.dealer is not None:
             data.update(dealer=self.dealer, mao=self.mao)
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             data["turn"] = self.turn
             data["hands"] = [show(h or ()) for h in self.hands]
             if any(self.hidden):
@@ -509,6 +544,17 @@ class TrucoGame:
             r = self.last_result
             data["last_hand"] = {"team": r.team, "tentos": r.tentos, "reason": r.reason}
         return data
+
+
+def _unknown_foul() -> TrucoError:
+    return TrucoError(STAKES, f"falta desconocida: pareja 0 o 1, tipo uno de {', '.join(FOUL_KINDS)}")
+
+
+def _foul_kind(text: str) -> FoulKind:
+    """A logged foul's kind; a kind the seed does not list is refused as `check` refuses it."""
+    if text not in FOUL_KINDS:
+        raise _unknown_foul()
+    return FoulKind(text)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -549,7 +595,7 @@ def parse_action(event: Event) -> Action:
     if name == "play":
         return PlayCard(get_int(event, "player"), get_card(event, "card"), get_bool(event, "down", False))
     if name == "foul":
-        return Foul(get_int(event, "team"), get_str(event, "kind"))
+        return Foul(get_int(event, "team"), _foul_kind(get_str(event, "kind")))
     raise LogFormatError(f"evento desconocido en Truco: «{name}»")
 
 

@@ -1,4 +1,4 @@
-"""Truco's card ranking, one trick and the hand's best of three (seed 001, "Card ranking", "Play of the hand")."""
+"""Truco's card ranking, a trick and the hand's best of three (seed 001: «Valor de las cartas», «Juego de la mano»)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from engines.cards.deck import TRUCO_DECK, Card
 from engines.cards.errors import CardRuleError
 
-RANKING = "Card ranking"
-PLAY = "Play of the hand"
+# The seed's sections as the refusals name them: its headings in Spanish (the seed's English after each).
+RANKING = "Valor de las cartas"  # "Card ranking"
+PLAY = "Juego de la mano"  # "Play of the hand"
 # (high) 4♣, 7♥, A♠, 7♦, 3, 2, A, K, J, Q, 7, 6, 5, 4 (low)
 MANILHAS = {Card(4, "C"): 14, Card(7, "H"): 13, Card(1, "S"): 12, Card(7, "D"): 11}
 RANK_ORDER = {3: 10, 2: 9, 1: 8, 13: 7, 11: 6, 12: 5, 7: 4, 6: 3, 5: 2, 4: 1}
@@ -17,7 +18,7 @@ TRIPLE_TIES = ("nobody", "mao")
 
 
 class TrucoError(CardRuleError):
-    """A refused Truco action: the seed's section and a Spanish message."""
+    """A refused Truco action: the seed's section (its heading in Spanish) and a Spanish message."""
 
 
 def strength(card: Card) -> int:
