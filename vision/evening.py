@@ -193,12 +193,15 @@ def evening(
     levels_of: Callable[[Path], Levels] = models_levels,
     tables: int = 1,
     boxes: LabelledBoxes | None = None,
+    pooled_evidence: bool = False,
 ) -> Iterator[FrameScore | Adaptation]:
     """Replay `folder`'s frames in name order as one table's evening, from `models`; `work` holds the confirmed
     dice, the evidence of each models folder read with, and the adapted models. Yields each frame's score, and each
     adaptation tried. With `tables` over 1, a championship's: the frames dealt in turn to that many tables, which
     pool their confirmed dice and read with the reader adapted on them all (kiosk.championship.pool), each table
-    keeping its own evidence of it. `boxes`: the finder the readers were made with, when it is LabelledBoxes."""
+    keeping its own evidence of it, or with `pooled_evidence` sending it to the organizer, whose one ledger of the
+    pooled reader sets the levels every table reads with (kiosk.championship.pool). `boxes`: the finder the readers
+    were made with, when it is LabelledBoxes."""
     from vision.faces.adapt import AdaptError
 
     learning = learning or Learning()
@@ -208,8 +211,12 @@ def evening(
         raise FileNotFoundError(f"no hay imágenes en {folder / 'images'}")
     ledgers = [work / "pruebas"] if tables == 1 else [work / "pruebas" / f"mesa-{k}" for k in range(1, tables + 1)]
 
+    pooled = pooled_evidence and tables > 1
+
     def seated(models: Path, name: str) -> list[Table]:
         reader = reader_of(models)
+        if pooled:  # the organizer's ledger: every table's confirmed dice are evidence, and its levels are theirs
+            return [Table(models, name, work / "pruebas" / "campeonato", reader, levels)] * tables
         return [Table(models, name, where, reader, levels) for where in ledgers]
 
     current, name = models, STOCK
@@ -232,8 +239,8 @@ def evening(
         made += 1
         out = work / f"adaptado-{made}"
         try:
-            # the pooled reader is judged at its own levels: the organizer has no one table's
-            used = (table.levels.threshold, table.levels.alone) if table.on and tables == 1 else None
+            # a pooled reader is judged at its own levels unless the organizer holds its evidence: it has no one table's
+            used = (table.levels.threshold, table.levels.alone) if table.on and (tables == 1 or pooled) else None
             result = adapter(learned, out, current, holdout=learning.holdout, crops=learning.crops, levels=used)
         except AdaptError as error:
             yield Adaptation(image.name, None, refused=str(error))

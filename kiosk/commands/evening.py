@@ -44,6 +44,12 @@ def register(commands: Any, reader_options: Any) -> None:
         help="repite un campeonato: las fotos se reparten por turno entre N mesas que aprenden juntas (por defecto 1)",
     )
     evening.add_argument(
+        "--pooled-evidence",
+        action="store_true",
+        help="con --tables: las mesas mandan al organizador sus pruebas del lector del campeonato, y los niveles de "
+        "todas salen de esas pruebas juntas (por defecto, cada mesa fija los suyos con las propias)",
+    )
+    evening.add_argument(
         "--labelled-boxes",
         action="store_true",
         help="el buscador encuentra exactamente los dados etiquetados: mide el lector de caras solo (para un "
@@ -75,6 +81,8 @@ def run_evening(args: argparse.Namespace) -> int:
         raise CliError(f"--crops {args.crops}: debe estar entre 1 y 1000000")
     if not 1 <= args.tables <= 64:
         raise CliError(f"--tables {args.tables}: debe estar entre 1 y 64 mesas")
+    if args.pooled_evidence and args.tables == 1:
+        raise CliError("--pooled-evidence: hace falta un campeonato (--tables 2 o más)")
     if not (args.folder / "images").is_dir():
         raise CliError(f"{args.folder}: no es una carpeta YOLO (falta images/)")
     if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
@@ -93,7 +101,17 @@ def run_evening(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="cacho-noche-") as scratch:
         work = args.keep or Path(scratch)
         try:
-            for step in evening(args.folder, start, work, reader_of, adapt, learning, tables=args.tables, boxes=boxes):
+            for step in evening(
+                args.folder,
+                start,
+                work,
+                reader_of,
+                adapt,
+                learning,
+                tables=args.tables,
+                boxes=boxes,
+                pooled_evidence=args.pooled_evidence,
+            ):
                 if isinstance(step, Adaptation):
                     print(_adaptation_line(step), file=sys.stderr, flush=True)
                     continue

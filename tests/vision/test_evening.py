@@ -100,7 +100,12 @@ def test_the_command_replays_a_drawn_evening_as_json(tmp_path: Path, capsys: pyt
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(["--adapt-every", "0"], "--adapt-every 0"), (["--crops", "0"], "--crops 0"), ([], "falta images/")],
+    [
+        (["--adapt-every", "0"], "--adapt-every 0"),
+        (["--crops", "0"], "--crops 0"),
+        (["--pooled-evidence"], "--pooled-evidence: hace falta un campeonato"),
+        ([], "falta images/"),
+    ],
 )
 def test_bad_options_are_refused_in_spanish(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str

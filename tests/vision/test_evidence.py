@@ -147,3 +147,39 @@ def test_judged_at_the_models_own_levels_a_reading_is_unchanged() -> None:
         again = evd.judged(reading, own)
         assert [(d.uncertain, d.reasons) for d in again.dice] == [(d.uncertain, d.reasons) for d in reading.dice]
         assert any(d.uncertain for d in reading.dice) and any(not d.uncertain for d in reading.dice)
+
+
+def steady_evening(folder: Path, frames: int) -> Path:
+    """`frames` photos of one die, a 2 at BOX (what Steady reads), as a YOLO folder."""
+    import cv2
+
+    for sub in ("images", "labels"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    for k in range(frames):
+        cv2.imwrite(str(folder / "images" / f"f{k:04d}.png"), np.full((100, 100, 3), 90, np.uint8))
+        (folder / "labels" / f"f{k:04d}.txt").write_text("1 0.25 0.25 0.3 0.3\n")
+    return folder
+
+
+def test_a_championship_pooling_its_evidence_proves_its_reader_on_every_tables_dice(tmp_path: Path) -> None:
+    frames = MIN_ALONE_SUPPORT + 8
+    folder = steady_evening(tmp_path / "noche", frames)
+    never = ev.Learning(every=100_000, crops=1)
+
+    def replay(pooled: bool) -> list[ev.FrameScore]:
+        work = tmp_path / ("juntas" if pooled else "cada-una")
+        steps = ev.evening(
+            folder, tmp_path, work, Steady, lambda *a, **k: None, never, lambda f: OWN, 4, pooled_evidence=pooled
+        )
+        return [s for s in steps if isinstance(s, ev.FrameScore)]
+
+    apart, pooled = replay(False), replay(True)
+    assert [s.table for s in pooled] == [s.table for s in apart] == [1, 2, 3, 4] * (frames // 4)
+    # each table alone has a quarter of the evidence: short of the gate, every die goes to the coordinator
+    assert all(s.load == 1 for s in apart)
+    # pooled, the gate is passed once the tables together have confirmed MIN_ALONE_SUPPORT dice: then none is asked
+    assert all(s.load == 1 for s in pooled[:MIN_ALONE_SUPPORT]) and all(s.load == 0 for s in pooled[MIN_ALONE_SUPPORT:])
+    assert all(s.wrong == 0 for s in pooled)
+    (ledger,) = (tmp_path / "juntas" / "pruebas" / "campeonato").iterdir()  # the organizer's one ledger
+    # every table's flagged dice are in it; a die accepted on the classifier alone never is
+    assert len(ledger.read_text().splitlines()) == MIN_ALONE_SUPPORT
