@@ -193,7 +193,8 @@ class GameViews(Generic[D, R]):
         written: list[str | None] = []
 
         def write(root: Path, data: Mapping[str, Any]) -> str | None:
-            written.append(learned.write_sample(root, data))
+            # its evidence is written first: a linked table sends the two together (kiosk.championship.pool)
+            written.append(learned.write_sample(root, data, lambda name: teach.write_sample_evidence(root, name, data)))
             return written[-1]
 
         answered = learned.confirming(learned_root(), write, reading, change)

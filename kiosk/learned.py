@@ -27,6 +27,7 @@ from vision import labels as yolo
 
 FOLDER = "dados-aprendidos"  # beside the database
 PENDING = "pendientes"
+EVIDENCE = "pruebas"  # a sample's dice as evidence for the models that read them: NAME.json (kiosk.teach)
 SHOWN = "-vista"  # a kept frame's annotated copy: its name with this before the suffix
 QUALITY = 92  # JPEG quality of the kept frames and samples
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")  # as vision.faces.crops reads them
@@ -126,9 +127,10 @@ def labelled(data: Mapping[str, Any]) -> list[tuple[int, list[float]]]:
     return out
 
 
-def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
+def write_sample(root: Path, data: Mapping[str, Any], before: Callable[[str], None] | None = None) -> str | None:
     """Write the confirmed reading as a sample (label first, then image, both durably); its name, or None when
-    the reading kept no frame or has no die with a face and a box."""
+    the reading kept no frame or has no die with a face and a box. `before(name)` runs before the label is written
+    (what goes with the sample is there before the sample is: kiosk.teach.write_sample_evidence)."""
     name = frame_name(data)
     if name is None or not (root / PENDING / name).is_file():
         return None
@@ -145,7 +147,7 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
     ]
     felt = felt_of(frame)
     image, dice = cropped(kept_near(_painted(frame, unknown, felt), [b for _, b in dice], felt), dice)
-    return write_labelled(root, name, image, [(face - 1, box) for face, box in dice])
+    return write_labelled(root, name, image, [(face - 1, box) for face, box in dice], before)
 
 
 def scale(data: Mapping[str, Any], frame: np.ndarray) -> tuple[float, float]:
@@ -159,12 +161,20 @@ def felt_of(frame: np.ndarray) -> np.ndarray:
     return np.asarray(np.median(frame.reshape(-1, 3), axis=0), frame.dtype)
 
 
-def write_labelled(root: Path, name: str, image: np.ndarray, boxes: Sequence[tuple[int, Sequence[float]]]) -> str:
+def write_labelled(
+    root: Path,
+    name: str,
+    image: np.ndarray,
+    boxes: Sequence[tuple[int, Sequence[float]]],
+    before: Callable[[str], None] | None = None,
+) -> str:
     """Write a sample of the kept frame `name`: its label (`class cx cy w h` a box, normalised) and then its image,
-    both durably; the sample's name."""
+    both durably; the sample's name (`before` is called with it first)."""
     h, w = image.shape[:2]
     lines = [yolo.line(cls, box, w, h) + "\n" for cls, box in boxes]
     sample = f"{Path(name).stem}-{secrets.token_hex(3)}"
+    if before is not None:
+        before(sample)
     write_durably(root / "labels" / f"{sample}.txt", "".join(lines).encode())
     write_durably(root / "images" / f"{sample}.jpg", encode_jpeg(image, QUALITY))
     return sample
@@ -225,6 +235,7 @@ def drop_sample(root: Path, sample: str | None) -> None:
     if sample:
         (root / "images" / f"{sample}.jpg").unlink(missing_ok=True)
         (root / "labels" / f"{sample}.txt").unlink(missing_ok=True)
+        (root / EVIDENCE / f"{sample}.json").unlink(missing_ok=True)
 
 
 def counts(root: Path) -> dict[int, int]:

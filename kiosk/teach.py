@@ -27,13 +27,14 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from kiosk import learned, learnpart, web
 from kiosk.auth import coordinator_required
 from kiosk.camera import STOCK, CameraService, encode_jpeg, shrink
+from kiosk.championship.pool import NAME_RE as POOLED_NAME_RE
 from kiosk.dice import CorrectionError, change_die, check_correction, die_read, unsettled
 from kiosk.i18n import count
 from kiosk.store import Store, write_durably
 from kiosk.web import json_body, refuse
 from vision.evening import Learning
 from vision.faces.evidence import NAME as EVIDENCE_NAME
-from vision.faces.evidence import Ledger, Levels, from_fields, models_levels, set_levels
+from vision.faces.evidence import Ledger, Levels, Seen, from_fields, models_levels, set_levels
 from vision.faces.realsets import capture_group
 from vision.faces.train import calibration_photo
 
@@ -43,6 +44,7 @@ MINUTES = 4.0  # the adaptation's time on the kiosk's CPU
 SETTING = "modelos"  # the store's setting: the adapted models folder in use ("" or absent: the stock one)
 LEARNED_AT = "aprendido-con"  # the store's setting: the confirmed dice counted when the last adaptation in play began
 OWNER = "ensenar"  # the kept frames of this page's readings
+POOLED = ".campeonato.json"  # beside a models folder's ledger: the levels the championship's organizer set for them
 WAITING = "ensenar-lectura"  # the store's setting: the reading awaiting confirmation, as JSON ("" or absent: none)
 PHOTO_WIDTH = 800
 
@@ -144,16 +146,27 @@ def ledger(config: Mapping[str, Any], name: str) -> Ledger:
 
 
 def table_levels(config: Mapping[str, Any], name: str) -> Levels | None:
-    """The levels the table's evidence sets for the models named `name`; None where it has none, or where the
-    models cannot be read (the kiosk then reads them at their own levels)."""
+    """The levels the table's evidence sets for the models named `name`, or those its championship's organizer set
+    on every table's evidence of them where that is more dice (`use_pooled_levels`); None where it has neither, or
+    where the models cannot be read (the kiosk then reads them at their own levels)."""
     path = Path(config["EVIDENCE"]) / f"{name}.jsonl"
     faces = models_folder(config, name) / "faces"
+    pooled = _pooled_levels(Path(config["EVIDENCE"]) / f"{name}{POOLED}")
     if not path.is_file() and not (faces / EVIDENCE_NAME).is_file():
-        return None
+        return pooled
     try:
-        return set_levels(ledger(config, name).read(), models_levels(faces))
+        own = set_levels(ledger(config, name).read(), models_levels(faces))
     except (OSError, ValueError, KeyError) as error:
         current_app.logger.warning("las pruebas de %s no se pudieron leer: %s", name, error)
+        return pooled
+    return pooled if pooled is not None and pooled.dice > own.dice else own
+
+
+def _pooled_levels(path: Path) -> Levels | None:
+    """The organizer's levels kept at `path`, or None."""
+    try:
+        return Levels.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -168,14 +181,13 @@ def read_with(folder: Path | None) -> None:
     cam.use_models(folder)
 
 
-def add_evidence(reading: Mapping[str, Any], sample: str | None) -> int:
-    """A confirmed reading's dice that are evidence for the models that read it, added to the table's ledger, and
-    the levels they set used from the next capture on; the dice added. A die counts where the coordinator set,
-    confirmed or corrected it, or, on a photo held out from teaching, where both readers agreed on it
-    (vision.faces.evidence.counts)."""
+def evidence_of(reading: Mapping[str, Any], sample: str | None) -> tuple[str | None, list[Seen]]:
+    """The models that read a confirmed reading, and its dice that are evidence for them. A die counts where the
+    coordinator set, confirmed or corrected it, or, on a photo held out from teaching, where both readers agreed on
+    it (vision.faces.evidence.counts)."""
     name = reading.get("models")
     if not isinstance(name, str):
-        return 0
+        return None, []
     held = sample is not None and calibration_photo(sample, Learning().holdout, capture_group)
     found = []
     for entry in learned.dice_of(reading):
@@ -186,7 +198,24 @@ def add_evidence(reading: Mapping[str, Any], sample: str | None) -> int:
         one = from_fields(dict(kept), face, checked, held)
         if one is not None:
             found.append(one)
-    if not found:
+    return name, found
+
+
+def write_sample_evidence(root: Path, sample: str, reading: Mapping[str, Any]) -> None:
+    """Keep beside a sample (before it is written, so a linked table sends them together) its dice that are
+    evidence for the models that read them: what a championship's organizer pools (kiosk.championship.pool)."""
+    name, found = evidence_of(reading, sample)
+    if name is None or not found:
+        return
+    data = {"models": name, "dice": [s.to_dict() for s in found]}
+    write_durably(root / learned.EVIDENCE / f"{sample}.json", json.dumps(data).encode())
+
+
+def add_evidence(reading: Mapping[str, Any], sample: str | None) -> int:
+    """A confirmed reading's dice that are evidence for the models that read it (`evidence_of`), added to the
+    table's ledger, and the levels they set used from the next capture on; the dice added."""
+    name, found = evidence_of(reading, sample)
+    if name is None or not found:
         return 0
     config = current_app.config
     try:
@@ -198,6 +227,20 @@ def add_evidence(reading: Mapping[str, Any], sample: str | None) -> int:
     if levels is not None:
         web.camera().use_levels(name, levels)
     return len(found)
+
+
+def use_pooled_levels(config: Mapping[str, Any], data: Mapping[str, Any]) -> Levels | None:
+    """Keep the levels a championship's organizer set for one of its readers on every table's evidence of it
+    (kiosk.championship.pool); the levels the table now reads that reader at (None: it has none of its own)."""
+    name = data.get("models")
+    if not isinstance(name, str) or not POOLED_NAME_RE.match(name):
+        raise ValueError(f"niveles del campeonato para un modelo sin nombre válido: {name!r}")
+    try:
+        levels = Levels.from_dict(data)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"niveles del campeonato ilegibles para {name}") from None
+    write_durably(Path(config["EVIDENCE"]) / f"{name}{POOLED}", json.dumps(levels.to_dict()).encode())
+    return table_levels(config, name)
 
 
 def chosen_models(config: Mapping[str, Any], store: Store) -> Path | None:

@@ -93,13 +93,15 @@ class TableLink:
         photos: Path | None = None,
         samples: Path | None = None,
         on_model: Callable[[dict[str, Any]], None] | None = None,
+        on_levels: Callable[[dict[str, Any]], None] | None = None,
         sample_retry_s: float = SAMPLE_RETRY_S,
         reader: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         """`samples`: the kiosk's labelled dice (kiosk.learned), sent to the organizer's pool, each again after
         `sample_retry_s` until the organizer says it kept it; `on_model`: called (on a thread of its own) with each
-        reader the organizer publishes (kiosk.championship.pool); `reader`: what the table reads with, sent in its
-        state (`{"models", "evidence"}`)."""
+        reader the organizer publishes (kiosk.championship.pool), and `on_levels` with the levels it sets for that
+        reader on every table's evidence; `reader`: what the table reads with, sent in its state (`{"models",
+        "evidence"}`)."""
         self.store = store
         self.config = config
         self._photos = photos  # the kiosk's photo folder: the last ruling's photo goes out with the state
@@ -124,6 +126,7 @@ class TableLink:
         self._view = TableView()
         self._samples = samples
         self._on_model = on_model
+        self._on_levels = on_levels
         self._retry_s = sample_retry_s
         self._reader = reader
         self._kept_key = f"{config.cursor_key()}:muestras"
@@ -330,7 +333,7 @@ class TableLink:
                 self._problem = f"el broker rechazó la conexión: {reason}"
             return
         heard = [self._topic(topics.RESEND), self._topic(topics.RULINGS), self._topic(topics.SAMPLED)]
-        heard.append(topics.championship_topic(self.config.code, topics.MODEL))
+        heard += [topics.championship_topic(self.config.code, kind) for kind in topics.TO_EVERY_TABLE]
         client.subscribe([(topic, 1) for topic in heard])
         self._publish(self._topic(topics.LINK), self._link_payload("up"), retain=True)
         with self._lock:
@@ -383,6 +386,12 @@ class TableLink:
         elif message.topic == topics.championship_topic(self.config.code, topics.MODEL):
             if self._on_model is not None:
                 threading.Thread(target=self._model, args=(data,), name="enlace-modelo", daemon=True).start()
+        elif message.topic == topics.championship_topic(self.config.code, topics.LEVELS):
+            if self._on_levels is not None:
+                try:
+                    self._on_levels(data)
+                except Exception:  # the link must outlive levels it could not use: the table keeps its own
+                    log.exception("niveles del campeonato no usados en la mesa %s", self.config.table)
         elif message.topic == self._topic(topics.RULINGS) and self._on_ruling is not None:
             try:
                 self._on_ruling(data)

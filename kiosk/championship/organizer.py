@@ -183,6 +183,13 @@ class Organizer:
             self._owned[topic] = payload
         self._client.publish(topic, payload, qos=1, retain=True)
 
+    def publish_levels(self, payload: bytes) -> None:
+        """Publish (retained) the levels every table's evidence sets for the pooled reader (kiosk.championship.pool)."""
+        topic = topics.championship_topic(self.code, topics.LEVELS)
+        with self._lock:
+            self._owned[topic] = payload
+        self._client.publish(topic, payload, qos=1, retain=True)
+
     def publish_ruling(self, table: int, ruling: dict[str, Any]) -> None:
         """Send an organizer's ruling to a table's kiosk (QoS 1: its session keeps it while it is away)."""
         payload = json.dumps(ruling, ensure_ascii=False).encode()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import io
 import json
@@ -35,7 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import learnpart
+from kiosk.learned import EVIDENCE
 from kiosk.store import write_durably
+from vision.faces.evidence import NAME as EVIDENCE_NAME
+from vision.faces.evidence import Ledger, Levels, Seen, models_levels, set_levels
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +73,31 @@ def sample_names(folder: Path) -> list[str]:
 
 
 def sample_message(folder: Path, name: str, table: int) -> bytes:
-    """One sample as the table sends it; OSError when it is gone."""
+    """One sample as the table sends it, with its dice's evidence where the kiosk kept it (kiosk.teach); OSError
+    when it is gone."""
     label = (folder / "labels" / f"{name}.txt").read_text(encoding="utf-8")
     image = (folder / "images" / f"{name}.jpg").read_bytes()
-    data = {"table": table, "name": name, "label": label, "image": base64.b64encode(image).decode("ascii")}
+    data: dict[str, Any] = {"table": table, "name": name, "label": label}
+    data["image"] = base64.b64encode(image).decode("ascii")
+    with contextlib.suppress(OSError, ValueError):
+        data["evidence"] = json.loads((folder / EVIDENCE / f"{name}.json").read_text(encoding="utf-8"))
     return json.dumps(data).encode()
+
+
+def evidence_dice(data: Any, where: str) -> tuple[str, list[Seen]]:
+    """A sample's `evidence` field: (the models it is evidence for, its dice); PoolError(`where` ...) otherwise."""
+    if not isinstance(data, dict) or not isinstance(data.get("models"), str) or not NAME_RE.match(data["models"]):
+        raise PoolError(f"{where}: pruebas sin un modelo válido")
+    dice = data.get("dice")
+    if not isinstance(dice, list) or not dice:
+        raise PoolError(f"{where}: pruebas sin dados")
+    try:
+        found = [Seen.from_dict(one) for one in dice]
+    except (KeyError, TypeError, ValueError):
+        raise PoolError(f"{where}: pruebas ilegibles") from None
+    if any(not 1 <= s.face <= 6 or len(s.faces) != 6 for s in found):
+        raise PoolError(f"{where}: pruebas con una cara fuera de 1 a 6")
+    return str(data["models"]), found
 
 
 def install_model(data: Mapping[str, Any], stock: Path, root: Path) -> Path:
@@ -131,10 +155,16 @@ class Pool:
         jpeg = _decoded(image, f"muestra {name} de la mesa {table}: imagen dañada (base64)")
         if not jpeg.startswith(b"\xff\xd8") or len(jpeg) > MAX_IMAGE:
             raise PoolError(f"muestra {name} de la mesa {table}: no es una foto JPEG de menos de 4 MB")
+        evidence = data.get("evidence")
+        if evidence is not None:
+            models, dice = evidence_dice(evidence, f"muestra {name} de la mesa {table}")
+            evidence = {"models": models, "dice": [s.to_dict() for s in dice]}
         stem = f"mesa{table}-{name}"
         image_path = self.folder / "images" / f"{stem}.jpg"
         with self._lock:
             if not image_path.is_file():
+                if evidence is not None:  # before the sample: a sample kept has its evidence kept, once
+                    write_durably(self.folder / EVIDENCE / f"{stem}.json", json.dumps(evidence).encode())
                 write_durably(self.folder / "labels" / f"{stem}.txt", label.encode("utf-8"))
                 write_durably(image_path, jpeg)
                 if self._dice is not None:
@@ -149,6 +179,19 @@ class Pool:
                 texts = (p.read_text(encoding="utf-8") for p in labels.glob("*.txt")) if labels.is_dir() else ()
                 self._dice = sum(sum(1 for line in text.splitlines() if line.strip()) for text in texts)
             return self._dice
+
+    def evidence(self, models: str) -> list[Seen]:
+        """Every table's evidence for the models named `models`, in the order of the samples' names."""
+        found: list[Seen] = []
+        folder = self.folder / EVIDENCE
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+            if not (self.folder / "images" / f"{path.stem}.jpg").is_file():
+                continue  # a sample cut short before its image
+            with contextlib.suppress(OSError, ValueError, PoolError):
+                name, dice = evidence_dice(json.loads(path.read_text(encoding="utf-8")), path.stem)
+                if name == models:
+                    found += dice
+        return found
 
     def tables(self) -> dict[int, int]:
         """The samples pooled from each table."""
@@ -203,8 +246,12 @@ class Learner:
         crops: int = 10_000,
         holdout: float = 0.3,
         modules: tuple[str, ...] = learnpart.MODULES,
+        publish_levels: Callable[[bytes], None] | None = None,
     ) -> None:
+        """`publish`: sends a kept reader to every table (`model`); `publish_levels`: the levels the tables' pooled
+        evidence sets for it (`levels`)."""
         self.pool, self.stock, self.out, self.publish = pool, stock, out, publish
+        self.publish_levels = publish_levels
         self.adapter = adapter
         self.modules = modules  # what the real adaptation imports (kiosk.learnpart)
         self.every, self.crops, self.holdout = every, crops, holdout
@@ -212,6 +259,7 @@ class Learner:
         self._running = False
         self._learned_at = 0
         self.current: Path | None = self._latest()
+        self._shared: Levels | None = None  # the levels published last
         self.last: dict[str, Any] = {"state": "idle", "message": "todavía no aprendió con los dados del campeonato"}
 
     def _latest(self) -> Path | None:
@@ -237,9 +285,36 @@ class Learner:
         return True
 
     def republish(self) -> None:
-        """Publish the last model kept again (the organizer restarted; the broker may have lost it)."""
+        """Publish the last model kept again, and its levels (the organizer restarted; the broker may have lost
+        them)."""
         if self.current is not None:
             self.publish(model_message(self.current, None))
+            self.share_levels(force=True)
+
+    def levels(self) -> Levels | None:
+        """The levels every table's evidence of the reader in use sets (vision.faces.evidence: started from its
+        held-out dice, as each table's own ledger is); None while no pooled reader is in use."""
+        if self.current is None:
+            return None
+        faces = self.current / "faces"
+        seed = faces / EVIDENCE_NAME
+        held = Ledger(seed).read() if seed.is_file() else []
+        return set_levels(held + self.pool.evidence(self.current.name), models_levels(faces))
+
+    def share_levels(self, force: bool = False) -> Levels | None:
+        """Publish the levels of the reader in use where its pooled evidence grew (or `force`); the levels."""
+        if self.publish_levels is None or self.current is None:
+            return None
+        try:
+            levels = self.levels()
+        except Exception as error:  # unreadable models or evidence: the tables keep their own levels
+            log.warning("no se pudieron fijar los niveles del lector del campeonato: %s", error)
+            return None
+        if levels is None or (not force and levels == self._shared):
+            return levels
+        self._shared = levels
+        self.publish_levels(json.dumps({"models": self.current.name, **levels.to_dict()}).encode())
+        return levels
 
     def _adapt(self, dice: int) -> None:
         from vision.faces.adapt import AdaptError, adapt
@@ -248,8 +323,14 @@ class Learner:
         source = self.current or self.stock
         out = self.out / datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they are made
         started = time.monotonic()
+        # compared at the levels the tables read the reader in use at, where the organizer has set them
+        shared = self._shared if self.current is not None else None
         try:
-            result = adapter(self.pool.folder, out, source, holdout=self.holdout, crops=self.crops)
+            if shared is None:
+                result = adapter(self.pool.folder, out, source, holdout=self.holdout, crops=self.crops)
+            else:
+                levels = (shared.threshold, shared.alone)
+                result = adapter(self.pool.folder, out, source, holdout=self.holdout, crops=self.crops, levels=levels)
         except AdaptError as error:
             self.last = {"state": "refused", "message": f"todavía no se puede adaptar: {error}"}
             with self._lock:
@@ -264,6 +345,7 @@ class Learner:
         if result.written and out.is_dir():
             self.current = out
             self.publish(model_message(out, result))
+            self.share_levels(force=True)
             after = result.after
             self.last = {
                 "state": "done",

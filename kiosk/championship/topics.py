@@ -17,10 +17,11 @@ SEATING = "seating"  # organizer → table: the players the draw sat there (art.
 SAMPLE = "sample"  # table → organizer: a confirmed sample of the table's dice, QoS 1 (kiosk.championship.pool)
 SAMPLED = "sampled"  # organizer → table: the samples it kept
 MODEL = "model"  # organizer → every table: the reader adapted on the pooled dice, retained (championship_topic)
+LEVELS = "levels"  # organizer → every table: the levels every table's evidence sets for that reader, retained
 
 FROM_TABLE = (EVENT, STATE, LINK, PHOTO, SAMPLE)  # what a table may publish (its own only)
 TO_TABLE = (RESEND, RULINGS, SEATING, SAMPLED)  # what a table reads (its own only)
-TO_EVERY_TABLE = (MODEL,)  # what every table reads (championship_topic)
+TO_EVERY_TABLE = (MODEL, LEVELS)  # what every table reads (championship_topic)
 
 
 def check_code(code: str) -> str:
@@ -38,7 +39,7 @@ def table_topic(code: str, table: int, kind: str) -> str:
 
 
 def championship_topic(code: str, kind: str) -> str:
-    """A topic of the whole championship (`model`)."""
+    """A topic of the whole championship (`model`, `levels`)."""
     return f"{ROOT}/{code}/{kind}"
 
 

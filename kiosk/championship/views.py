@@ -65,7 +65,7 @@ def install(app: Flask) -> None:
                 on_sample=sampled,
             ).start()
             if learner is not None:
-                learner.publish = organizer.publish_model
+                learner.publish, learner.publish_levels = organizer.publish_model, organizer.publish_levels
                 learner.republish()  # kept for the tables that join, whatever the broker lost
                 app.extensions["cacho.pool_learner"] = learner
             atexit.register(organizer.stop)
@@ -121,6 +121,24 @@ def use_pooled_model(app: Flask, data: dict[str, Any]) -> Path | None:
         return folder
 
 
+def use_pooled_levels(app: Flask, data: dict[str, Any]) -> None:
+    """The levels the organizer set for one of the championship's readers on every table's evidence of it: kept,
+    and read at from the next reading on where that reader is in use and they rest on more dice than the table's
+    own (kiosk.teach.table_levels)."""
+    from kiosk import teach
+    from kiosk.camera import CameraService
+
+    with app.app_context():
+        try:
+            levels = teach.use_pooled_levels(app.config, data)
+        except (ValueError, OSError) as error:
+            app.logger.warning("niveles del campeonato no usados: %s", error)
+            return
+        name = str(data["models"])
+        if levels is not None:
+            cast(CameraService, app.extensions["cacho.camera"]).use_levels(name, levels)
+
+
 def start_link(app: Flask, config: LinkConfig) -> TableLink:
     """Link the kiosk's table to the championship's broker (replacing any earlier link); each stored event wakes it."""
     stop_link(app)
@@ -152,6 +170,9 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
         except PoolError as error:
             app.logger.warning("modelo del campeonato no usado: %s", error)
 
+    def pooled_levels(data: dict[str, Any]) -> None:
+        use_pooled_levels(app, data)
+
     link = TableLink(
         store,
         config,
@@ -159,6 +180,7 @@ def start_link(app: Flask, config: LinkConfig) -> TableLink:
         photos=Path(app.config["PHOTOS"]),
         samples=Path(app.config["LEARNED"]),
         on_model=pooled,
+        on_levels=pooled_levels,
         reader=reading,
     ).start()
     app.extensions["cacho.link"] = link

@@ -231,3 +231,20 @@ def test_a_sample_keeps_the_felt_about_each_die_and_flattens_the_rest(tmp_path: 
     # the sample spans x 60-740 (about the centre, out to the die and a side more); the die is at x 40-80 of it
     assert image[:, 10:30].std() > 40  # the felt within a die side of the die is the photo's
     assert image[:, 200:600].std() < 3  # far from every die: one flat colour
+
+
+def test_what_goes_with_a_sample_is_written_before_it_and_taken_back_with_it(tmp_path: Path) -> None:
+    """A linked table sends a sample once its label and image are there: its evidence must already be."""
+    seen: list[tuple[str, bool]] = []
+
+    def before(name: str) -> None:
+        seen.append((name, (tmp_path / "labels" / f"{name}.txt").exists()))
+        (tmp_path / learned.EVIDENCE).mkdir(exist_ok=True)
+        (tmp_path / learned.EVIDENCE / f"{name}.json").write_text("{}")
+
+    image = np.full((40, 40, 3), 90, np.uint8)
+    sample = learned.write_labelled(tmp_path, "f.jpg", image, [(1, [5, 5, 15, 15])], before)
+    assert seen == [(sample, False)]  # called with the sample's name, before its label
+    assert (tmp_path / "labels" / f"{sample}.txt").is_file() and (tmp_path / "images" / f"{sample}.jpg").is_file()
+    learned.drop_sample(tmp_path, sample)  # its confirmation refused: all of it goes
+    assert [p.name for sub in ("labels", "images", learned.EVIDENCE) for p in (tmp_path / sub).iterdir()] == []

@@ -455,6 +455,9 @@ def test_the_dice_the_coordinator_checked_are_the_models_evidence_and_set_their_
         assert sorted(lines) == sorted([(4, 4, 0), (4, 4, 4), *[(2, 2, 2)] * 10, *[(3, 3, 3)] * 3])
     else:
         assert lines == [(4, 4, 0)]  # the one die checked
+    # the same dice kept beside the sample, for the models that read them: what a linked table sends its organizer
+    kept = json.loads((made.root / "pruebas" / f"{sample.stem}.json").read_text())
+    assert kept["models"] == STOCK and sorted((s["face"], s["model"], s["pips"]) for s in kept["dice"]) == sorted(lines)
     levels = made.camera.levels(STOCK)
     assert levels is not None and levels.dice == len(lines) and levels.alone is None  # too few to prove a level
     assert state(made)["models"]["evidence"] == {"dice": len(lines), "alone": None, "needed": 100}

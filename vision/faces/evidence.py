@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,25 @@ class Levels:
     def to_dict(self) -> dict[str, object]:
         """JSON form."""
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Levels:
+        """From its JSON form; ValueError (or KeyError, TypeError) where a level is missing or out of 0-1."""
+
+        def level(key: str) -> float | None:
+            value = data[key]
+            if value is None and key != "threshold":
+                return None
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"nivel {key} fuera de 0 a 1: {value!r}")
+            return float(value)
+
+        dice = data.get("dice", 0)
+        if isinstance(dice, bool) or not isinstance(dice, int) or dice < 0:
+            raise ValueError(f"dados de prueba inválidos: {dice!r}")
+        threshold = level("threshold")
+        assert threshold is not None
+        return cls(threshold, level("alone"), level("candidate"), dice)
 
 
 def guesses(die: DieReading) -> tuple[FaceGuess | None, FaceGuess | None]:
