@@ -99,5 +99,24 @@ def test_the_pages_name_no_developer_file(client: FlaskClient, coordinator: Coor
     for path in ("/", "/dudo/new", "/bolivia/new", "/cacho/new", "/truco/new", "/pifpaf/new", "/cacheta/new"):
         response = coordinator.get(path)
         assert response.status_code == 200, path
-        shown = re.sub(r"<[^>]+>", " ", re.sub(r"<script\b.*?</script>", " ", response.get_data(as_text=True), flags=re.S))
+        shown = re.sub(
+            r"<[^>]+>", " ", re.sub(r"<script\b.*?</script>", " ", response.get_data(as_text=True), flags=re.S)
+        )
         assert re.findall(r"\b(?:docs|kiosk|vision)/\S+", shown) == [], path
+
+
+def test_the_catalogue_is_one_gettext_file_with_plural_entries(client: FlaskClient) -> None:
+    from babel.messages.pofile import read_po
+
+    with i18n.CATALOGUE.open("rb") as source:
+        catalogue = read_po(source, locale="en")
+    assert catalogue.plural_forms == "nplurals=2; plural=(n != 1);"
+    assert len(catalogue) >= 400
+    assert ("dado dudoso: tóquelo", "dados dudosos: tóquelos") in i18n.PLURALS
+    assert not list((KIOSK).rglob("*texts.py"))  # no second catalogue beside it
+    with client.application.test_request_context("/?lang=en"):
+        assert i18n.count(1, "dado dudoso: tóquelo", "dados dudosos: tóquelos") == "1 doubtful die: tap it"
+        assert i18n.count(3, "dado dudoso: tóquelo", "dados dudosos: tóquelos") == "3 doubtful dice: tap them"
+    with client.application.test_request_context("/"):
+        assert i18n.count(1, "corrección", "correcciones") == "1 corrección"
+        assert i18n.count(2, "corrección", "correcciones") == "2 correcciones"

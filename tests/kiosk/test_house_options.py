@@ -13,7 +13,8 @@ import pytest
 from engines.bolivia.config import BoliviaConfig
 from engines.dudo.config import DudoConfig
 from kiosk.cards import cacheta, cacho, pifpaf, truco
-from kiosk.house_options import BOLIVIA, CARDS, DUDO, EN
+from kiosk.house_options import BOLIVIA, CARDS, DUDO
+from kiosk.i18n import EN
 from tests.kiosk.conftest import Coordinator
 
 GAMES = [("dudo", DudoConfig, DUDO), ("bolivia", BoliviaConfig, BOLIVIA)]
