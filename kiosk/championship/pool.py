@@ -260,6 +260,7 @@ class Learner:
         self._learned_at = 0
         self.current: Path | None = self._latest()
         self._shared: Levels | None = None  # the levels published last
+        self._levels_lock = threading.Lock()
         self.last: dict[str, Any] = {"state": "idle", "message": "todavía no aprendió con los dados del campeonato"}
 
     def _latest(self) -> Path | None:
@@ -284,6 +285,12 @@ class Learner:
             threading.Thread(target=self._adapt, args=(dice,), name="campeonato-aprender", daemon=True).start()
         return True
 
+    def sampled(self) -> None:
+        """A table's sample was kept: the levels its evidence moves are published, and an adaptation starts in the
+        background where enough new pooled dice are in."""
+        self.share_levels()
+        self.offer()
+
     def republish(self) -> None:
         """Publish the last model kept again, and its levels (the organizer restarted; the broker may have lost
         them)."""
@@ -303,18 +310,20 @@ class Learner:
 
     def share_levels(self, force: bool = False) -> Levels | None:
         """Publish the levels of the reader in use where its pooled evidence grew (or `force`); the levels."""
-        if self.publish_levels is None or self.current is None:
-            return None
-        try:
-            levels = self.levels()
-        except Exception as error:  # unreadable models or evidence: the tables keep their own levels
-            log.warning("no se pudieron fijar los niveles del lector del campeonato: %s", error)
-            return None
-        if levels is None or (not force and levels == self._shared):
+        with self._levels_lock:  # a sample's thread and an adaptation's
+            current = self.current
+            if self.publish_levels is None or current is None:
+                return None
+            try:
+                levels = self.levels()
+            except Exception as error:  # unreadable models or evidence: the tables keep their own levels
+                log.warning("no se pudieron fijar los niveles del lector del campeonato: %s", error)
+                return None
+            if levels is None or (not force and levels == self._shared):
+                return levels
+            self._shared = levels
+            self.publish_levels(json.dumps({"models": current.name, **levels.to_dict()}).encode())
             return levels
-        self._shared = levels
-        self.publish_levels(json.dumps({"models": self.current.name, **levels.to_dict()}).encode())
-        return levels
 
     def _adapt(self, dice: int) -> None:
         from vision.faces.adapt import AdaptError, adapt

@@ -52,7 +52,7 @@ def install(app: Flask) -> None:
 
             def sampled(table: int) -> None:
                 if learner is not None:
-                    learner.offer()  # enough new pooled dice: an adaptation in the background
+                    learner.sampled()
 
             organizer = Organizer(
                 config["host"],

@@ -34,6 +34,13 @@ def evidence(folder: Path, name: str, models: str, dice: int) -> None:
     (folder / EVIDENCE / f"{name}.json").write_text(json.dumps(data))
 
 
+class FailingAdapter:
+    """An adapter that must not be called: these pools never reach the dice an adaptation waits for."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("no adaptation expected")
+
+
 def pooled_reader(out: Path, name: str) -> Path:
     """A reader the organizer kept: the stock face classifier under `name`."""
     shutil.copytree(STOCK_FACES, out / name / "faces")
@@ -46,7 +53,15 @@ def test_each_samples_evidence_is_kept_once_and_sets_the_pooled_readers_levels(t
     pooled_reader(out, name)
     published: list[bytes] = []
     the_pool = pool.Pool(tmp_path / "muestras")
-    learner = pool.Learner(the_pool, tmp_path / "stock", out, lambda m: None, publish_levels=published.append)
+    learner = pool.Learner(
+        the_pool,
+        tmp_path / "stock",
+        out,
+        lambda m: None,
+        FailingAdapter(),
+        every=10**9,
+        publish_levels=published.append,
+    )
     assert learner.current == out / name
     per_sample = 10
     tables = 4
@@ -60,7 +75,7 @@ def test_each_samples_evidence_is_kept_once_and_sets_the_pooled_readers_levels(t
             assert message["evidence"]["models"] == name
             the_pool.keep(message)
             the_pool.keep(message)  # sent again (the organizer's answer was lost): kept once
-        learner.share_levels()
+            learner.sampled()  # as the organizer does after each sample kept
         shared = Levels.from_dict(json.loads(published[-1]))
         # each table alone holds a quarter of the dice; pooled, the gate opens once they pass it together
         assert shared.dice == table * len(names) * per_sample
