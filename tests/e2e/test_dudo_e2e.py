@@ -260,7 +260,7 @@ def test_dudo_table_by_taps(
         # Round 1, by taps: Beto opens, Caro raises, Ana doubts.
         bid(page, face=5, pick=1)
         expect(tv.locator("#standing-bid")).to_contain_text("Beto: ")
-        expect(tv.locator("#odds-true")).to_have_text(re.compile(r"^\d+ %$"))
+        expect(tv.locator("#odds-true")).to_have_text(re.compile("^\\d+\u00a0%$"))
         bid(page, face=5)
         expect(tv.locator("#standing-bid")).to_contain_text("Caro: ")
         shot(page, "dudo-table")

@@ -108,7 +108,7 @@ def test_the_table_teaches_its_reader(served: tuple[str, RowReader, Path], page:
     fill(learned, {1: 35, 2: 35, 3: 35, 4: 35, 5: 35, 6: 12})  # 187: the 6s are short
     set_pin(page, url, PIN)
 
-    page.click("text=Enseñar los dados")
+    page.get_by_role("link", name="Enseñar los dados", exact=True).click()
     page.wait_for_url(url + "/ensenar")
     expect(page.locator("#total")).to_have_text("187 de 200 dados")
     expect(page.locator("#missing")).to_contain_text("Faltan 13 dados")
