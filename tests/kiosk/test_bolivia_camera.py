@@ -253,7 +253,8 @@ def test_a_die_in_the_rolling_area_is_judged_by_the_area_not_the_whole_image() -
     kept = readings.sized_to_area(cut, 360)
     assert kept.uncertain and [r.code for r in kept.reasons] == [ReasonCode.CUT]
     cup = readings.sized_to_area(DieReading(5, 0.97, Box(0, 0, 150, 150), True, (big,)), 360)
-    assert cup.uncertain and cup.reasons == ("demasiado grande para un dado (42\u00a0% de la zona de tirada): ¿es un dado?",)
+    said = "demasiado grande para un dado (42\u00a0% de la zona de tirada): ¿es un dado?"
+    assert cup.uncertain and cup.reasons == (said,)
     plain = DieReading(5, 0.97, Box(0, 0, 150, 150), False, ())
     assert readings.sized_to_area(plain, 360) is plain
 
