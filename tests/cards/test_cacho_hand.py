@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engines.cards.cacho.game import Bet, CachoHand, CachoOptions, Call, Deal, Pass, Raise
 from engines.cards.cacho.showdown import CachoError
 from engines.cards.deck import CACHO_DECK, SUITS, Card
-from tests.cards.helpers import cards, run
+from tests.cards.helpers import cards, refusal, run
 
 
 def hand(chips: tuple[int, ...] = (20, 20, 20), **options: object) -> CachoHand:
@@ -117,11 +117,10 @@ def test_resto_no_raise_beyond_the_poorest_player_still_in() -> None:
     state = third_round((20, 10, 20))  # Beto has 7 chips left after the first two rounds
     # "if one of the active players only has 7 chips left, the raising of the bids must end at 7"
     assert state.resto == 7
-    with pytest.raises(CachoError) as error:
+    with refusal(CachoError, "Resto - Limit on Raises", "más allá del resto: 7 fichas"):
         state.check(Raise(0, 8))
-    assert error.value.article == "Resto - Limit on Raises"
     raised = run(state, [Raise(0, 4)])
-    with pytest.raises(CachoError, match="resto"):
+    with refusal(CachoError, "Resto - Limit on Raises", "más allá del resto: 7 fichas"):
         raised.check(Raise(1, 4))
     state = run(state, [Raise(0, 7), Call(1), Call(2)])
     assert state.phase == "over"

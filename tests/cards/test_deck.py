@@ -6,6 +6,7 @@ import pytest
 
 from engines.cards.deck import CACHO_DECK, DOUBLE_DECK, TRUCO_DECK, Card, parse_card, parse_cards, show
 from engines.cards.errors import CardRuleError
+from tests.cards.helpers import refusal
 
 
 def test_rank_and_suit_notation() -> None:
@@ -18,10 +19,8 @@ def test_rank_and_suit_notation() -> None:
 
 @pytest.mark.parametrize("text", ["1S", "11H", "AX", "", "Q", "10", "ZZ", "AS5"])
 def test_bad_notation_is_refused(text: str) -> None:
-    with pytest.raises(CardRuleError) as error:
+    with refusal(CardRuleError, "Notación de cartas", "se escribe rango"):
         parse_card(text)
-    assert error.value.article == "Notación de cartas"
-    assert "se escribe rango" in error.value.message
 
 
 def test_deck_sizes() -> None:

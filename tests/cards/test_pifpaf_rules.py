@@ -123,9 +123,7 @@ def test_seed_cap_example_four_players_five_ante() -> None:
     assert state.pot == 20 and state.chips == (95, 95, 95, 95)
     state = state.apply(Deal((*HANDS, parse_cards("AS 2S 3C 4C 6C 8C 9C 10S JS"))))
     assert state.cap == 20
-    with pytest.raises(PifPafError) as error:
-        state.check(Raise(0, 21))
-    assert error.value.article == "Game play"
+    refused(state, Raise(0, 21), PifPafError, "Game play", "más allá de ante × jugadores = 20 fichas")
     state.check(Raise(0, 20))
     state = run(state, [Raise(0, 10), Raise(1, 10)])
     refused(state, Raise(2, 1), PifPafError, "Game play", "más allá de ante × jugadores = 20 fichas")

@@ -28,7 +28,7 @@ from engines.cards.truco.game import (
     TrucoOptions,
 )
 from engines.cards.truco.trick import Play, TrucoError, hand_outcome, resolve_trick, strength
-from tests.cards.helpers import cards, run
+from tests.cards.helpers import cards, refused, run
 
 NAMES = ("Ana", "Beto", "Caro", "Davi")
 
@@ -146,9 +146,7 @@ def test_at_most_three_rejections() -> None:
     for hand in ("4S 5H 6D", "4C 3H KD", "AS 2C QH"):
         state = run(state, [Offer(cards(hand)), Reject(mao)])
     state = state.apply(Offer(cards("7H JS 5C")))
-    with pytest.raises(TrucoError) as error:
-        state.check(Reject(mao))
-    assert error.value.article == "El reparto"
+    refused(state, Reject(mao), TrucoError, "El reparto", "el mão no puede rechazar más de tres manos por reparto")
     state.check(Keep(mao))
     state.check(PassToPartner(mao))
 
@@ -237,13 +235,11 @@ def test_no_raise_beyond_what_wins_the_game() -> None:
     state = dealt(HANDS, state=game(scores=(6, 0)))
     state = run(state, [Truco(0), Truco(1)])
     assert state.pending == 6
-    with pytest.raises(TrucoError) as error:
-        state.check(Truco(2))
-    assert error.value.article == "Subir la apuesta"
+    refused(state, Truco(2), TrucoError, "Subir la apuesta", "con 6 tentos, 6 ya ganan el juego: no se sube más allá")
     state = state.apply(Accept(2))
     assert state.stake == 6
-    with pytest.raises(TrucoError, match="no se sube más allá"):
-        run(dealt(HANDS, state=game(scores=(0, 10))), [Truco(0)]).check(Truco(1))
+    on_ten = run(dealt(HANDS, state=game(scores=(0, 10))), [Truco(0)])
+    refused(on_ten, Truco(1), TrucoError, "Subir la apuesta", "con 10 tentos, 3 ya ganan el juego: no se sube más allá")
 
 
 def test_fouls_give_one_tento_but_never_the_twelfth() -> None:
@@ -282,9 +278,9 @@ def test_hand_of_eleven_run_costs_one_tento() -> None:
 
 def test_with_eleven_no_pass_or_reject() -> None:
     state = game(scores=(11, 0)).apply(StartHand(3))
-    with pytest.raises(TrucoError) as error:
-        state.check(Offer(cards("4S 5H 6D")))
-    assert error.value.article == "La mano de once"
+    refused(
+        state, Offer(cards("4S 5H 6D")), TrucoError, "La mano de once", "con once se reparte directamente a cada uno"
+    )
     assert state.deal_queue == (0, 1, 2, 3)
 
 

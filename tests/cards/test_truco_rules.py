@@ -150,9 +150,13 @@ def test_face_down_card_cannot_win_even_the_highest() -> None:
 
 def test_no_face_down_on_the_first_trick_allowed_later() -> None:
     state = deal(new_game(), HANDS)
-    with pytest.raises(TrucoError) as error:
-        state.check(PlayCard(0, c("3S"), down=True))
-    assert error.value.article == "Juego de la mano"
+    refused(
+        state,
+        PlayCard(0, c("3S"), down=True),
+        TrucoError,
+        "Juego de la mano",
+        "en la primera baza no se juega carta tapada",
+    )
     state = play(state, [(0, "3S"), (1, "2S"), (2, "6C"), (3, "7S")])  # Ana's 3 wins; she leads
     assert state.turn == 0
     state = play(state, [(0, "~KS"), (1, "4D"), (2, "~3H"), (3, "5C")])
@@ -273,9 +277,7 @@ def test_seed_example_score_six_cannot_raise_to_nine() -> None:
     state = state.apply(Truco(0)).apply(Truco(1))
     assert state.pending == 6
     for seat in (0, 2):
-        with pytest.raises(TrucoError) as error:
-            state.check(Truco(seat))
-        assert error.value.article == "Subir la apuesta"
+        refused(state, Truco(seat), TrucoError, "Subir la apuesta", "con 6 tentos, 6 ya ganan el juego")
     state = state.apply(Accept(2))
     assert state.stake == 6
 
@@ -290,9 +292,8 @@ def test_no_raise_when_the_accepted_stake_already_wins(score: int, allowed: bool
     if allowed:
         state.check(Truco(2))  # 8 + 3 = 11: a raise is still needed to win
     else:
-        with pytest.raises(TrucoError) as error:
-            state.check(Truco(2))  # 9 + 3 = 12 already wins the game
-        assert error.value.article == "Subir la apuesta"
+        # 9 + 3 = 12 already wins the game
+        refused(state, Truco(2), TrucoError, "Subir la apuesta", "con 9 tentos, 3 ya ganan el juego")
 
 
 def test_a_team_on_six_may_still_truco() -> None:
