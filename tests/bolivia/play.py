@@ -19,6 +19,9 @@ from engines.bolivia import (
     Start,
     Variant,
 )
+from tests.refusals import refusal
+
+__all__ = ["dice_for", "fill", "refusal", "refused", "start", "turn"]
 
 
 def start(*players: str, variant: Variant | None = None, config: BoliviaConfig | None = None) -> BoliviaGame:

@@ -119,6 +119,7 @@ def test_malformed_events(obj: object, text: str) -> None:
     with pytest.raises(LogError) as error:
         parse_event(obj)
     assert text in error.value.message
+    assert error.value.article is None  # a malformed line, not a rule the game refuses
 
 
 def test_the_demo_game_replays_to_the_end() -> None:

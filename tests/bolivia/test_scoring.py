@@ -18,6 +18,8 @@ from engines.bolivia import (
     score_over,
 )
 
+from .play import refusal
+
 # --- the seed's own examples --------------------------------------------------------------------------
 
 
@@ -182,18 +184,24 @@ def test_unknown_categories(text: str) -> None:
     assert category_from(text) is None
 
 
-@pytest.mark.parametrize("dice", [(1, 2, 3, 4), (1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4), (1, 2, 3, 4, 7)])
-def test_five_dice_of_one_to_six_or_refused(dice: tuple[int, ...]) -> None:
-    with pytest.raises(RuleError) as refused:
+@pytest.mark.parametrize(
+    ("dice", "reason"),
+    [
+        ((1, 2, 3, 4), "se juega con cinco dados: llegaron 4"),
+        ((1, 2, 3, 4, 5, 6), "se juega con cinco dados: llegaron 6"),
+        ((0, 1, 2, 3, 4), "el dado 1 muestra 0: un dado va de 1 a 6"),
+        ((1, 2, 3, 4, 7), "el dado 5 muestra 7: un dado va de 1 a 6"),
+    ],
+)
+def test_five_dice_of_one_to_six_or_refused(dice: tuple[int, ...], reason: str) -> None:
+    with refusal(RuleError, ART_EQUIPMENT, reason):
         score(dice, Category.BALAS, 1)
-    assert refused.value.article == ART_EQUIPMENT
 
 
 @pytest.mark.parametrize("roll", [0, 4, -1])
 def test_the_roll_is_one_two_or_three(roll: int) -> None:
-    with pytest.raises(RuleError) as refused:
+    with refusal(RuleError, ART_HOW_TO_PLAY, f"la tirada es la 1, la 2 o la 3, no {roll}$"):
         score((1, 2, 3, 4, 5), Category.BALAS, roll)
-    assert refused.value.article == ART_HOW_TO_PLAY
 
 
 # ----------------------------------------------------------------- over dice in doubt
