@@ -47,9 +47,8 @@ class ReaderSettings:
     found: float = 0.25  # finder confidence from which a box is read as a die
     # A second chance: a box the finder is less sure of, down to this confidence, is kept only where the face
     # classifier names a face with at least `second_chance_face` (it is a die, and which) and the box overlaps no
-    # die kept before it by more than `second_chance_overlap` of either box; such a die is always flagged. On real
-    # val recall 0.890 -> 0.913 with a classifier taught the board pieces it took for dice
-    # (docs/experiments/2026-11-23-second-chance-and-board-pieces.md). None: only boxes of `found` and over.
+    # die kept before it by more than `second_chance_overlap` of either box; such a die is always flagged.
+    # None: only boxes of `found` and over. Chosen in docs/experiments/2026-11-23-second-chance-and-board-pieces.md.
     second_chance: float | None = SECOND_CHANCE
     second_chance_face: float = 0.90
     second_chance_overlap: float = 0.30
@@ -57,13 +56,10 @@ class ReaderSettings:
     min_side_px: int = 12  # a die smaller than this on the full frame cannot show its pips
     # The lean check (a camera looking straight down): a flat die's top face sits on its box's centre or a
     # little away from the frame's centre (the sides facing the centre show); a cocked die's top face is
-    # pushed sideways or inwards. Offsets of the counted pips' centre from the box's centre, in die sides.
-    # Set on rendered training tables (faces-cocked, faces-train): they flag 4-8 % of the flat dice the pip
-    # counter reads and 67-81 % of the cocked ones. The offsets are measured in the finder's box: the finder of
-    # 2026-11-27 boxes dice tighter, so 0.06 flagged half as many flat dice as before and caught fewer cocked
-    # ones; 0.055 keeps the flat dice it flags under the old finder's on tables-an-cases (111 vs 134 of 1,700)
-    # and caught 2 more cocked dice on blind tables (docs/experiments/2026-11-27-finder-trained-on-a-gpu-loan.md).
-    # None turns the check off (photos not from above).
+    # pushed sideways or inwards. The largest offsets of the counted pips' centre from the box's centre, in die
+    # sides, that a die may show and not be flagged; they depend on how tightly the finder boxes dice. None turns
+    # the check off (photos not from above). Chosen for today's finder in
+    # docs/experiments/2026-11-27-finder-trained-on-a-gpu-loan.md.
     lean_sideways: float | None = 0.055
     lean_inward: float | None = 0.03
     # Where the camera's vertical meets the frame (the point straight below the lens), as fractions of the frame's
@@ -73,32 +69,28 @@ class ReaderSettings:
     # docs/experiments/2026-11-24-camera-nadir-from-seat-markers.md).
     nadir: tuple[float, float] | None = None
     # The dice of one game are all one size: a "die" this many times bigger or smaller than the median of
-    # the frame's dice (three or more read) is something else (a playing card's ace read as a 1: both
-    # readers agreed on one: models/dice). Labelled real photos mix sizes up to 2.1x; rendered tables 1.3x.
+    # the frame's dice (three or more read) is something else (a playing card's ace read as a 1). Above the
+    # 2.1x that labelled real photos mix (models/dice).
     size_spread: float | None = 2.5
-    # From above (60-100 cm, Camera Module 3), a die's box side is at most 3.2 % of the frame's long side on
-    # every rendered table; twice that is no die, even alone on the table (a card's ace: models/dice).
+    # From above (60-100 cm, Camera Module 3) a die's box side is at most 3.2 % of the frame's long side: a box
+    # this share of it or more is no die, even alone on the table (models/dice).
     max_die_share: float | None = 0.06
     # The tilt check: a camera looking straight down sees a lying die's top face square, and a cocked die's
     # slanted. A die whose counted pips look squashed under this (pips.face_squash: about the cosine of the
-    # face's slant) is flagged. 0.88: on 240 fresh rendered tables it let 2 cocked dice through where 0.84 let 5,
-    # for 0.9 points more load (docs/experiments/2026-11-22-faithful-flat-dice-and-the-tilt-check.md). None turns it
-    # off (photos not from above).
+    # face's slant) is flagged. None turns it off (photos not from above). Chosen in
+    # docs/experiments/2026-11-22-faithful-flat-dice-and-the-tilt-check.md.
     tilt_squash: float | None = 0.88
     # Where the pip counter finds no face on the whole die (its sides' pips spoil the top face's layout), count
     # the top face alone: the die's box less its sides, which a camera looking down sees swept toward the frame's
     # centre by about this share of the die's distance from it (side / (height - side): 0.016-0.027 for a 16 mm
-    # die 60-100 cm below; 0.015 was chosen on training tables). Trusted only where the top face looks square
-    # (pips.MIN_TOP_SQUASH), as alone it let through cocked dice seen face-on: on fresh rendered tables 5-6 points
-    # off the coordinator's load, no cocked die or wrong face let through
-    # (docs/experiments/2026-11-23-top-face-counted-alone.md). None: off.
+    # die 60-100 cm below). Trusted only where the top face looks square (pips.MIN_TOP_SQUASH): a cocked die seen
+    # face-on is otherwise read. None: off. Chosen in docs/experiments/2026-11-23-top-face-counted-alone.md.
     top_sweep: float | None = 0.015
     top_overlap: float = 0.15  # the top face is not read alone where another box covers more of the die's box
     # A finder with a cocked class (`python -m vision.gpu train --cocked-class`) sees the die's neighbours and the
-    # cup: a die it calls cocked with this confidence or more is flagged. Its cocked class fires strongly or not at
-    # all (on tables-an-cases 0.40 of the cocked dice and 0.03 of the flat ones from 0.05, 0.38 and 0.03 at 0.3),
-    # so the level matters little (docs/experiments/2026-11-27-a-finder-with-a-cocked-class.md). None: off; a
-    # one-class finder gives no such confidence.
+    # cup: a die it calls cocked with this confidence or more is flagged. None: off; a one-class finder gives no
+    # such confidence. Chosen in docs/experiments/2026-11-27-a-finder-with-a-cocked-class.md (the class fires
+    # strongly or not at all, so the level matters little).
     finder_cocked: float | None = 0.2
     # Where nothing is a die: polygons in frame pixels (the seat markers with their white border, which the finder
     # can take for dice). A box whose centre lies in one is never read.
