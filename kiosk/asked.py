@@ -14,29 +14,20 @@ import argparse
 import json
 import random
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
+from kiosk.measuring import answer, demo_kiosk
 from vision import words
 
 REACH = 2  # bids within this many dice of the count expected
-
-
-def _json(response: Any) -> dict[str, Any]:
-    """A JSON answer's object, or a Spanish exit where the kiosk refused."""
-    data = response.get_json(silent=True)
-    if response.status_code != 200 or not isinstance(data, dict):
-        raise SystemExit(f"el kiosco respondió {response.status_code}: {data if data else response.get_data(True)}")
-    return data
 
 
 def _ready(client: Any, base: str, timeout_s: float = 60) -> dict[str, Any]:
     """The table's reading once it is ready (the dudo starts it)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        reading = _json(client.get(base + "/state.json")).get("reading") or {}
+        reading = answer(client.get(base + "/state.json")).get("reading") or {}
         if reading.get("state") == "ready":
             return dict(reading)
         if reading.get("state") == "failed":
@@ -49,36 +40,20 @@ def measure(readings: int, seed: int = 0, camera: str = "demo") -> list[dict[str
     """`readings` dudos, each on the demo players seated anew (the demo camera's first showing: its photo of the
     cups lifted on 20 dice): per reading the bid, the dice read, doubted, asked, and whether the ruling was settled
     with no tap."""
-    from kiosk.app import create_app
     from kiosk.demo.table import DEMO_PLAYERS
 
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {"DATABASE": str(Path(folder) / "cacho.sqlite3"), "CAMERA": camera, "DEMO": True, "CSRF_DISABLED": True}
-        )
-        service = app.extensions["cacho.camera"]
-        try:
-            deadline = time.monotonic() + 180
-            while not service.can_read:
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"la cámara o el lector no están listos: {service.health().message}")
-                time.sleep(0.1)
-            client = app.test_client()
-            client.post("/setup", data={"pin": "2468", "pin2": "2468"})
-            results = []
-            for k in range(readings):
-                opener = DEMO_PLAYERS[k % len(DEMO_PLAYERS)]
-                form = {"players": "\n".join(DEMO_PLAYERS), "opener": opener, "name": f"Lectura {k + 1}"}
-                made = client.post("/dudo/new", data=form)
-                if made.status_code != 302:
-                    raise SystemExit(f"no se pudo sentar la mesa ({made.status_code})")
-                base = made.headers["Location"]
-                results.append(_one_dudo(client, base, _json(client.get(base + "/state.json")), rng))
-            return results
-        finally:
-            service.close()
-            app.extensions["cacho.bus"].close()
+    with demo_kiosk(camera) as (_, client):
+        results = []
+        for k in range(readings):
+            opener = DEMO_PLAYERS[k % len(DEMO_PLAYERS)]
+            form = {"players": "\n".join(DEMO_PLAYERS), "opener": opener, "name": f"Lectura {k + 1}"}
+            made = client.post("/dudo/new", data=form)
+            if made.status_code != 302:
+                raise SystemExit(f"no se pudo sentar la mesa ({made.status_code})")
+            base = made.headers["Location"]
+            results.append(_one_dudo(client, base, answer(client.get(base + "/state.json")), rng))
+        return results
 
 
 def _one_dudo(client: Any, base: str, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -92,9 +67,9 @@ def _one_dudo(client: Any, base: str, state: dict[str, Any], rng: random.Random)
     wanted = [b for b in bids if b[0] == quantity and b[1] != 1] or [b for b in bids if b[1] != 1] or bids
     quantity, face = rng.choice(wanted)
     bid = {"event": "bid", "player": opener, "quantity": quantity, "face": face, "seq": state["seq"]}
-    after = _json(client.post(base + "/action", json=bid))
-    doubter = _json(client.get(base + "/state.json"))["round"]["to_act"]
-    _json(client.post(base + "/action", json={"event": "dudo", "player": doubter, "seq": after["seq"]}))
+    after = answer(client.post(base + "/action", json=bid))
+    doubter = answer(client.get(base + "/state.json"))["round"]["to_act"]
+    answer(client.post(base + "/action", json={"event": "dudo", "player": doubter, "seq": after["seq"]}))
     reading = _ready(client, base)
     read = {d["id"]: (name, d) for name, dice in reading["players"].items() for d in dice}
     plan = reading["proposal"]

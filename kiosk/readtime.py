@@ -11,10 +11,10 @@ import argparse
 import json
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
+
+from kiosk.measuring import demo_kiosk
 
 STAGES = ("quietud", "captura", "lectura", "asientos_foto", "estado", "total")
 
@@ -40,65 +40,49 @@ def _wait_ready(client: Any, table: int, photo: str | None, timeout_s: float) ->
 
 def measure(camera: str, reads: int, pause_s: float = 1.5) -> list[dict[str, float]]:
     """Tap «Leer» `reads` times on the demo table left still; each tap's stages in seconds."""
-    from kiosk.app import create_app
     from kiosk.demo.table import DEMO_PLAYERS
 
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {"DATABASE": str(Path(folder) / "cacho.sqlite3"), "CAMERA": camera, "DEMO": True, "CSRF_DISABLED": True}
-        )
-        service = app.extensions["cacho.camera"]
+    with demo_kiosk(camera) as (app, client):
         bus = app.extensions["cacho.bus"]
-        try:
-            deadline = time.monotonic() + 180
-            while not service.can_read:
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"la cámara o el lector no están listos: {service.health().message}")
-                time.sleep(0.1)
-            client = app.test_client()
-            client.post("/setup", data={"pin": "2468", "pin2": "2468"})
-            table = 1
-            seq = _json(client.get(f"/dudo/{table}/state.json"))["seq"]
-            opener, doubter = DEMO_PLAYERS[2], DEMO_PLAYERS[3]
-            bid = {"event": "bid", "player": opener, "quantity": 4, "face": 6, "seq": seq}
-            seq = _json(client.post(f"/dudo/{table}/action", json=bid))["seq"]
-            client.post(f"/dudo/{table}/action", json={"event": "dudo", "player": doubter, "seq": seq})
-            reading = _wait_ready(client, table, None, 60)
-            results = []
-            for _ in range(reads):
-                time.sleep(pause_s)  # the table left alone: the previews see it still
-                inbox = bus.subscribe()
-                started = time.monotonic()
-                client.post(f"/dudo/{table}/read", json={})
-                ready_at = None
-                while ready_at is None:
-                    message = inbox.get(timeout=60)
-                    if message is None or message.topic != f"table:{table}":
-                        continue
-                    fetched = time.monotonic()
-                    state = _json(client.get(f"/dudo/{table}/state.json"))
-                    new = state.get("reading") or {}
-                    if new.get("state") in ("ready", "failed") and new.get("photo") != reading.get("photo"):
-                        ready_at, drawn_at, reading = fetched, time.monotonic(), new
-                bus.unsubscribe(inbox)
-                capture = reading.get("capture") or {}
-                still, grab = capture.get("waited_s", 0.0), capture.get("capture_s", 0.0)
-                read = capture.get("read_s", 0.0)
-                results.append(
-                    {
-                        "quietud": still,
-                        "captura": grab,
-                        "lectura": read,
-                        "asientos_foto": max(0.0, ready_at - started - still - grab - read),
-                        "estado": drawn_at - ready_at,
-                        "total": drawn_at - started,
-                        "imagenes": capture.get("frames_read", 0),
-                    }
-                )
-            return results
-        finally:
-            service.close()
-            bus.close()
+        table = 1
+        seq = _json(client.get(f"/dudo/{table}/state.json"))["seq"]
+        opener, doubter = DEMO_PLAYERS[2], DEMO_PLAYERS[3]
+        bid = {"event": "bid", "player": opener, "quantity": 4, "face": 6, "seq": seq}
+        seq = _json(client.post(f"/dudo/{table}/action", json=bid))["seq"]
+        client.post(f"/dudo/{table}/action", json={"event": "dudo", "player": doubter, "seq": seq})
+        reading = _wait_ready(client, table, None, 60)
+        results = []
+        for _ in range(reads):
+            time.sleep(pause_s)  # the table left alone: the previews see it still
+            inbox = bus.subscribe()
+            started = time.monotonic()
+            client.post(f"/dudo/{table}/read", json={})
+            ready_at = None
+            while ready_at is None:
+                message = inbox.get(timeout=60)
+                if message is None or message.topic != f"table:{table}":
+                    continue
+                fetched = time.monotonic()
+                state = _json(client.get(f"/dudo/{table}/state.json"))
+                new = state.get("reading") or {}
+                if new.get("state") in ("ready", "failed") and new.get("photo") != reading.get("photo"):
+                    ready_at, drawn_at, reading = fetched, time.monotonic(), new
+            bus.unsubscribe(inbox)
+            capture = reading.get("capture") or {}
+            still, grab = capture.get("waited_s", 0.0), capture.get("capture_s", 0.0)
+            read = capture.get("read_s", 0.0)
+            results.append(
+                {
+                    "quietud": still,
+                    "captura": grab,
+                    "lectura": read,
+                    "asientos_foto": max(0.0, ready_at - started - still - grab - read),
+                    "estado": drawn_at - ready_at,
+                    "total": drawn_at - started,
+                    "imagenes": capture.get("frames_read", 0),
+                }
+            )
+        return results
 
 
 def main(argv: list[str] | None = None) -> int:

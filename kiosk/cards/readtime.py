@@ -13,10 +13,10 @@ import argparse
 import json
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
+
+from kiosk.measuring import answer, demo_kiosk
 
 # dibujo: the demo camera rendering the cards (a real camera has none of it); lector: the card reader on the frame;
 # foto: the rest of the tap (the photo annotated and stored, the reading kept); estado: the state the page fetches;
@@ -24,23 +24,10 @@ from typing import Any
 STAGES = ("dibujo", "lector", "foto", "estado", "total", "mesa")
 
 
-def _json(response: Any) -> dict[str, Any]:
-    """A JSON answer's object, or a Spanish exit where the kiosk refused."""
-    data = response.get_json(silent=True)
-    if response.status_code != 200 or not isinstance(data, dict):
-        raise SystemExit(f"el kiosco respondió {response.status_code}: {data if data else response.get_data(True)}")
-    return data
-
-
 def measure(reads: int, camera: str = "demo") -> tuple[float, str, list[dict[str, float]]]:
     """Deal a hand on the demo Truco table and tap «Leer» `reads` + 1 times: the first tap's seconds without the
     demo's drawing (the reader loaded), the frame's size, and each later tap's stages in seconds."""
-    from kiosk.app import create_app
-
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {"DATABASE": str(Path(folder) / "cacho.sqlite3"), "CAMERA": camera, "DEMO": True, "CSRF_DISABLED": True}
-        )
+    with demo_kiosk(camera) as (app, client):
         service = app.extensions["cacho.camera"]
         spent = {"dibujo": 0.0, "lector": 0.0}
 
@@ -57,56 +44,45 @@ def measure(reads: int, camera: str = "demo") -> tuple[float, str, list[dict[str
         service.lay_cards = timed("dibujo", service.lay_cards)
         reader = app.config["CARD_READER"]
         reader.read_cards = timed("lector", reader.read_cards)
-        try:
-            deadline = time.monotonic() + 180
-            while not service.can_read:
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"la cámara no está lista: {service.health().message}")
-                time.sleep(0.1)
-            client = app.test_client()
-            client.post("/setup", data={"pin": "2468", "pin2": "2468"})
-            tables = app.extensions["cacho.store"].tables("truco")
-            if not tables:
-                raise SystemExit("no hay mesa de Truco de demostración")
-            base = f"/truco/{tables[0].id}"
+        tables = app.extensions["cacho.store"].tables("truco")
+        if not tables:
+            raise SystemExit("no hay mesa de Truco de demostración")
+        base = f"/truco/{tables[0].id}"
 
-            def tap(**body: Any) -> dict[str, Any]:
-                body["seq"] = _json(client.get(base + "/state.json"))["seq"]
-                return _json(client.post(base + "/action", json=body))
+        def tap(**body: Any) -> dict[str, Any]:
+            body["seq"] = answer(client.get(base + "/state.json"))["seq"]
+            return answer(client.post(base + "/action", json=body))
 
-            dealer = _json(client.get(base + "/state.json")).get("next_dealer")
-            if tap(action="hand", dealer=0 if dealer is None else dealer)["phase"] == "deal":
-                tap(action="keep")
+        dealer = answer(client.get(base + "/state.json")).get("next_dealer")
+        if tap(action="hand", dealer=0 if dealer is None else dealer)["phase"] == "deal":
+            tap(action="keep")
+        started = time.monotonic()
+        answer(client.post(base + "/read", json={}))
+        first = time.monotonic() - started - spent["dibujo"]
+        frame = service.full_frame()
+        size = f"{frame.shape[1]}x{frame.shape[0]}"
+        results = []
+        for _ in range(reads):
+            spent.update(dibujo=0.0, lector=0.0)
             started = time.monotonic()
-            _json(client.post(base + "/read", json={}))
-            first = time.monotonic() - started - spent["dibujo"]
-            frame = service.full_frame()
-            size = f"{frame.shape[1]}x{frame.shape[0]}"
-            results = []
-            for _ in range(reads):
-                spent.update(dibujo=0.0, lector=0.0)
-                started = time.monotonic()
-                _json(client.post(base + "/read", json={}))
-                answered = time.monotonic()
-                reading = _json(client.get(base + "/state.json")).get("reading") or {}
-                if not reading.get("seats"):
-                    raise SystemExit("la lectura no trajo cartas")
-                drawn = time.monotonic()
-                total = drawn - started
-                results.append(
-                    {
-                        "dibujo": spent["dibujo"],
-                        "lector": spent["lector"],
-                        "foto": answered - started - spent["dibujo"] - spent["lector"],
-                        "estado": drawn - answered,
-                        "total": total,
-                        "mesa": total - spent["dibujo"],
-                    }
-                )
-            return first, size, results
-        finally:
-            service.close()
-            app.extensions["cacho.bus"].close()
+            answer(client.post(base + "/read", json={}))
+            answered = time.monotonic()
+            reading = answer(client.get(base + "/state.json")).get("reading") or {}
+            if not reading.get("seats"):
+                raise SystemExit("la lectura no trajo cartas")
+            drawn = time.monotonic()
+            total = drawn - started
+            results.append(
+                {
+                    "dibujo": spent["dibujo"],
+                    "lector": spent["lector"],
+                    "foto": answered - started - spent["dibujo"] - spent["lector"],
+                    "estado": drawn - answered,
+                    "total": total,
+                    "mesa": total - spent["dibujo"],
+                }
+            )
+        return first, size, results
 
 
 def main(argv: list[str] | None = None) -> int:
