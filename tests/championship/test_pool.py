@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -88,23 +89,34 @@ def test_samples_the_broker_lost_go_out_again(tmp_path: Path) -> None:
         broker.close()
 
 
-def test_the_pooled_reader_reaches_every_table_and_a_wrong_hash_is_refused(tmp_path: Path, broker: Mosquitto) -> None:
+def heard_by_a_late_table(
+    tmp_path: Path, broker: Mosquitto, publish: Callable[[Organizer], None], table: int, levels: bool = False
+) -> list[dict[str, Any]]:
+    """What a table that links after the organizer published (`publish`) hears of the championship's reader (its
+    levels where `levels`): a retained message reaches it."""
     organizer = Organizer("127.0.0.1", broker.port, CODE).start()
-    adapted = models(tmp_path / "organizador" / "modelos" / "20261202-0700", faces=b"pooled")
-    (adapted / "faces" / "evidence.jsonl").write_text('{"face": 1}\n')
-    message = pool.model_message(adapted, SimpleNamespace(fit_dice=400, after=SimpleNamespace(dice=120, wrong=0)))
-    organizer.publish_model(message)
+    publish(organizer)
     heard: list[dict[str, Any]] = []
     store = Store(tmp_path / "mesa.sqlite3")
-    table_id = store.create_table("dudo", "Mesa 3", [])
-    link = TableLink(
-        store, LinkConfig("127.0.0.1", broker.port, CODE, 3, table_id), poll_s=0.05, on_model=heard.append
-    ).start()
+    table_id = store.create_table("dudo", f"Mesa {table}", [])
+    config = LinkConfig("127.0.0.1", broker.port, CODE, table, table_id)
+    if levels:
+        link = TableLink(store, config, poll_s=0.05, on_levels=heard.append).start()
+    else:
+        link = TableLink(store, config, poll_s=0.05, on_model=heard.append).start()
     try:
         assert wait_for(lambda: len(heard) == 1, 10)  # retained: a table that joins late gets it
     finally:
         link.stop()
         organizer.stop()
+    return heard
+
+
+def test_the_pooled_reader_reaches_every_table_and_a_wrong_hash_is_refused(tmp_path: Path, broker: Mosquitto) -> None:
+    adapted = models(tmp_path / "organizador" / "modelos" / "20261202-0700", faces=b"pooled")
+    (adapted / "faces" / "evidence.jsonl").write_text('{"face": 1}\n')
+    message = pool.model_message(adapted, SimpleNamespace(fit_dice=400, after=SimpleNamespace(dice=120, wrong=0)))
+    heard = heard_by_a_late_table(tmp_path, broker, lambda o: o.publish_model(message), 3)
     data = heard[0]
     assert (data["name"], data["dice"], data["held_out"], data["wrong"]) == ("20261202-0700", 400, 120, 0)
     stock = models(tmp_path / "models")

@@ -14,11 +14,8 @@ from flask import Flask
 from kiosk import teach
 from kiosk.championship import pool
 from kiosk.championship.broker import Mosquitto
-from kiosk.championship.link import LinkConfig, TableLink, wait_for
-from kiosk.championship.organizer import Organizer
 from kiosk.learned import EVIDENCE
-from kiosk.store import Store
-from tests.championship.test_pool import CODE, samples
+from tests.championship.test_pool import heard_by_a_late_table, samples
 from tests.kiosk.conftest import make_app
 from vision.faces.adapt import MIN_ALONE_SUPPORT
 from vision.faces.evidence import Levels, Seen
@@ -130,18 +127,6 @@ def test_a_table_reads_at_the_organizers_levels_where_they_rest_on_more_dice(app
 
 
 def test_the_levels_reach_every_table_over_the_broker(tmp_path: Path, broker: Mosquitto) -> None:
-    organizer = Organizer("127.0.0.1", broker.port, CODE).start()
     payload = json.dumps({"models": "m", "threshold": 0.9, "alone": 0.95, "candidate": None, "dice": 400}).encode()
-    organizer.publish_levels(payload)
-    heard: list[dict[str, Any]] = []
-    store = Store(tmp_path / "mesa.sqlite3")
-    table_id = store.create_table("dudo", "Mesa 2", [])
-    link = TableLink(
-        store, LinkConfig("127.0.0.1", broker.port, CODE, 2, table_id), poll_s=0.05, on_levels=heard.append
-    ).start()
-    try:
-        assert wait_for(lambda: len(heard) == 1, 10)  # retained: a table that joins late gets them
-    finally:
-        link.stop()
-        organizer.stop()
+    heard = heard_by_a_late_table(tmp_path, broker, lambda o: o.publish_levels(payload), 2, levels=True)
     assert heard == [json.loads(payload)]
