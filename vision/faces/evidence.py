@@ -95,20 +95,18 @@ class Levels:
     def from_dict(cls, data: Mapping[str, Any]) -> Levels:
         """From its JSON form; ValueError (or KeyError, TypeError) where a level is missing or out of 0-1."""
 
-        def level(key: str) -> float | None:
-            value = data[key]
-            if value is None and key != "threshold":
-                return None
+        def level(value: Any, key: str) -> float:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"nivel {key} fuera de 0 a 1: {value!r}")
             return float(value)
 
+        def optional(key: str) -> float | None:
+            return None if data[key] is None else level(data[key], key)
+
         dice = data.get("dice", 0)
         if isinstance(dice, bool) or not isinstance(dice, int) or dice < 0:
             raise ValueError(f"dados de prueba inválidos: {dice!r}")
-        threshold = level("threshold")
-        assert threshold is not None
-        return cls(threshold, level("alone"), level("candidate"), dice)
+        return cls(level(data["threshold"], "threshold"), optional("alone"), optional("candidate"), dice)
 
 
 def guesses(die: DieReading) -> tuple[FaceGuess | None, FaceGuess | None]:
