@@ -142,6 +142,7 @@ class Pool:
         self.folder = folder
         self._lock = threading.Lock()
         self._dice: int | None = None  # counted once, then kept up as samples come
+        self._evidence: dict[str, list[Seen]] | None = None  # by models: read once, then kept up as samples come
 
     def keep(self, data: Mapping[str, Any]) -> tuple[int, str]:
         """Keep a sample message (once: a name kept before is not written again); (table, its name as sent)."""
@@ -167,6 +168,9 @@ class Pool:
                     write_durably(self.folder / EVIDENCE / f"{stem}.json", json.dumps(evidence).encode())
                 write_durably(self.folder / "labels" / f"{stem}.txt", label.encode("utf-8"))
                 write_durably(image_path, jpeg)
+                if evidence is not None and self._evidence is not None:  # as a restart reads it back
+                    kept = [Seen.from_dict(one) for one in evidence["dice"]]
+                    self._evidence.setdefault(evidence["models"], []).extend(kept)
                 if self._dice is not None:
                     self._dice += sum(1 for line in label.splitlines() if line.strip())
         return table, name
@@ -181,17 +185,19 @@ class Pool:
             return self._dice
 
     def evidence(self, models: str) -> list[Seen]:
-        """Every table's evidence for the models named `models`, in the order of the samples' names."""
-        found: list[Seen] = []
-        folder = self.folder / EVIDENCE
-        for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-            if not (self.folder / "images" / f"{path.stem}.jpg").is_file():
-                continue  # a sample cut short before its image
-            with contextlib.suppress(OSError, ValueError, PoolError):
-                name, dice = evidence_dice(json.loads(path.read_text(encoding="utf-8")), path.stem)
-                if name == models:
-                    found += dice
-        return found
+        """Every table's evidence for the models named `models` (read from the pool once, then kept up as samples
+        come: each sample kept asks for it)."""
+        with self._lock:
+            if self._evidence is None:
+                self._evidence = {}
+                folder = self.folder / EVIDENCE
+                for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+                    if not (self.folder / "images" / f"{path.stem}.jpg").is_file():
+                        continue  # a sample cut short before its image
+                    with contextlib.suppress(OSError, ValueError, PoolError):
+                        name, dice = evidence_dice(json.loads(path.read_text(encoding="utf-8")), path.stem)
+                        self._evidence.setdefault(name, []).extend(dice)
+            return list(self._evidence.get(models, ()))
 
     def tables(self) -> dict[int, int]:
         """The samples pooled from each table."""

@@ -82,6 +82,8 @@ def test_each_samples_evidence_is_kept_once_and_sets_the_pooled_readers_levels(t
     learner.share_levels()
     assert len(published) == count  # nothing new: nothing published again
     assert the_pool.evidence("otro") == []
+    again = pool.Pool(tmp_path / "muestras")  # the organizer restarted: the same evidence, read back from the pool
+    assert again.evidence(name) == the_pool.evidence(name) and len(again.evidence(name)) == shared.dice
 
 
 def test_a_samples_damaged_evidence_is_refused_and_nothing_is_kept(tmp_path: Path) -> None:
