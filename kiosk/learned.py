@@ -2,10 +2,12 @@
 
 A camera reading keeps the frame it read (pendientes/, named after the reading's photo) until it is confirmed or
 dropped. A confirmed reading becomes a YOLO sample: images/NAME.jpg and labels/NAME.txt (`face-1 cx cy w h`,
-whole-die boxes, normalised), with the faces as the coordinator left them. The dice the reader boxed that carry no
-confirmed face are painted over with the felt's colour, so that no unlabelled die is taught as "no die". The label
-is written before its image (a label alone is never read), both durably; a sample written for a confirmation that
-never reached the log is swept at start-up.
+whole-die boxes, normalised), with the faces as the coordinator left them, and checked/NAME.txt: a 1 for each
+label line the coordinator set, confirmed or corrected, a 0 for a die left as the reader read it (its label is the
+reader's own answer, which adapt does not take as proof: vision.faces.crops.checked_flags). The dice the reader boxed
+that carry no confirmed face are painted over with the felt's colour, so that no unlabelled die is taught as "no
+die". The flags and the label are written before the image (a label alone is never read), all durably; a sample
+written for a confirmation that never reached the log is swept at start-up.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -24,6 +26,7 @@ from kiosk.dice import MATCH_IOU, iou
 from kiosk.records import AnyReading
 from kiosk.store import Store, write_durably
 from vision import labels as yolo
+from vision.faces.crops import CHECKED
 
 FOLDER = "dados-aprendidos"  # beside the database
 PENDING = "pendientes"
@@ -31,8 +34,10 @@ EVIDENCE = "pruebas"  # a sample's dice as evidence for the models that read the
 SHOWN = "-vista"  # a kept frame's annotated copy: its name with this before the suffix
 QUALITY = 92  # JPEG quality of the kept frames and samples
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")  # as vision.faces.crops reads them
+BESIDE = ("labels", CHECKED, EVIDENCE)  # what a sample keeps beside its image, named as it is
 MARGIN = 1.0  # die sides of the photo kept around each die of a sample
 FACES = range(1, 7)
+T = TypeVar("T")
 
 
 def folder(data_dir: Path | str) -> Path:
@@ -110,10 +115,10 @@ def forget(root: Path, data: Mapping[str, Any] | None) -> None:
         shown.unlink(missing_ok=True)
 
 
-def labelled(data: Mapping[str, Any]) -> list[tuple[int, list[float]]]:
-    """(face, box) of each die of the reading with a face and a box where the frame shows it: found by the reader,
-    or put by the coordinator (a die carried over from an earlier frame that no box of this one matches is left
-    out: it may lie elsewhere now)."""
+def labelled(data: Mapping[str, Any]) -> list[tuple[int, list[float], bool]]:
+    """(face, box, checked) of each die of the reading with a face and a box where the frame shows it: found by
+    the reader, or put by the coordinator (a die carried over from an earlier frame that no box of this one matches
+    is left out: it may lie elsewhere now); checked where the coordinator set, confirmed or corrected it."""
     learn = data.get("learn") or {}
     found = learn.get("found") or []
     out = []
@@ -123,7 +128,8 @@ def labelled(data: Mapping[str, Any]) -> list[tuple[int, list[float]]]:
             continue
         if entry.get("read") is not None and not any(iou(box, f) >= MATCH_IOU for f in found):
             continue
-        out.append((int(face), [float(v) for v in box]))
+        checked = bool(entry.get("corrected") or entry.get("confirmed"))
+        out.append((int(face), [float(v) for v in box], checked))
     return out
 
 
@@ -139,15 +145,16 @@ def write_sample(root: Path, data: Mapping[str, Any], before: Callable[[str], No
     if frame is None or not dice:
         return None
     sx, sy = scale(data, frame)
-    dice = [(face, [box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy]) for face, box in dice]
+    scaled = [((face, checked), [box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy]) for face, box, checked in dice]
     unknown = [
         [v * s for v, s in zip(f, (sx, sy, sx, sy), strict=True)]
         for f in data["learn"].get("found") or []
-        if not any(iou([b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy], f) >= MATCH_IOU for _, b in dice)
+        if not any(iou([b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy], f) >= MATCH_IOU for _, b in scaled)
     ]
     felt = felt_of(frame)
-    image, dice = cropped(kept_near(_painted(frame, unknown, felt), [b for _, b in dice], felt), dice)
-    return write_labelled(root, name, image, [(face - 1, box) for face, box in dice], before)
+    image, kept = cropped(kept_near(_painted(frame, unknown, felt), [b for _, b in scaled], felt), scaled)
+    boxes = [(face - 1, box) for (face, _), box in kept]
+    return write_labelled(root, name, image, boxes, before, [checked for (_, checked), _ in kept])
 
 
 def scale(data: Mapping[str, Any], frame: np.ndarray) -> tuple[float, float]:
@@ -167,14 +174,18 @@ def write_labelled(
     image: np.ndarray,
     boxes: Sequence[tuple[int, Sequence[float]]],
     before: Callable[[str], None] | None = None,
+    checked: Sequence[bool] | None = None,
 ) -> str:
-    """Write a sample of the kept frame `name`: its label (`class cx cy w h` a box, normalised) and then its image,
-    both durably; the sample's name (`before` is called with it first)."""
+    """Write a sample of the kept frame `name`: which of its boxes were checked (where given), its label (`class cx
+    cy w h` a box, normalised) and then its image, all durably; the sample's name (`before` is called with it
+    first)."""
     h, w = image.shape[:2]
     lines = [yolo.line(cls, box, w, h) + "\n" for cls, box in boxes]
     sample = f"{Path(name).stem}-{secrets.token_hex(3)}"
     if before is not None:
         before(sample)
+    if checked is not None:
+        write_durably(root / CHECKED / f"{sample}.txt", "".join("1\n" if c else "0\n" for c in checked).encode())
     write_durably(root / "labels" / f"{sample}.txt", "".join(lines).encode())
     write_durably(root / "images" / f"{sample}.jpg", encode_jpeg(image, QUALITY))
     return sample
@@ -208,11 +219,11 @@ def kept_near(
 
 
 def cropped(
-    frame: np.ndarray, dice: list[tuple[int, list[float]]], margin: float = MARGIN
-) -> tuple[np.ndarray, list[tuple[int, list[float]]]]:
-    """The part of the frame around its centre that holds every (class, box) with `margin` box sides about it, and
-    the boxes on it; centred on the frame's centre so that each die keeps its way out from the centre
-    (vision.faces.crops.outward_turn)."""
+    frame: np.ndarray, dice: list[tuple[T, list[float]]], margin: float = MARGIN
+) -> tuple[np.ndarray, list[tuple[T, list[float]]]]:
+    """The part of the frame around its centre that holds every (label, box) with `margin` box sides about it, and
+    the boxes on it with their labels; centred on the frame's centre so that each die keeps its way out from the
+    centre (vision.faces.crops.outward_turn)."""
     height, width = frame.shape[:2]
     cx, cy = width / 2, height / 2
     side = max(max(b[2] - b[0], b[3] - b[1]) for _, b in dice)
@@ -235,6 +246,7 @@ def drop_sample(root: Path, sample: str | None) -> None:
     if sample:
         (root / "images" / f"{sample}.jpg").unlink(missing_ok=True)
         (root / "labels" / f"{sample}.txt").unlink(missing_ok=True)
+        (root / CHECKED / f"{sample}.txt").unlink(missing_ok=True)
         (root / EVIDENCE / f"{sample}.json").unlink(missing_ok=True)
 
 
@@ -265,7 +277,7 @@ def sweep(root: Path, store: Store, others: Iterable[Mapping[str, Any] | None] =
         name = frame_name(None if found is None else found[1])
         if name is not None:
             waiting.add(Path(name).stem)
-    for sub in (PENDING, "images", "labels"):
+    for sub in (PENDING, "images", *BESIDE):
         where = root / sub
         if not where.is_dir():
             continue
@@ -276,11 +288,11 @@ def sweep(root: Path, store: Store, others: Iterable[Mapping[str, Any] | None] =
 
 def _stale(root: Path, sub: str, path: Path, waiting: set[str], kept: set[str]) -> bool:
     """A half-written file, a kept frame (or its annotated copy, `-vista`) no pending reading names, a sample of a
-    table's reading still pending, or a label whose image was never written."""
+    table's reading still pending, or a label (its flags, its evidence) whose image was never written."""
     if path.suffix == ".tmp":
         return True
     if sub == PENDING:
         return path.stem.removesuffix(SHOWN) not in waiting | kept
     if path.stem.rsplit("-", 1)[0] in waiting:
         return True
-    return sub == "labels" and not any((root / "images" / f"{path.stem}{s}").is_file() for s in IMAGE_SUFFIXES)
+    return sub in BESIDE and not any((root / "images" / f"{path.stem}{s}").is_file() for s in IMAGE_SUFFIXES)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from vision.evaluate import TruthDie, extras_on_a_die, match, read_labels, yolo_samples
+from vision.faces.crops import CHECKED
 from vision.faces.evidence import Ledger, Levels, Seen, is_evidence, judged, models_levels, seen, set_levels
 from vision.faces.realsets import capture_group
 from vision.faces.train import calibration_photo
@@ -128,13 +129,24 @@ def score_frame(image: str, truth: Sequence[TruthDie], dice: Sequence[DieReading
     return FrameScore(image, len(truth), len(missed), flagged, wrong, models)
 
 
-def confirm(image: Path, labels: Path, learned: Path) -> int:
-    """Keep a confirmed frame with its labels (the faces as confirmed) in the learned folder, whole (the kiosk keeps
-    a crop round the dice: the dice taught are the same); the dice it adds."""
-    (learned / "images").mkdir(parents=True, exist_ok=True)
-    (learned / "labels").mkdir(parents=True, exist_ok=True)
+def checked_of(reading: FrameReading, truth: Sequence[TruthDie]) -> list[bool]:
+    """Which labelled dice the coordinator checks in confirming: every one but those the reader accepted with the
+    right face (a flagged die is set, a wrong one corrected, a missed one added)."""
+    matches, _, _ = match(truth, reading.dice)
+    left = {id(m.truth) for m in matches if not m.reading.uncertain and m.reading.face == m.truth.face}
+    return [id(t) not in left for t in truth]
+
+
+def confirm(image: Path, labels: Path, learned: Path, checked: Sequence[bool]) -> int:
+    """Keep a confirmed frame with its labels (the faces as confirmed) and which of them were checked in the
+    learned folder, as the kiosk keeps them (kiosk.learned; whole, where the kiosk keeps a crop round the dice: the
+    dice taught are the same); the dice it adds."""
+    for sub in ("images", "labels", CHECKED):
+        (learned / sub).mkdir(parents=True, exist_ok=True)
     shutil.copy2(image, learned / "images" / image.name)
     text = labels.read_text(encoding="utf-8") if labels.exists() else ""
+    flags = "".join("1\n" if c else "0\n" for c in checked)
+    (learned / CHECKED / f"{image.stem}.txt").write_text(flags, encoding="utf-8")
     (learned / "labels" / f"{image.stem}.txt").write_text(text, encoding="utf-8")
     return sum(1 for line in text.splitlines() if line.strip())
 
@@ -233,7 +245,7 @@ def evening(
         score = score_frame(image.name, truth, reading.dice, name)
         yield score if tables == 1 else replace(score, table=k % tables + 1)
         table.confirmed(reading, truth, calibration_photo(image.name, learning.holdout, capture_group))
-        new += confirm(image, labels, learned)
+        new += confirm(image, labels, learned, checked_of(reading, truth))
         if new < learning.every:
             continue
         made += 1

@@ -3,7 +3,8 @@ adapted on them all, and that reader sent back to every table.
 
 Over the championship's broker (docs/championship.md, Los dados que aprende el campeonato):
 - table → organizer, `cacho/CODE/table/N/sample` (QoS 1): one confirmed sample of the table's labelled dice
-  (kiosk.learned) `{"table", "name", "label" (its YOLO lines), "image" (its JPEG, base64)}`;
+  (kiosk.learned) `{"table", "name", "label" (its YOLO lines), "image" (its JPEG, base64)}`, with "checked" (a 0
+  or 1 a label line: did the coordinator check it) and "evidence" (its dice as evidence, kiosk.teach) where kept;
 - organizer → table, `cacho/CODE/table/N/sampled` (QoS 1): `{"names": [...]}`, the samples it has kept. A table
   sends a sample again at each connection and after SAMPLE_RETRY_S until the organizer says it has it, so a
   broker or table restart loses none; the organizer keeps one of each name;
@@ -38,6 +39,7 @@ from typing import Any
 from kiosk import learnpart
 from kiosk.learned import EVIDENCE
 from kiosk.store import write_durably
+from vision.faces.crops import CHECKED
 from vision.faces.evidence import NAME as EVIDENCE_NAME
 from vision.faces.evidence import Ledger, Levels, Seen, models_levels, set_levels
 
@@ -73,12 +75,14 @@ def sample_names(folder: Path) -> list[str]:
 
 
 def sample_message(folder: Path, name: str, table: int) -> bytes:
-    """One sample as the table sends it, with its dice's evidence where the kiosk kept it (kiosk.teach); OSError
-    when it is gone."""
+    """One sample as the table sends it, with which of its labels the coordinator checked and its dice's evidence
+    where the kiosk kept them (kiosk.learned, kiosk.teach); OSError when it is gone."""
     label = (folder / "labels" / f"{name}.txt").read_text(encoding="utf-8")
     image = (folder / "images" / f"{name}.jpg").read_bytes()
     data: dict[str, Any] = {"table": table, "name": name, "label": label}
     data["image"] = base64.b64encode(image).decode("ascii")
+    with contextlib.suppress(OSError, ValueError):
+        data["checked"] = (folder / CHECKED / f"{name}.txt").read_text(encoding="utf-8")
     with contextlib.suppress(OSError, ValueError):
         data["evidence"] = json.loads((folder / EVIDENCE / f"{name}.json").read_text(encoding="utf-8"))
     return json.dumps(data).encode()
@@ -156,6 +160,12 @@ class Pool:
         jpeg = _decoded(image, f"muestra {name} de la mesa {table}: imagen dañada (base64)")
         if not jpeg.startswith(b"\xff\xd8") or len(jpeg) > MAX_IMAGE:
             raise PoolError(f"muestra {name} de la mesa {table}: no es una foto JPEG de menos de 4 MB")
+        checked = data.get("checked")
+        lines = sum(1 for line in label.splitlines() if line.strip())
+        if checked is not None and (
+            not isinstance(checked, str) or len(checked.split()) != lines or set(checked.split()) - {"0", "1"}
+        ):
+            raise PoolError(f"muestra {name} de la mesa {table}: las marcas de comprobado no son un 0 o 1 por dado")
         evidence = data.get("evidence")
         if evidence is not None:
             models, dice = evidence_dice(evidence, f"muestra {name} de la mesa {table}")
@@ -166,13 +176,15 @@ class Pool:
             if not image_path.is_file():
                 if evidence is not None:  # before the sample: a sample kept has its evidence kept, once
                     write_durably(self.folder / EVIDENCE / f"{stem}.json", json.dumps(evidence).encode())
+                if checked is not None:  # a label without its flags would be taken as checked throughout
+                    write_durably(self.folder / CHECKED / f"{stem}.txt", checked.encode("utf-8"))
                 write_durably(self.folder / "labels" / f"{stem}.txt", label.encode("utf-8"))
                 write_durably(image_path, jpeg)
                 if evidence is not None and self._evidence is not None:  # as a restart reads it back
                     kept = [Seen.from_dict(one) for one in evidence["dice"]]
                     self._evidence.setdefault(evidence["models"], []).extend(kept)
                 if self._dice is not None:
-                    self._dice += sum(1 for line in label.splitlines() if line.strip())
+                    self._dice += lines
         return table, name
 
     def dice(self) -> int:

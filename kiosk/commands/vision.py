@@ -295,6 +295,7 @@ def run_adapt(args: argparse.Namespace) -> int:
     """`cacho vision adapt`: fine-tune the face classifier on a table's labelled dice; before and after."""
     from tqdm import tqdm
 
+    from vision import words
     from vision.faces.adapt import AdaptError, adapt
     from vision.pipeline import MODELS
 
@@ -328,6 +329,9 @@ def run_adapt(args: argparse.Namespace) -> int:
             f"aprendió de {result.fit_dice} dados; comprobado en {result.held_out_dice} dados apartados "
             f"({result.epochs} épocas, {result.seconds:.0f} s)"
         )
+        if result.held_out_unchecked:
+            left = words.count(result.held_out_unchecked, "dado apartado no cuenta", "dados apartados no cuentan")
+            print(f"{left}: sin comprobar por el coordinador ni leídos igual por los dos lectores")
         for when, held in (("antes", b), ("ahora", a)):
             print(
                 f"{when}: {held.load} de {held.dice} por confirmar ({held.wrong} equivocados sin marcar); "

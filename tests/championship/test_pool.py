@@ -19,6 +19,7 @@ from kiosk.championship.broker import Mosquitto, free_port
 from kiosk.championship.link import LinkConfig, TableLink, wait_for
 from kiosk.championship.organizer import Organizer
 from kiosk.store import Store
+from vision.faces.crops import CHECKED
 
 CODE = "prueba"
 
@@ -143,6 +144,8 @@ def test_the_pooled_reader_reaches_every_table_and_a_wrong_hash_is_refused(tmp_p
         ({"image": "no es base64!"}, "imagen dañada"),
         ({"image": base64.b64encode(b"GIF89a").decode()}, "no es una foto JPEG"),
         ({"label": None}, "sin etiquetas o sin imagen"),
+        ({"checked": "1\n0\n"}, "las marcas de comprobado no son un 0 o 1 por dado"),  # three dice, two marks
+        ({"checked": "1\n2\n0\n"}, "las marcas de comprobado no son un 0 o 1 por dado"),
     ],
 )
 def test_a_sample_that_cannot_be_kept_is_refused_and_changes_nothing(
@@ -155,6 +158,17 @@ def test_a_sample_that_cannot_be_kept_is_refused_and_changes_nothing(
         the_pool.keep(good | change)
     assert the_pool.dice() == 0
     assert the_pool.keep(good) == (4, "s") and the_pool.keep(good) == (4, "s") and the_pool.tables() == {4: 1}
+    assert not (tmp_path / "muestras" / CHECKED).exists()  # a sample with no marks: labelled by hand
+
+
+def test_which_dice_the_coordinator_checked_travels_with_the_sample(tmp_path: Path) -> None:
+    samples(tmp_path / "mesa", ["s"])
+    (tmp_path / "mesa" / CHECKED).mkdir()
+    (tmp_path / "mesa" / CHECKED / "s.txt").write_text("1\n0\n0\n")
+    sent = json.loads(pool.sample_message(tmp_path / "mesa", "s", 4))
+    assert sent["checked"] == "1\n0\n0\n"
+    pool.Pool(tmp_path / "muestras").keep(sent)
+    assert (tmp_path / "muestras" / CHECKED / "mesa4-s.txt").read_text() == "1\n0\n0\n"
 
 
 class Adapter:

@@ -23,6 +23,7 @@ from tests.bolivia.kiosk_play import new_game
 from tests.kiosk.conftest import Coordinator, become_coordinator, fake_camera_app
 from tests.kiosk.fakes import FakeCamera, FakeReader, write_zones
 from tests.kiosk.test_bolivia_camera import FAST, blank, row
+from vision.faces.crops import CHECKED
 from vision.still import StillSettings
 from vision.types import Box, DieReading
 
@@ -87,6 +88,11 @@ def test_a_confirmed_dudo_reading_becomes_a_sample_with_the_corrected_faces(
     offset_x, offset_y = (900 - w) / 2, (300 - h) / 2  # the sample is centred on the frame's centre
     assert any(abs(x + offset_x - 48) < 2 and abs(y + offset_y - 118) < 2 for x, y in centres)
     assert learned.counts(root) == {1: 1, 2: 3, 3: 2, 4: 3, 5: 3, 6: 3}
+    # the two dice the coordinator set are marked checked; the thirteen left as read are the reader's own answer
+    [label] = (root / "labels").glob("*.txt")
+    flags = (root / CHECKED / label.name).read_text().split()
+    assert len(flags) == len(lines) and flags.count("1") == 2
+    assert sorted(int(line.split()[0]) + 1 for line, f in zip(lines, flags, strict=True) if f == "1") == [4, 5]
 
 
 def test_a_refused_confirmation_keeps_no_sample_and_a_new_reading_drops_the_old_frame(
@@ -161,10 +167,12 @@ def test_the_start_up_sweep_removes_what_a_crash_left(tmp_path: Path) -> None:
     confirmed = learned.write_sample(root, done)  # stored; the kiosk stopped before dropping its frame
     (root / "images" / "x.jpg.tmp").write_bytes(b"half")
     (root / "labels" / "orphan.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    (root / CHECKED / "orphan.txt").write_text("0\n")
     learned.sweep(root, store)
     assert pending(root) == [learned.frame_name(waiting)]
     assert sorted(p.stem for p in (root / "images").iterdir()) == [confirmed]
     assert sorted(p.stem for p in (root / "labels").iterdir()) == [confirmed]
+    assert sorted(p.stem for p in (root / CHECKED).iterdir()) == [confirmed]
     assert unconfirmed is not None
 
 
@@ -243,8 +251,11 @@ def test_what_goes_with_a_sample_is_written_before_it_and_taken_back_with_it(tmp
         (tmp_path / learned.EVIDENCE / f"{name}.json").write_text("{}")
 
     image = np.full((40, 40, 3), 90, np.uint8)
-    sample = learned.write_labelled(tmp_path, "f.jpg", image, [(1, [5, 5, 15, 15])], before)
+    boxes = [(1, [5, 5, 15, 15]), (3, [20, 20, 30, 30])]
+    sample = learned.write_labelled(tmp_path, "f.jpg", image, boxes, before, [True, False])
     assert seen == [(sample, False)]  # called with the sample's name, before its label
     assert (tmp_path / "labels" / f"{sample}.txt").is_file() and (tmp_path / "images" / f"{sample}.jpg").is_file()
+    assert (tmp_path / CHECKED / f"{sample}.txt").read_text() == "1\n0\n"
     learned.drop_sample(tmp_path, sample)  # its confirmation refused: all of it goes
-    assert [p.name for sub in ("labels", "images", learned.EVIDENCE) for p in (tmp_path / sub).iterdir()] == []
+    subs = ("labels", "images", learned.EVIDENCE, CHECKED)
+    assert [p.name for sub in subs for p in (tmp_path / sub).iterdir()] == []

@@ -19,13 +19,15 @@ from vision.faces.adapt import (
     adapt,
     allowed_errors,
     choose_levels,
+    counted,
     evidence_labels,
     read_held_out,
 )
 from vision.faces.classifier import FaceClassifier
+from vision.faces.crops import CHECKED, UNREADABLE, DieSample, checked_flags
 from vision.faces.reader import NOT_COUNTED, combine
 from vision.reasons import ReasonCode, has
-from vision.types import FaceGuess
+from vision.types import Box, FaceGuess
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -110,6 +112,37 @@ def test_the_errors_allowed_are_one_in_a_thousand_and_a_label_both_stock_reading
     assert evidence_labels(labels, probs, pips, 0.9).tolist() == [5, 2, 2, 2]
     cocked = np.array([7, 0, 2, 2])  # a cocked die and a patch of felt keep their labels, whatever is read
     assert evidence_labels(cocked, probs, np.array([5, 5, 5, 2]), 0.9).tolist() == [7, 0, 2, 2]
+
+
+def test_a_held_out_label_nobody_checked_counts_only_where_both_readers_name_it() -> None:
+    def sample(face: int, checked: bool) -> DieSample:
+        return DieSample(np.zeros((20, 20, 3), np.uint8), Box(0, 0, 20, 20), face, "x.jpg", checked=checked)
+
+    held = [sample(2, True), sample(2, False), sample(2, False), sample(2, False), sample(2, False)]
+    held.append(sample(UNREADABLE, False))  # a patch of felt is no one's answer: it always counts
+    probs = np.array([row(5, 0.6), row(2, 0.99), row(2, 0.99), row(2, 0.7), row(4, 0.99), row(0, 0.9)])
+    pips = np.array([0, 2, 0, 2, 4, 0])
+    # checked; sure and counted alike; pips not counted; classifier unsure; both name another face; felt
+    assert counted(held, probs, pips, 0.9).tolist() == [True, True, False, False, False, True]
+
+
+def test_which_labels_were_checked_is_read_beside_them(tmp_path: Path) -> None:
+    assert checked_flags(tmp_path, None, "a", 3) == [True, True, True]  # no marks: labelled by hand
+    (tmp_path / CHECKED / "teach").mkdir(parents=True)
+    (tmp_path / CHECKED / "teach" / "a.txt").write_text("1\n0\n1\n")
+    assert checked_flags(tmp_path, "teach", "a", 3) == [True, False, True]
+    assert checked_flags(tmp_path, "teach", "a", 2) == [False, False]  # marks that do not match: none is checked
+
+
+def test_held_out_photos_whose_dice_nobody_checked_cannot_prove_an_adaptation(tmp_path: Path, source: Path) -> None:
+    # blue dice with red pips: the stock classifier is never sure of them, so no unchecked die counts
+    folder = dice_folder(tmp_path / "mesa", 60, schemes=("azul_rojo", "azul_rojo"))
+    (folder / CHECKED).mkdir()
+    for label in (folder / "labels").glob("*.txt"):
+        (folder / CHECKED / label.name).write_text("0\n0\n")
+    with pytest.raises(AdaptError, match="tienen 0 dados comprobados"):
+        adapt(folder, tmp_path / "adaptado", source, holdout=0.4, epochs=1)
+    assert not (tmp_path / "adaptado").exists()
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from tests.vision.test_adapt import dice_folder
 from vision import evening as ev
 from vision.evaluate import TruthDie
 from vision.faces.adapt import AdaptError
+from vision.faces.crops import CHECKED
 from vision.faces.evidence import Levels
 from vision.types import Box, DieReading, FrameReading
 
@@ -35,6 +36,12 @@ def test_a_frame_is_scored_against_its_labels() -> None:
     flagged = ev.score_frame("f.jpg", truth, [die(3, A, True)], "x")
     assert (flagged.missed, flagged.flagged, flagged.wrong) == (2, 1, 0)
     assert set(flagged.to_dict()) == {"image", "dice", "missed", "flagged", "wrong", "models"}
+
+
+def test_the_dice_the_coordinator_checks_are_all_but_those_read_sure_and_right() -> None:
+    truth = [TruthDie(A, 3), TruthDie(B, 5), TruthDie(C, 2), TruthDie(Box(60, 0, 70, 10), 4)]
+    reading = FrameReading(100, 10, (die(3, A), die(6, B), die(2, C, True)))  # the last die is missed
+    assert ev.checked_of(reading, truth) == [False, True, True, True]
 
 
 def OWN_LEVELS(faces: Path) -> Levels:
@@ -78,6 +85,9 @@ def test_the_reader_changes_only_between_frames_once_enough_dice_are_confirmed(t
     assert [f.models for f in frames[:4]] == ["de fábrica"] * 4 and frames[4].models == "adaptado-2"
     assert calls[1][2] == tmp_path / "stock" and calls[2][2] == tmp_path / "work" / "adaptado-2"  # from the one in use
     assert len(list((tmp_path / "work" / "confirmados" / "labels").iterdir())) == 10
+    # each die was checked: one flagged and one missed a photo until adapted, then one missed beside one sure
+    marks = tmp_path / "work" / "confirmados" / CHECKED
+    assert (marks / "tirada000.txt").read_text() == "1\n1\n" and (marks / "tirada009.txt").read_text() == "0\n1\n"
     parts = ev.halves(frames)
     # one die flagged and one missed a photo, until the fifth is read adapted (one sure and right)
     assert parts["first_half"] == {"dice": 10, "load": 0.9, "wrong": 0}

@@ -97,6 +97,7 @@ class Adapted:
     epochs: int
     seconds: float
     written: bool
+    held_out_unchecked: int = 0  # dice of the held-out photos left out: nobody checked them and the readers differ
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON values."""
@@ -104,6 +105,7 @@ class Adapted:
             "out": str(self.out),
             "fit_dice": self.fit_dice,
             "held_out_dice": self.held_out_dice,
+            "held_out_unchecked": self.held_out_unchecked,
             "faces": {str(k): v for k, v in sorted(self.faces.items())},
             "before": self.before.to_dict(),
             "after": self.after.to_dict(),
@@ -162,6 +164,20 @@ def read_held_out(
     wrong = int((accepted & (pred != labels)).sum())
     top1 = int((dice & (pred == labels)).sum())
     return HeldOut(int(dice.sum()), right, wrong, int((dice & ~accepted).sum()), top1)
+
+
+def counted(held: Sequence[DieSample], probs: np.ndarray, pip_faces: np.ndarray, threshold: float) -> np.ndarray:
+    """Which held-out samples the adaptation is judged on: a die whose label nobody checked (the reader's own
+    answer: crops.checked_flags) only where the starting model's classifier, sure at `threshold`, and the pip count
+    both name that label; otherwise a reader that errs as the old one did would be proved right by it (the rule of
+    vision.faces.evidence.counts)."""
+    pred = likeliest_face(probs)
+    conf = probs[np.arange(len(probs)), pred]
+    faces = np.array([s.face for s in held])
+    unchecked = np.array([not s.checked and s.face != UNREADABLE and not s.cocked for s in held], dtype=bool)
+    agreed = (conf >= threshold) & (pip_faces == pred) & (pred == faces)
+    keep: np.ndarray = ~unchecked | agreed
+    return keep
 
 
 LEVELS = (*(round(0.5 + 0.01 * i, 2) for i in range(50)), 0.995, 0.999)
@@ -363,18 +379,25 @@ def adapt(
     check_dice(faces)
     fit, held = split_by_photo(samples, holdout, capture_group)  # near-copies of one photo on one side
     fit, held = fit + pieces_of(fit, seed), held + pieces_of(held, seed + 1)
-    held_dice = sum(s.face != UNREADABLE for s in held)
-    if held_dice < MIN_HELD_OUT or not any(s.face != UNREADABLE for s in fit):
-        raise AdaptError(
-            f"las fotos apartadas para comprobar tienen {held_dice} dados (hacen falta {MIN_HELD_OUT}) o no queda "
-            "ninguna para aprender: dé más fotos"
-        )
+    if not any(s.face != UNREADABLE for s in fit):
+        raise AdaptError("no queda ninguna foto para aprender: dé más fotos")
     labels = np.array([training_label(s) for s in held])
     pip_faces = np.array([g.face or 0 for g in PipCounter().read_faces([s.crop() for s in held])])
     seen = [s.crop(turned=model.turned) for s in held]
     start = float(model.meta["threshold"])
     starting = model.probabilities(seen)
     used = levels if levels is not None else (start, model.meta.get("alone_threshold"))
+    keep = counted(held, starting, pip_faces, used[0])
+    unchecked = int((~keep).sum())
+    held = [s for s, k in zip(held, keep, strict=True) if k]
+    labels, pip_faces, starting = labels[keep], pip_faces[keep], starting[keep]
+    seen = [c for c, k in zip(seen, keep, strict=True) if k]
+    held_dice = sum(s.face != UNREADABLE for s in held)
+    if held_dice < MIN_HELD_OUT:
+        raise AdaptError(
+            f"las fotos apartadas para comprobar tienen {held_dice} dados comprobados (hacen falta {MIN_HELD_OUT}): "
+            "dé más fotos"
+        )
     before = read_held_out(starting, labels, pip_faces, *used)
     evidence = evidence_labels(labels, starting, pip_faces, start)
     seconds = max(1.0, minutes * 60 - (time.perf_counter() - started))
@@ -386,7 +409,18 @@ def adapt(
     written = pair is not None and after.load <= before.load and after.wrong <= before.wrong
     fit_dice = sum(s.face != UNREADABLE for s in fit)
     result = Adapted(
-        out, fit_dice, held_dice, faces, before, after, threshold, alone, ran, time.perf_counter() - started, written
+        out,
+        fit_dice,
+        held_dice,
+        faces,
+        before,
+        after,
+        threshold,
+        alone,
+        ran,
+        time.perf_counter() - started,
+        written,
+        unchecked,
     )
     if written:
         _write(source, out, model, result, folder, command, (probs, evidence, pip_faces))

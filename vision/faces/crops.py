@@ -21,6 +21,7 @@ MAX_DIE_SIDE = 112  # training samples are shrunk so a die spans at most this (t
 UNREADABLE = 0  # the label of a crop with no readable face (a cocked die, no die at all)
 COCKED_CLASS = 6  # in the rendered sets, class 6 is a die cocked against something
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+CHECKED = "checked"  # beside images/ and labels/: which labels a person set or checked (checked_flags)
 
 _ROBOFLOW_COPY = re.compile(r"\.rf\.[0-9a-f]+$")
 
@@ -78,6 +79,7 @@ class DieSample:
     upright: bool = False  # from an upright slanted photo: which face is up shows in the picture's up
     cocked: bool = False  # a die cocked against something (labelled UNREADABLE): its face must not be read
     turn: float | None = None  # from above: the outward_turn of its place in the frame (None: not known)
+    checked: bool = True  # its label was set or checked by a person (checked_flags), not the reader's own answer
 
     def crop(self, margin: float = CROP_MARGIN, turned: bool = False) -> Frame:
         """The crop a reader would get for this die (no augmentation); `turned`: turned outward-up, as a
@@ -100,6 +102,19 @@ def yolo_pairs(folder: Path, split: str | None = None) -> list[tuple[Path, Path]
         if path.suffix.lower() in IMAGE_SUFFIXES:
             pairs.append((path, labels / (path.stem + ".txt")))
     return pairs
+
+
+def checked_flags(folder: Path, split: str | None, stem: str, lines: int) -> list[bool]:
+    """Which of a photo's `lines` labels a person set or checked: `CHECKED`/[split/]stem.txt holds one 0 or 1 a
+    label line, in order (a kiosk's samples: a die it read sure and nobody looked at is 0). No file: every label
+    is checked (a folder labelled by hand); a file that does not match its labels: none is."""
+    path = folder / CHECKED / (split or "") / f"{stem}.txt"
+    if not path.is_file():
+        return [True] * lines
+    flags = path.read_text(encoding="utf-8").split()
+    if len(flags) != lines or any(f not in ("0", "1") for f in flags):
+        return [False] * lines
+    return [f == "1" for f in flags]
 
 
 def read_yolo_labels(path: Path, width: int, height: int) -> list[tuple[int, Box]]:
@@ -202,13 +217,14 @@ def load_samples(
         if die_box is not None:
             labels = [(cls, die_box(box, face_of_class(cls) or UNREADABLE)) for cls, box in labels]
         slanted = upright is not None and upright(image_path)
-        for cls, box in labels:
+        checked = checked_flags(folder, split, image_path.stem, len(labels))
+        for (cls, box), sure in zip(labels, checked, strict=True):
             face = face_of_class(cls)
             if face is None or box.width < 4 or box.height < 4:
                 continue
             patch, inner = _patch(frame, box, context, max_side)
             way = outward_turn(box, width, height) if turn and not slanted else None
-            samples.append(DieSample(patch, inner, face, image_path.name, slanted, cls == COCKED_CLASS, way))
+            samples.append(DieSample(patch, inner, face, image_path.name, slanted, cls == COCKED_CLASS, way, sure))
         boxes = [box for _, box in labels]
         others = list(_background_boxes(boxes, width, height, background_per_image, rng))
         others += not_dice(image_path) if not_dice is not None else []
