@@ -16,12 +16,27 @@ from vision.cards.index_classifier import FACE_NAME, SECOND_NAME, WEIGHTS_NAME, 
 from vision.cards.reader import FINDER_NAME, MODELS, SPOTTER_NAME, CardReader, Detector
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import SeamClassifier, strip
-from vision.onnx_session import exported_from, file_sha256, runtime_weights
+from vision.onnx_session import exported_from, file_sha256, onnx_metadata, runtime_weights
 from vision.types import Box
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "cards"
 PHOTOS = sorted(FIXTURES.glob("real-*.jpg"))
 ALL = (FINDER_NAME, SPOTTER_NAME, WEIGHTS_NAME, SECOND_NAME, FACE_NAME, SEAM_NAME)
+
+
+@pytest.mark.parametrize("path", sorted(MODELS.parent.rglob("*.onnx")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_an_onnx_files_metadata_is_read_from_its_bytes_as_a_session_reads_it(path: Path) -> None:
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    assert onnx_metadata(path) == dict(session.get_modelmeta().custom_metadata_map)
+
+
+def test_a_cut_onnx_file_is_a_clear_error(tmp_path: Path) -> None:
+    cut = tmp_path / "cortado.onnx"
+    cut.write_bytes((MODELS / "index_cls.onnx").read_bytes()[:1000])
+    with pytest.raises(ValueError, match="protobuf cortado"):
+        onnx_metadata(cut)
 
 
 @pytest.mark.parametrize("name", ALL)
