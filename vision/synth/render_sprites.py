@@ -69,6 +69,13 @@ STYLES: tuple[Style, ...] = (
     Style("clear_red", (0.85, 0.10, 0.12), (0.95, 0.95, 0.95), roughness=0.05, translucent=True),
     Style("clear_green", (0.15, 0.75, 0.30), (0.95, 0.95, 0.95), roughness=0.05, translucent=True),
 )
+# Designs no shipped model was taught (the stock sprites are STYLES): a table's dice unlike any in training, to
+# replay an evening of learning them (cacho vision evening); rendered apart, never into vision/synth/assets.
+UNSEEN_STYLES: tuple[Style, ...] = (
+    Style("clear_blue_gold", (0.10, 0.30, 0.85), (0.85, 0.65, 0.15), roughness=0.05, translucent=True),
+    Style("pink_green", (0.92, 0.45, 0.62), (0.05, 0.40, 0.15), one_pip=(0.70, 0.05, 0.10)),
+)
+STYLE_SETS = {"stock": STYLES, "unseen": UNSEEN_STYLES}
 
 
 @dataclass
@@ -529,7 +536,13 @@ class Batch:
     dice: list[Job]
 
 
-def die_batches(rng: random.Random, styles_per_batch: int = 3, cocked_rounds: int = 1, seed: int = 7) -> list[Batch]:
+def die_batches(
+    rng: random.Random,
+    styles_per_batch: int = 3,
+    cocked_rounds: int = 1,
+    seed: int = 7,
+    styles: tuple[Style, ...] = STYLES,
+) -> list[Batch]:
     """Flat dice for every view tilt and light (with the light at several bearings to the view), and cocked dice.
 
     Each batch holds the six faces of a few styles; styles rotate through the batches so that every style
@@ -548,18 +561,19 @@ def die_batches(rng: random.Random, styles_per_batch: int = 3, cocked_rounds: in
             configs += [(tilt, "fluorescent", b + rng.uniform(-30, 30)) for b in (45, 225)]
             configs += [(tilt, "flash", 0.0)]
     batches: list[Batch] = []
-    order = list(STYLES)
+    order = list(styles)
+    per_batch = min(styles_per_batch, len(order))
     for k, (tilt, light, az) in enumerate(configs):
-        chosen = [order[(k * styles_per_batch + j) % len(order)] for j in range(styles_per_batch)]
+        chosen = [order[(k * per_batch + j) % len(order)] for j in range(per_batch)]
         t = tilt + rng.uniform(-4, 4) if tilt else rng.uniform(0, 4)
         batches.append(_batch(f"b{len(batches):03d}", light, az, t, chosen, rng, cocked=False))
-    per_round = len(STYLES) // 2
+    per_round = max(1, len(styles) // 2)
     for r in range(cocked_rounds):  # cocked: every style and face once a round, at random lights and views
         draw = rng if r == 0 else random.Random(seed * 1000 + r)
         for k in range(per_round):
             i = r * per_round + k
             light = ("lamp", "fluorescent", "flash", "side", "lamp")[(k + r) % 5]
-            chosen = list(STYLES[2 * k : 2 * k + 2])
+            chosen = list(styles[2 * k : 2 * k + 2])
             az = draw.uniform(0, 360)
             batches.append(_batch(f"c{i:03d}", light, az, draw.uniform(0, 30), chosen, draw, cocked=True))
     return batches
@@ -840,7 +854,7 @@ def add_die(
     """Add a posed die in its style's materials; with it, its extent (and its shadow's) round its centre."""
     obj = bpy.data.objects.new(job.name, mesh)
     sc.collection.objects.link(obj)
-    style = next(s for s in STYLES if s.name == job.style)
+    style = next(s for s in (*STYLES, *UNSEEN_STYLES) if s.name == job.style)
     if style.name not in cache:
         cache[style.name] = style_materials(style)
     for slot, mat in zip(obj.material_slots, cache[style.name], strict=True):
@@ -1034,6 +1048,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-props", action="store_true")
     parser.add_argument("--cocked-rounds", type=int, default=1, help="batches of cocked dice: every style, N times")
     parser.add_argument("--reuse", action="store_true", help="keep sprites already in --out, render the rest")
+    parser.add_argument(
+        "--styles", choices=tuple(STYLE_SETS), default="stock", help="dice designs: the stock set or unseen ones"
+    )
+    parser.add_argument(
+        "--props-from", type=Path, help="take the distractors (cups, coins...) from this sprites folder, not rendered"
+    )
     args = parser.parse_args(argv)
     if args.cocked_rounds < 0:
         parser.error(f"--cocked-rounds {args.cocked_rounds}: debe ser 0 o más")
@@ -1043,8 +1063,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def select_jobs(args: argparse.Namespace) -> tuple[list[Batch], list[Job]]:
     """The die batches and props to render, drawn from the seed and narrowed by --only and --limit."""
     rng = random.Random(args.seed)
-    batches = die_batches(rng, cocked_rounds=args.cocked_rounds, seed=args.seed)
-    props = [] if args.no_props else prop_jobs(rng)
+    batches = die_batches(rng, cocked_rounds=args.cocked_rounds, seed=args.seed, styles=STYLE_SETS[args.styles])
+    props = [] if args.no_props or args.props_from else prop_jobs(rng)
     if args.only:
         batches = [b for b in batches if any(args.only in j.name for j in b.dice)]
         props = [j for j in props if args.only in j.name]
@@ -1087,6 +1107,16 @@ def render_props(sc: Any, props: list[Job], args: argparse.Namespace, start: flo
     return entries
 
 
+def copied_props(source: Path, out: Path) -> list[dict[str, Any]]:
+    """The distractors of another sprites folder, copied into `out`; their manifest entries."""
+    import shutil
+
+    props = [e for e in json.loads((source / "manifest.json").read_text())["sprites"] if e["kind"] != "die"]
+    for entry in props:
+        shutil.copy2(source / entry["file"], out / entry["file"])
+    return props
+
+
 def main(argv: list[str] | None = None) -> int:
     """Render every sprite into --out and write manifest.json."""
     args = parse_args(argv)
@@ -1100,6 +1130,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     entries = render_dice(sc, mesh, batches, args.out, args.reuse, start)
     entries += render_props(sc, props, args, start)
+    if args.props_from:
+        entries += copied_props(args.props_from, args.out)
     manifest = {
         "generator": "vision/synth/render_sprites.py",
         "blender": bpy.app.version_string,
