@@ -82,8 +82,12 @@ class GameReading(TypedDict):
     learn: NotRequired[Learn]  # its kept frame (a ready camera reading)
 
 
+# A JSON object as it comes in (a request's body, a stored line or reading decoded by json.loads), before anything
+# checks its keys: the JSON edge, where a value may be anything JSON holds.
+JsonDict = dict[str, Any]
+
 # A reading as a game writes it: a typed one, or a plain JSON object (the readings not typed here).
-AnyReading = dict[str, Any] | GameReading
+AnyReading = JsonDict | GameReading
 
 
 class Proposal(TypedDict):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engines.dudo import (
     Bid,
@@ -24,6 +23,7 @@ from engines.dudo import (
 )
 from kiosk import tables
 from kiosk.i18n import count
+from kiosk.records import JsonDict
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
 
@@ -39,7 +39,7 @@ class Desk:
     table: DudoTable
     lines: tuple[str, ...]
 
-    def meta(self) -> list[dict[str, Any]]:
+    def meta(self) -> list[JsonDict]:
         """The stored lines decoded (with their time stamps, photos and corrections)."""
         return [json.loads(line) for line in self.lines]
 
@@ -125,7 +125,7 @@ def _check_import(lines: tuple[str, ...]) -> None:
         raise LogError(f"línea {result.error.line}{article}: {result.error.message}")
 
 
-def describe(event: Mapping[str, Any]) -> str:
+def describe(event: JsonDict) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     if kind == "start":

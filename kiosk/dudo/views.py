@@ -7,9 +7,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from engines.dudo import (
     DudoConfig,
@@ -33,8 +34,13 @@ from kiosk.dudo import desk as desks
 from kiosk.dudo import reading as readings
 from kiosk.game_views import GameViews
 from kiosk.house_options import DUDO as DUDO_OPTIONS
-from kiosk.records import DudoReading
+from kiosk.records import DudoReading, JsonDict
 from kiosk.web import camera, json_body, json_seq, publish, refuse, store
+
+if TYPE_CHECKING:
+    from vision.seats import TableConfig
+    from vision.still import StillCapture
+    from vision.types import Frame
 
 bp = Blueprint("dudo", __name__, url_prefix="/dudo")
 
@@ -45,13 +51,24 @@ OPTION_CHOICES: dict[str, list[str]] = {
 }
 
 
-# A table's turn timer (the coordinator's, art. 11) until the coordinator first touches it.
-STOPPED_TIMER: dict[str, Any] = {"running": False, "elapsed": 0.0, "since": None, "limit": 60, "sound": True}
+class Timer(TypedDict):
+    """A table's turn timer (the coordinator's, art. 11), as the store keeps it and the pages count it."""
+
+    running: bool
+    elapsed: float  # seconds counted before `since`
+    since: float | None  # when it was last started (time.time), or None: stopped
+    limit: int  # the turn's seconds
+    sound: bool  # a sound at time up
 
 
-def timer_of(table_id: int) -> dict[str, Any]:
+# A table's turn timer until the coordinator first touches it.
+STOPPED_TIMER: Timer = {"running": False, "elapsed": 0.0, "since": None, "limit": 60, "sound": True}
+
+
+def timer_of(table_id: int) -> Timer:
     """A table's turn timer, kept in the store: stopped at 0 of 60 s, with its sound on, until it is started."""
-    return STOPPED_TIMER | (store().timer(table_id) or {})
+    # The JSON edge: the timer as the store keeps it (json.loads), written by `timer` below as a Timer.
+    return cast(Timer, STOPPED_TIMER | (store().timer(table_id) or {}))
 
 
 # ------------------------------------------------------------------ setup
@@ -59,7 +76,7 @@ def timer_of(table_id: int) -> dict[str, Any]:
 
 @bp.route("/new", methods=["GET", "POST"])
 @coordinator_required
-def new() -> Any:
+def new() -> ResponseReturnValue:
     """Seat a table: players clockwise, who opens (named, or by the one-die roll-off of art. 3), house options."""
     if request.method == "GET":
         return render_template(
@@ -105,24 +122,72 @@ def new() -> Any:
 
 @bp.route("/<int:table_id>")
 @coordinator_required
-def table(table_id: int) -> Any:
+def table(table_id: int) -> ResponseReturnValue:
     """The coordinator's screen."""
     return VIEWS.page("table", table_id, desk=VIEWS.load_or_404(table_id))
 
 
 @bp.route("/<int:table_id>/tv")
-def tv(table_id: int) -> Any:
+def tv(table_id: int) -> ResponseReturnValue:
     """The spectators' screen (read-only)."""
     VIEWS.load_or_404(table_id)
     return VIEWS.page("tv", table_id)
 
 
-def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
+class PlayerRow(TypedDict):
+    """A player as the pages list him (`players_of`)."""
+
+    name: str
+    dice: int
+    eliminated: bool
+    to_act: bool  # the one to act now
+
+
+class ChallengeRow(TypedDict):
+    """The challenge waiting for the cups to be lifted, as the pages show it (`challenge_of`)."""
+
+    kind: str  # "dudo" | "calzo" | "paso" (engines.dudo.ChallengeKind)
+    challenger: str
+    target: str  # the bidder (dudo, calzo) or the passer (paso)
+    article: str
+    bid: dict[str, object] | None  # the bid challenged (StandingBid.to_dict) with its "text"
+    hand: str | None  # a doubted paso's hand (engines.dudo.Hand)
+    needed: list[str]  # whose cups must be shown
+
+
+class DudoState(TypedDict):
+    """A Dudo table's page JSON (`state_of`): the coordinator's with the controls, the TV's with the odds."""
+
+    id: int
+    name: str
+    seq: int
+    view: str  # "coordinator" | "tv"
+    players: list[PlayerRow]
+    in_play: int
+    table_start_dice: int
+    winner: str | None
+    round: dict[str, object] | None  # the engine's round (RoundState.to_dict) with "aces_wild"
+    bid: dict[str, object] | None  # the standing bid (StandingBid.to_dict) with its "text"
+    challenge: ChallengeRow | None
+    last_ruling: dict[str, object] | None
+    rulings: int
+    history: list[str]  # the last lines of the history list
+    timer: Timer
+    camera: dict[str, object]  # kiosk.camera.Health.to_dict
+    can_read: bool
+    now: float
+    reading: DudoReading | None
+    odds: NotRequired[dict[str, object] | None]  # the TV's: engines.dudo.bid_odds's to_dict
+    legal: NotRequired[dict[str, object] | None]  # the coordinator's: LegalActions.to_dict
+    can_undo: NotRequired[bool]  # the coordinator's
+
+
+def state_of(desk: desks.Desk, view: str) -> DudoState:
     """The page's JSON for one table; the TV's adds the odds (for spectators only) and leaves out the controls."""
     tbl = desk.table
     rnd = tbl.round
     meta = desk.meta()
-    out: dict[str, Any] = {
+    out: DudoState = {
         "id": desk.table_id,
         "name": store().table(desk.table_id).name,
         "seq": desk.seq,
@@ -152,7 +217,12 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
     return out
 
 
-def players_of(tbl: DudoTable) -> list[dict[str, Any]]:
+def page_state(desk: desks.Desk, view: str) -> dict[str, object]:
+    """`state_of` as a plain JSON object, as the shared views take it (kiosk.game_views)."""
+    return dict(state_of(desk, view))
+
+
+def players_of(tbl: DudoTable) -> list[PlayerRow]:
     """Each player's dice, clockwise, and whether he is the one to act."""
     rnd = tbl.round
     return [
@@ -166,7 +236,7 @@ def players_of(tbl: DudoTable) -> list[dict[str, Any]]:
     ]
 
 
-def challenge_of(tbl: DudoTable) -> dict[str, Any] | None:
+def challenge_of(tbl: DudoTable) -> ChallengeRow | None:
     """The dudo, calzo or doubted paso waiting for the cups to be lifted, and whose cups must be shown."""
     p = tbl.pending
     if p is None:
@@ -182,14 +252,14 @@ def challenge_of(tbl: DudoTable) -> dict[str, Any] | None:
     }
 
 
-def last_ruling(desk: desks.Desk, meta: list[dict[str, Any]]) -> dict[str, Any] | None:
+def last_ruling(desk: desks.Desk, meta: list[JsonDict]) -> dict[str, object] | None:
     """The last ruling, with the photo and the dice of the reveal it ruled on (an undone reveal is not); `meta`:
     the desk's lines decoded."""
     if not desk.table.rulings:
         return None
     ruling = desk.table.rulings[-1].to_dict()
     standing = tables.standing(meta)
-    reveal_line: dict[str, Any] = next((e for e in reversed(standing) if e.get("event") == "reveal"), {})
+    reveal_line: JsonDict = next((e for e in reversed(standing) if e.get("event") == "reveal"), {})
     ruling["photo"] = VIEWS.photo_url(desk.table_id, reveal_line.get("photo"))
     ruling["shown_dice"] = reveal_line.get("dice")
     return ruling
@@ -208,7 +278,7 @@ def reading_of(desk: desks.Desk) -> DudoReading | None:
     return reading | {"proposal": readings.proposal(desk.table, reading)}
 
 
-def odds_of(tbl: DudoTable) -> dict[str, Any] | None:
+def odds_of(tbl: DudoTable) -> dict[str, object] | None:
     """The spectators' odds of the standing bid (none while the cups wait to be lifted)."""
     rnd = tbl.round
     if rnd is None or rnd.bid is None or tbl.pending is not None:
@@ -224,7 +294,7 @@ def current_reading(desk: desks.Desk) -> DudoReading | None:
     return cast("DudoReading | None", web.pending_reading(desk.table_id, desk.seq))
 
 
-VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of, current_reading)
+VIEWS = GameViews(desks.GAME, desks.load, desks.act, page_state, current_reading)
 VIEWS.add_routes(
     bp,
     undo=Undo(),  # the last action or ruling
@@ -239,7 +309,7 @@ VIEWS.add_routes(
 
 @bp.route("/<int:table_id>/action", methods=["POST"])
 @coordinator_required
-def action(table_id: int) -> Any:
+def action(table_id: int) -> ResponseReturnValue:
     """A player's bid, dudo, calzo or paso, in the log's own JSON; refused with the article when illegal."""
     VIEWS.load_or_404(table_id)
     data = json_body()
@@ -253,7 +323,7 @@ def action(table_id: int) -> Any:
         return refuse(error.message, 400)
     response = VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
     if not isinstance(response, Response):  # refused: the page shows why, and nothing starts
-        return response
+        return cast(ResponseReturnValue, response)
     desk = desks.load(store(), table_id)
     if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
         # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
@@ -264,7 +334,7 @@ def action(table_id: int) -> Any:
 
 @bp.route("/<int:table_id>/timer", methods=["POST"])
 @coordinator_required
-def timer(table_id: int) -> Any:
+def timer(table_id: int) -> ResponseReturnValue:
     """The turn timer: start, pause, reset (and its limit in seconds), or its sound at time up on or off."""
     VIEWS.load_or_404(table_id)
     data = json_body()
@@ -283,7 +353,7 @@ def timer(table_id: int) -> Any:
         nonlocal now
         # The time is taken under the write lock: a tap that waited for it never counts from before the last one.
         now = time.time()
-        clock: dict[str, Any] = STOPPED_TIMER | (stored or {})
+        clock: JsonDict = STOPPED_TIMER | (stored or {})
         if op == "start" and not clock["running"]:
             clock.update(running=True, since=now)
         elif op == "pause" and clock["running"]:
@@ -313,10 +383,10 @@ def _challenge_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
 
 @bp.route("/<int:table_id>/read", methods=["POST"])
 @coordinator_required
-def read(table_id: int) -> Any:
+def read(table_id: int) -> ResponseReturnValue:
     """Ask the camera to read the lifted cups (in the background): capture when still, read, seat, check."""
     desk = VIEWS.load_or_404(table_id)
-    return VIEWS.read(desk, Cups(desk), _challenge_or_refuse(desk))
+    return cast(ResponseReturnValue, VIEWS.read(desk, Cups(desk), _challenge_or_refuse(desk)))
 
 
 @dataclass
@@ -324,7 +394,7 @@ class Cups:
     """The camera's reading of the lifted cups: the dice of each seat (the table's seats, mesa.json)."""
 
     desk: desks.Desk
-    seats: Any = None  # the table's seats (vision.seats.TableConfig), loaded by `capture`
+    seats: TableConfig | None = None  # the table's seats, loaded by `capture`
     waiting: str = "esperando a que la mesa quede quieta"
     still_before: bool = True  # a table still before the tap counts (not at a dudo: the cups are still down)
 
@@ -332,7 +402,7 @@ class Cups:
         """A reading with no dice yet."""
         return readings.reading(state, message)
 
-    def capture(self) -> Any:
+    def capture(self) -> StillCapture:
         """The still capture, seat by seat, once the table is still (the demo camera is cued to the ruling)."""
         from vision.seats import TableConfig, load_table_config
 
@@ -341,20 +411,22 @@ class Cups:
         camera().cue(len(self.desk.table.rulings))
         return camera().capture_still(current_app.config.get("STILL"), self.seats, self.still_before)
 
-    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> DudoReading:
+    def read(self, capture: StillCapture, keep_photo: Callable[[Frame], str]) -> DudoReading:
         """Each player's dice by his seat, with the seats' problems; the photo annotated with the dice read."""
         from vision.annotate import annotate
         from vision.seats import read_table
 
+        frame, found = capture.frame, capture.reading
+        assert frame is not None and found is not None and self.seats is not None  # read after `capture`
         table = self.desk.table
         expected = readings.expected_counts(table)
         seats = self.seats
         if not seats.players:  # the players sit at seats 1..N in their clockwise order
             seats = replace(seats, players=dict(enumerate(table.players, start=1)))
-        check = read_table(capture.frame, capture.reading, seats, expected)
-        photo = keep_photo(annotate(capture.frame, capture.reading))
+        check = read_table(frame, found, seats, expected)
+        photo = keep_photo(annotate(frame, found))
         # as taken too: the coordinator's screen crops each seat's dice from it, and zooms on a die, unlabelled
-        web.save_photo(self.desk.table_id, Path(photos.raw_name(photo)).name, encode_jpeg(capture.frame))
+        web.save_photo(self.desk.table_id, Path(photos.raw_name(photo)).name, encode_jpeg(frame))
         return readings.from_check(check, capture, photo, expected)
 
     def carry(self, old: DudoReading, new: DudoReading) -> DudoReading:
@@ -364,7 +436,7 @@ class Cups:
 
 @bp.route("/<int:table_id>/manual", methods=["POST"])
 @coordinator_required
-def manual(table_id: int) -> Any:
+def manual(table_id: int) -> ResponseReturnValue:
     """Enter the dice by hand (no camera, or the coordinator prefers to)."""
     desk = VIEWS.load_or_404(table_id)
     return _challenge_or_refuse(desk) or VIEWS.by_hand(desk, readings.manual(desk.table))
@@ -372,7 +444,7 @@ def manual(table_id: int) -> Any:
 
 @bp.route("/<int:table_id>/die", methods=["POST"])
 @coordinator_required
-def die(table_id: int) -> Any:
+def die(table_id: int) -> ResponseReturnValue:
     """Correct one die (face 1-6), confirm it (the same face), remove it (face null) or add one (no id)."""
     desk = VIEWS.load_or_404(table_id)
     data = json_body()
@@ -383,12 +455,12 @@ def die(table_id: int) -> Any:
             raise CorrectionError("se esperaba {player, die, face}")
         return readings.correct(reading, player, die_id, face)
 
-    return VIEWS.corrected(desk, fix, "no hay lectura que corregir")
+    return cast(ResponseReturnValue, VIEWS.corrected(desk, fix, "no hay lectura que corregir"))
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
 @coordinator_required
-def confirm(table_id: int) -> Any:
+def confirm(table_id: int) -> ResponseReturnValue:
     """The coordinator confirms the reading: the reveal is logged (with its photo and corrections) and ruled."""
     desk = VIEWS.load_or_404(table_id)
     seq = json_seq(json_body())
@@ -410,4 +482,4 @@ def confirm(table_id: int) -> Any:
         with tables.table_lock(table_id):
             photos.discard(table_id, photo)
             photos.discard(table_id, photos.raw_name(photo))
-    return answered
+    return cast(ResponseReturnValue, answered)
