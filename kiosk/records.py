@@ -117,3 +117,42 @@ class Unsettled(TypedDict):
     die: str
     read: int | None
     candidates: list[int]
+
+
+class KeptDie(TypedDict):
+    """A die set aside for the next Bolivian roll (kiosk.bolivia.reading.kept_dice)."""
+
+    position: int  # 1-5
+    face: int
+    box: list[float] | None  # where it lay on the last roll's photo, or None
+    size: list[int] | None  # [width, height] of that photo, or None
+
+
+class RollArea(TypedDict):
+    """Where a Bolivian roll was read: the rolling area inside its markers, or the whole frame."""
+
+    kind: str  # "aruco" | "frame"
+    markers: int  # the rolling area's markers seen
+    polygon: list[list[float]] | None  # the area's outline on the photo, or None (the whole frame)
+
+
+class RollProposal(TypedDict):
+    """What confirming a Bolivian roll would do (kiosk.bolivia.reading.proposal)."""
+
+    ok: bool  # it may be confirmed
+    blockers: list[str]  # why not
+    dice: list[int | None] | None  # the faces by position (None: missing), or None before the dice are read
+    order: list[str | None]  # the dice (ids) by position
+    extra: NotRequired[list[str]]  # the dice (ids) left over
+    moved: NotRequired[list[int]]  # the set-aside dice (positions) that show another face
+
+
+class BoliviaReading(GameReading):
+    """A Bolivian roll read (kiosk.bolivia.reading): the five dice, and which of them were set aside."""
+
+    dice: list[DieEntry]
+    kept: list[KeptDie]  # the dice set aside before this roll
+    area: RollArea | None  # a camera reading's
+    size: list[int] | None  # [width, height] of the photo (a camera reading)
+    photo_url: NotRequired[str | None]  # the page's: the photo's URL (never stored)
+    proposal: NotRequired[RollProposal]  # the page's: what confirming would do (never stored)

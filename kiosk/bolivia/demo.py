@@ -17,7 +17,12 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
+
+from kiosk.records import JsonDict
+
+if TYPE_CHECKING:
+    from vision.types import Frame
 
 PHOTOS = Path(__file__).resolve().parent.parent / "demo" / "bolivia_fotos"
 RENDER = (3072, 1728)  # the table rendered at this size...
@@ -35,7 +40,14 @@ DEMO_ROLLS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
 )
 
 
-def render(seed: int, faces: tuple[int, ...]) -> tuple[Any, list[dict[str, Any]]]:
+class DemoDie(TypedDict):
+    """A die of a demo photo, as fotos.json gives it."""
+
+    face: int
+    box: list[float]  # [x1, y1, x2, y2] in photo pixels
+
+
+def render(seed: int, faces: tuple[int, ...]) -> tuple[Frame, list[DemoDie]]:
     """The rolling area's photo (BGR) and its dice [{"face", "box"}] in photo pixels, left to right."""
     import numpy as np
 
@@ -49,7 +61,7 @@ def render(seed: int, faces: tuple[int, ...]) -> tuple[Any, list[dict[str, Any]]
     x0 = int(np.clip(round(cx - w / 2), 0, width - w))
     y0 = int(np.clip(round(cy - h / 2), 0, height - h))
     crop = np.ascontiguousarray(scene.image[y0 : y0 + h, x0 : x0 + w])
-    dice: list[dict[str, Any]] = []
+    dice: list[DemoDie] = []
     for d in scene.dice:
         x1, y1, x2, y2 = d.box
         box = [round(x1 - x0, 1), round(y1 - y0, 1), round(x2 - x0, 1), round(y2 - y0, 1)]
@@ -63,7 +75,7 @@ def make(out: Path = PHOTOS) -> Path:
     import cv2
 
     out.mkdir(parents=True, exist_ok=True)
-    index: dict[str, Any] = {"crop": list(CROP), "photos": []}
+    index: JsonDict = {"crop": list(CROP), "photos": []}
     for name, seed, faces in DEMO_ROLLS:
         image, dice = render(seed, faces)
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
@@ -75,7 +87,7 @@ def make(out: Path = PHOTOS) -> Path:
     return out
 
 
-def photos(folder: Path = PHOTOS) -> list[dict[str, Any]]:
+def photos(folder: Path = PHOTOS) -> list[JsonDict]:
     """The demo photos with their dice, in the game's order (fotos.json)."""
     index = json.loads((folder / "fotos.json").read_text(encoding="utf-8"))
     return [dict(p, path=str(folder / p["file"])) for p in index["photos"]]

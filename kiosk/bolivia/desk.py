@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from engines.bolivia import (
     CATEGORIES,
@@ -26,6 +25,7 @@ from engines.bolivia import (
 from engines.bolivia.errors import ART_PLAYERS
 from engines.jsonl import json_problem
 from kiosk import tables
+from kiosk.records import JsonDict
 from kiosk.sections import section
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
@@ -46,18 +46,18 @@ class Desk:
     seq: int
     played: Played
     lines: tuple[str, ...]
-    standing: tuple[dict[str, Any], ...]
+    standing: tuple[JsonDict, ...]
 
     @property
     def game(self) -> BoliviaGame:
         """The engine's game now."""
         return self.played.game
 
-    def meta(self) -> list[dict[str, Any]]:
+    def meta(self) -> list[JsonDict]:
         """Every stored line decoded, undos included (the history)."""
         return [json.loads(line) for line in self.lines]
 
-    def current_rolls(self) -> list[dict[str, Any]]:
+    def current_rolls(self) -> list[JsonDict]:
         """The roll lines of the attempt under way (empty before its first roll)."""
         attempt = self.game.attempt
         if attempt is None or attempt.rolls == 0:
@@ -66,10 +66,10 @@ class Desk:
         return rolls[-attempt.rolls :]
 
 
-def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[dict[str, Any], ...]]:
+def replay(lines: tuple[str, ...]) -> tuple[Played, tuple[JsonDict, ...]]:
     """Replay stored lines with the engine, keeping each standing action's line; CorruptLog when one fails."""
     played: Played | None = None
-    decoded: list[dict[str, Any]] = []
+    decoded: list[JsonDict] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -187,7 +187,7 @@ def category_label(value: object) -> str:
     return str(value)
 
 
-def describe(event: Mapping[str, Any]) -> str:
+def describe(event: JsonDict) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     player = event.get("player", "")

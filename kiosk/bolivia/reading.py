@@ -16,8 +16,8 @@ five dice are in view.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, Unpack, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Unpack, cast
 
 import cv2
 import numpy as np
@@ -37,9 +37,13 @@ from kiosk.dice import (
     unsettled,
 )
 from kiosk.i18n import count
-from kiosk.records import DieEntry, DieFields
+from kiosk.records import BoliviaReading, DieEntry, DieFields, JsonDict, KeptDie, RollProposal
 from kiosk.sections import said
 from kiosk.store import now
+
+if TYPE_CHECKING:
+    from vision.still import StillCapture
+    from vision.types import DieReading, Frame
 
 ROLL_MARKER = 0  # the ArUco id of the rolling area's corners
 MATCH_CENTRE = 0.5  # a die that did not move: above MATCH_IOU, or with centres closer than this share of its side
@@ -52,7 +56,7 @@ Point = tuple[float, float]
 # ------------------------------------------------------------------ the rolling area
 
 
-def rolling_area(frame: Any) -> tuple[list[Point] | None, int]:
+def rolling_area(frame: Frame) -> tuple[list[Point] | None, int]:
     """The rolling area's polygon on the frame (pixels) and how many of its markers were seen.
 
     Three or more markers: the convex hull of their corners; two: the rectangle they span; fewer: None.
@@ -117,7 +121,7 @@ def same_place(a: Sequence[float], b: Sequence[float]) -> float:
     return MATCH_IOU * (1 - distance / limit) + 1e-6 if distance <= limit else 0.0
 
 
-def kept_dice(game: BoliviaGame, last_roll: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def kept_dice(game: BoliviaGame, last_roll: JsonDict | None) -> list[KeptDie]:
     """The dice set aside for the next roll: position (1-based), face, and its box on the last photo (or None)."""
     attempt = game.attempt
     if attempt is None or attempt.dice is None or attempt.must_roll_all:
@@ -130,7 +134,7 @@ def kept_dice(game: BoliviaGame, last_roll: Mapping[str, Any] | None) -> list[di
     ]
 
 
-def _base(state: str, source: str, message: str, kept: list[dict[str, Any]]) -> dict[str, Any]:
+def _base(state: str, source: str, message: str, kept: list[KeptDie]) -> BoliviaReading:
     return {
         "state": state,
         "source": source,
@@ -146,12 +150,12 @@ def _base(state: str, source: str, message: str, kept: list[dict[str, Any]]) -> 
     }
 
 
-def reading(state: str, message: str, kept: list[dict[str, Any]]) -> dict[str, Any]:
+def reading(state: str, message: str, kept: list[KeptDie]) -> BoliviaReading:
     """A reading in progress or failed (no dice yet)."""
     return _base(state, "camera", message, kept)
 
 
-def manual(kept: list[dict[str, Any]]) -> dict[str, Any]:
+def manual(kept: list[KeptDie]) -> BoliviaReading:
     """A roll entered by hand: the set-aside dice as they are, the others with no face yet."""
     data = _base("ready", "manual", "sin cámara: toque cada dado para poner su cara", kept)
     held = [die(k["face"], None, confirmed=True, slot=k["position"], kept=k["face"]) for k in kept]
@@ -160,24 +164,26 @@ def manual(kept: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def from_capture(
-    capture: Any,
-    kept: list[dict[str, Any]],
+    capture: StillCapture,
+    kept: list[KeptDie],
     photo: str | None,
     area: list[Point] | None,
     markers: int,
-) -> dict[str, Any]:
-    """A reading from the camera's still capture (vision.still.StillCapture): the dice in the rolling area."""
+) -> BoliviaReading:
+    """A reading from the camera's still capture: the dice in the rolling area."""
     frame_reading = capture.reading
+    assert frame_reading is not None  # read only once captured (GameViews)
     data = _base("ready", "camera", capture.message, kept)
     data["photo"] = photo
-    data["size"] = [frame_reading.width, frame_reading.height]
+    size = [frame_reading.width, frame_reading.height]
+    data["size"] = size
     data["capture"] = capture.to_dict()
     data["area"] = {
         "kind": "aruco" if area is not None else "frame",
         "markers": markers,
         "polygon": None if area is None else [[round(x, 1), round(y, 1)] for x, y in area],
     }
-    bounds = _area_side(area, data["size"])
+    bounds = _area_side(area, size)
     found = [entries.die_read(sized_to_area(read, bounds), **NOT_KEPT) for read in frame_reading.dice]
     in_area = [d for d in found if area is None or inside(area, centre(box_of(d)))]
     in_area.sort(key=lambda d: (centre(box_of(d))[0], centre(box_of(d))[1]))
@@ -196,7 +202,7 @@ def from_capture(
         )
     problems.extend(capture_problems(capture))
     data["problems"] = problems
-    data["dice"] = _claim_kept(in_area, kept, data["size"])
+    data["dice"] = _claim_kept(in_area, kept, size)
     return data
 
 
@@ -214,7 +220,7 @@ def _area_side(area: list[Point] | None, size: Sequence[int]) -> float:
     return min(max(xs) - min(xs), max(ys) - min(ys))
 
 
-def sized_to_area(read: Any, side: float) -> Any:
+def sized_to_area(read: DieReading, side: float) -> DieReading:
     """A die judged against the rolling area, whose size is known, not against the whole image: the reader's «too
     big for a die» (a share of the frame, for a camera over the whole table) is replaced by a die over AREA_DIE_SHARE
     of the area's short side."""
@@ -230,16 +236,15 @@ def sized_to_area(read: Any, side: float) -> Any:
     return replace(read, uncertain=bool(reasons), reasons=tuple(reasons))
 
 
-def _pick_for(
-    kept: Mapping[str, Any], free: Sequence[DieEntry], size: Sequence[int] | None, nearest: bool
-) -> DieEntry | None:
+def _pick_for(kept: KeptDie, free: Sequence[DieEntry], size: Sequence[int] | None, nearest: bool) -> DieEntry | None:
     """Which of the free dice is the set-aside die `kept`: the one where it lay, else one showing its face, else
     (with `nearest`: all five dice are there, none where it lay and none with its face) the nearest, which is the
     one that moved.
 
     Places are compared only on photos of the same size (`size`: this reading's).
     """
-    same_frame = kept.get("size") is None or size is None or list(kept["size"]) == list(size)
+    kept_size = kept.get("size")
+    same_frame = kept_size is None or size is None or list(kept_size) == list(size)
     box = kept.get("box") if same_frame else None
     if box is not None:
         scored = [(same_place(box, d["box"]), d) for d in free if d["box"] is not None]
@@ -257,7 +262,7 @@ def _pick_for(
     return None
 
 
-def _claim_kept(entries: list[DieEntry], kept: list[dict[str, Any]], size: Sequence[int] | None) -> list[DieEntry]:
+def _claim_kept(entries: list[DieEntry], kept: list[KeptDie], size: Sequence[int] | None) -> list[DieEntry]:
     """Say which die of the new reading is each set-aside die (see `_pick_for`)."""
     free = list(entries)
     for k in kept:
@@ -269,7 +274,7 @@ def _claim_kept(entries: list[DieEntry], kept: list[dict[str, Any]], size: Seque
     return entries
 
 
-def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+def keep_corrections(old: BoliviaReading, new: BoliviaReading) -> BoliviaReading:
     """The new frame's reading with every earlier correction still applied: a later frame never overwrites one."""
     new["corrections"] = list(old.get("corrections", []))
     fresh: list[DieEntry] = new["dice"]
@@ -282,15 +287,16 @@ def keep_corrections(old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, A
             entry = {**entry, "slot": match["slot"], "kept": match["kept"]}
         fresh.append(entry)
     for correction in new["corrections"]:
-        if correction.get("set") is None and correction.get("box") is not None:
-            fresh[:] = away_from(fresh, correction["box"])
+        box = correction.get("box")
+        if correction.get("set") is None and box is not None:
+            fresh[:] = away_from(fresh, box)
     fresh.sort(key=lambda d: (d["box"] is None, centre(d["box"])[0] if d["box"] else 0.0))
     return new
 
 
 def correct(
-    data: dict[str, Any], die_id: str | None, face: int | None, at: Sequence[float] | None = None
-) -> dict[str, Any]:
+    data: BoliviaReading, die_id: str | None, face: int | None, at: Sequence[float] | None = None
+) -> BoliviaReading:
     """Set a die's face (confirming it when it is the same), remove it (face None) or add one (die_id None).
 
     A die added with `at` (a point on the photo, frame pixels) lies there: a box the size of the others around
@@ -317,7 +323,7 @@ def correct(
     return data
 
 
-def _box_at(data: Mapping[str, Any], at: Sequence[float]) -> list[float]:
+def _box_at(data: BoliviaReading, at: Sequence[float]) -> list[float]:
     size = data.get("size")
     if (
         size is None
@@ -335,7 +341,7 @@ def _box_at(data: Mapping[str, Any], at: Sequence[float]) -> list[float]:
 # ------------------------------------------------------------------ what confirming would do
 
 
-def arrange(data: Mapping[str, Any]) -> tuple[list[DieEntry | None], list[DieEntry]]:
+def arrange(data: BoliviaReading) -> tuple[list[DieEntry | None], list[DieEntry]]:
     """The dice by position (None where one is missing) and the dice left over.
 
     A set-aside die keeps its position; a die added by hand with a missing set-aside die's face takes its place;
@@ -363,7 +369,7 @@ def arrange(data: Mapping[str, Any]) -> tuple[list[DieEntry | None], list[DieEnt
     return slots, free
 
 
-def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
+def proposal(game: BoliviaGame, data: BoliviaReading) -> RollProposal:
     """What confirming would do: the roll (checked by the engine), or what blocks it (and which die moved)."""
     if data.get("state") != "ready":
         return {"ok": False, "blockers": [str(data.get("message", "esperando la lectura"))], "dice": None, "order": []}
@@ -399,7 +405,7 @@ def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
     faces = [None if e is None else e["face"] for e in slots]
     if not blockers and game.attempt is not None:
         try:
-            game.check(Roll(game.attempt.player, tuple(int(f) for f in faces if f is not None)))
+            game.check(Roll(game.attempt.player, _rolled(faces)))
         except RuleError as error:
             blockers.append(said(error))
     order = [None if e is None else e["id"] for e in slots]
@@ -413,10 +419,19 @@ def proposal(game: BoliviaGame, data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def roll_meta(data: Mapping[str, Any]) -> dict[str, Any]:
+def _rolled(faces: Sequence[int | None]) -> tuple[int, ...]:
+    return tuple(int(f) for f in faces if f is not None)
+
+
+def rolled(plan: RollProposal) -> tuple[int, ...]:
+    """The faces a confirmable proposal rolls: the ones the engine checked."""
+    return _rolled(plan["dice"] or [])
+
+
+def roll_meta(data: BoliviaReading) -> dict[str, object]:
     """The meta keys a confirmed roll line carries: where the dice came from, the photo, boxes and corrections."""
     slots, _ = arrange(data)
-    where: dict[str, Any] = {}
+    where: dict[str, object] = {}
     if data.get("size"):
         where["size"] = data["size"]
     boxes = [None if e is None else e.get("box") for e in slots]

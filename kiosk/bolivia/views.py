@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from engines.bolivia import (
     ART_CROSS_HATCH,
@@ -27,6 +28,7 @@ from engines.bolivia import (
     Undo,
     advise,
 )
+from engines.bolivia.state import Option
 from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.bolivia import desk as desks
@@ -35,9 +37,14 @@ from kiosk.camera import shrink
 from kiosk.game_views import GameViews
 from kiosk.house_options import BOLIVIA as BOLIVIA_OPTIONS
 from kiosk.i18n import t
+from kiosk.records import BoliviaReading, JsonDict, KeptDie
 from kiosk.sections import said, spanish
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse, rule_refusal, store
+
+if TYPE_CHECKING:
+    from vision.still import StillCapture
+    from vision.types import Frame
 
 bp = Blueprint("bolivia", __name__, url_prefix="/bolivia")
 
@@ -113,7 +120,7 @@ def labels() -> dict[str, str]:
 # ------------------------------------------------------------------ setup
 
 
-def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
+def _new_page(error: str | None, form: Mapping[str, str] | None = None, status: int = 200) -> tuple[str, int]:
     page = render_template(
         "bolivia/new.html",
         defaults=BoliviaConfig().to_dict(),
@@ -127,7 +134,7 @@ def _new_page(error: str | None, form: Any = None, status: int = 200) -> Any:
 
 @bp.route("/new", methods=["GET", "POST"])
 @coordinator_required
-def new() -> Any:
+def new() -> ResponseReturnValue:
     """Start a game: players in turn order (2-6) or teams for the partners variant, the variant, house options."""
     if request.method == "GET":
         return _new_page(None)
@@ -149,26 +156,67 @@ def new() -> Any:
 
 @bp.route("/<int:table_id>")
 @coordinator_required
-def table(table_id: int) -> Any:
+def table(table_id: int) -> ResponseReturnValue:
     """The coordinator's screen."""
     VIEWS.load_or_404(table_id)
     return VIEWS.page("table", table_id, labels=labels())
 
 
 @bp.route("/<int:table_id>/tv")
-def tv(table_id: int) -> Any:
+def tv(table_id: int) -> ResponseReturnValue:
     """The spectators' screen (read-only): the pizarras, the dice, and the coaching helper."""
     VIEWS.load_or_404(table_id)
     return VIEWS.page("tv", table_id, labels=labels())
 
 
-def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
+class CategoryRow(TypedDict):
+    """A category as the pages name it."""
+
+    value: str  # its log value
+    label: str  # its Spanish name
+    face: int | None  # the face it counts (1-6), or None
+
+
+class RollShown(TypedDict):
+    """The last roll of the attempt under way, as its stored line has it (`state_of`)."""
+
+    dice: object  # the faces rolled
+    number: int  # the attempt's rolls so far
+    source: object  # "camera" | "manual"
+    photo_url: str | None
+    boxes: object  # each die's box on the photo (or null)
+    size: object  # [width, height] of the photo, or null
+
+
+class BoliviaState(TypedDict):
+    """A Bolivian game's page JSON (`state_of`): the coordinator's with the controls, the TV's with the advice."""
+
+    id: int
+    name: str
+    seq: int
+    view: str  # "coordinator" | "tv"
+    game: dict[str, object]  # the engine's game (BoliviaGame.to_dict)
+    phase: str
+    categories: list[CategoryRow]
+    attempt: dict[str, object] | None  # the engine's attempt (Attempt.to_dict) with "locked" and "declared_label"
+    roll: RollShown | None
+    last_score: dict[str, object] | None
+    history: list[str]  # the last lines of the history list
+    camera: dict[str, object]  # kiosk.camera.Health.to_dict
+    can_read: bool
+    reading: BoliviaReading | None
+    advice: NotRequired[dict[str, object] | None]  # the TV's (`advice_of`)
+    legal: NotRequired[dict[str, object] | None]  # the coordinator's (`legal_of`)
+    can_undo: NotRequired[bool]  # the coordinator's
+
+
+def state_of(desk: desks.Desk, view: str) -> BoliviaState:
     """The page's JSON for one game; the TV's adds the advice and leaves out the controls."""
     game = desk.game
     attempt = game.attempt
     rolls = desk.current_rolls()
     last_roll = rolls[-1] if rolls else None
-    out: dict[str, Any] = {
+    out: BoliviaState = {
         "id": desk.table_id,
         "name": store().table(desk.table_id).name,
         "seq": desk.seq,
@@ -182,6 +230,7 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
         "history": [desks.describe(e) for e in desk.meta()][-14:],
         "camera": camera().health().to_dict(),
         "can_read": camera().can_read,
+        "reading": None,
     }
     if attempt is not None:
         out["attempt"] = attempt.to_dict() | {
@@ -201,8 +250,6 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
     if data is not None:
         reading = data | {"photo_url": VIEWS.photo_url(desk.table_id, data.get("photo"))}
         out["reading"] = reading | {"proposal": readings.proposal(game, data)}
-    else:
-        out["reading"] = None
     if view == "tv":
         out["advice"] = advice_of(game)
     else:
@@ -211,22 +258,27 @@ def state_of(desk: desks.Desk, view: str) -> dict[str, Any]:
     return out
 
 
-def last_score(desk: desks.Desk) -> dict[str, Any] | None:
+def page_state(desk: desks.Desk, view: str) -> dict[str, object]:
+    """`state_of` as a plain JSON object, as the shared views take it (kiosk.game_views)."""
+    return dict(state_of(desk, view))
+
+
+def last_score(desk: desks.Desk) -> dict[str, object] | None:
     """The score the last action wrote (or chose), with who made it."""
     result = desk.game.last
     if result is None or desk.game.pending is not None:
         return None  # with three pizarras a score is written once its pizarra is chosen, not before
     # Whose roll it was: the player who scored, or the partner whose roll the team picked (a hatch comes after).
-    line: dict[str, Any] = next((x for x in reversed(desk.standing) if x.get("event") in ("score", "pick")), {})
+    line: JsonDict = next((x for x in reversed(desk.standing) if x.get("event") in ("score", "pick")), {})
     return result.to_dict() | {"label": result.category.label, "player": line.get("player")}
 
 
-def legal_of(game: BoliviaGame) -> dict[str, Any] | None:
+def legal_of(game: BoliviaGame) -> dict[str, object] | None:
     """What the coordinator may do now, from the engine's own legal actions; scores previewed by the engine."""
     legal = game.legal_actions()
     if legal.player is None:
         return None
-    by_action: dict[str, list[Any]] = {}
+    by_action: dict[str, list[Option]] = {}
     for option in legal.options:
         by_action.setdefault(option.action, []).append(option)
     roll = by_action["roll"][0]
@@ -258,7 +310,7 @@ def legal_of(game: BoliviaGame) -> dict[str, Any] | None:
     }
 
 
-def advice_of(game: BoliviaGame) -> dict[str, Any] | None:
+def advice_of(game: BoliviaGame) -> dict[str, object] | None:
     """The coaching helper for the dice on the table: each open category's expected final score and what to keep."""
     attempt = game.attempt
     if attempt is None or attempt.dice is None:
@@ -299,19 +351,20 @@ def advice_of(game: BoliviaGame) -> dict[str, Any] | None:
     }
 
 
-def current_reading(desk: desks.Desk) -> dict[str, Any] | None:
+def current_reading(desk: desks.Desk) -> BoliviaReading | None:
     """The reading awaiting confirmation, if it was taken for the game as it stands."""
-    return web.pending_reading(desk.table_id, desk.seq)
+    # The JSON edge: the reading as the store keeps it (json.loads), written by kiosk.bolivia.reading.
+    return cast("BoliviaReading | None", web.pending_reading(desk.table_id, desk.seq))
 
 
 @bp.route("/<int:table_id>/advice.json")
-def advice(table_id: int) -> Any:
+def advice(table_id: int) -> ResponseReturnValue:
     """¿A qué voy?: the coaching helper for the dice on the table (null before the first roll)."""
     desk = VIEWS.load_or_404(table_id)
     return jsonify(advice=advice_of(desk.game))
 
 
-VIEWS = GameViews(desks.GAME, desks.load, desks.act, state_of, current_reading)
+VIEWS = GameViews(desks.GAME, desks.load, desks.act, page_state, current_reading)
 VIEWS.add_routes(
     bp,
     undo=Undo(),  # the last action
@@ -326,7 +379,7 @@ VIEWS.add_routes(
 
 @bp.route("/<int:table_id>/action", methods=["POST"])
 @coordinator_required
-def action(table_id: int) -> Any:
+def action(table_id: int) -> ResponseReturnValue:
     """Declare, set aside, score, pick (partners) or choose the hatch, in the log's own JSON; refused when illegal.
 
     Without `player`, the player on turn. Rolls come only from a confirmed reading (/read or /manual, /confirm).
@@ -348,7 +401,7 @@ def action(table_id: int) -> Any:
         event = desks.parse_action(event_obj)
     except LogError as error:
         return refuse(error.message, 400)
-    return VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
+    return cast(ResponseReturnValue, VIEWS.apply(table_id, event, seq, {"by": "coordinador"}))
 
 
 # ------------------------------------------------------------------ the roll read
@@ -367,60 +420,62 @@ def _roll_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
     return None
 
 
-def _kept(desk: desks.Desk) -> list[dict[str, Any]]:
+def _kept(desk: desks.Desk) -> list[KeptDie]:
     rolls = desk.current_rolls()
     return readings.kept_dice(desk.game, rolls[-1] if rolls else None)
 
 
 @bp.route("/<int:table_id>/read", methods=["POST"])
 @coordinator_required
-def read(table_id: int) -> Any:
+def read(table_id: int) -> ResponseReturnValue:
     """Ask the camera to read the roll (in the background): wait until the dice are still, read the rolling area."""
     desk = VIEWS.load_or_404(table_id)
     rolls = sum(1 for line in desk.standing if line.get("event") == "roll")
-    return VIEWS.read(desk, RollingArea(_kept(desk), rolls), _roll_or_refuse(desk))
+    return cast(ResponseReturnValue, VIEWS.read(desk, RollingArea(_kept(desk), rolls), _roll_or_refuse(desk)))
 
 
 @dataclass(frozen=True)
 class RollingArea:
     """The camera's reading of a roll: the dice in the rolling area, and which of them are the set-aside dice."""
 
-    kept: list[dict[str, Any]]  # the dice set aside before this roll (readings.kept_dice)
+    kept: list[KeptDie]  # the dice set aside before this roll (readings.kept_dice)
     rolls: int = 0  # the rolls of the game so far: the demo camera shows the demo game's next one
     waiting: str = "esperando a que los dados queden quietos"
 
-    def empty(self, state: str, message: str) -> dict[str, Any]:
+    def empty(self, state: str, message: str) -> BoliviaReading:
         """A reading with no dice yet (the set-aside dice as they were)."""
         return readings.reading(state, message, self.kept)
 
-    def capture(self) -> Any:
+    def capture(self) -> StillCapture:
         """The still capture of the whole frame, once the dice are still (the demo camera cued to a Bolivian roll)."""
         camera().cue_roll(self.rolls)
         return camera().capture_still(current_app.config.get("STILL"))
 
-    def read(self, capture: Any, keep_photo: Callable[[Any], str]) -> dict[str, Any]:
+    def read(self, capture: StillCapture, keep_photo: Callable[[Frame], str]) -> BoliviaReading:
         """The dice in the rolling area; the photo annotated with the dice read and the area's outline."""
         import cv2
         import numpy as np
 
         from vision.annotate import annotate
 
-        area, markers = readings.rolling_area(capture.frame)
-        drawn = annotate(capture.frame, capture.reading)
+        frame, found = capture.frame, capture.reading
+        assert frame is not None and found is not None  # read only once captured (GameViews)
+        area, markers = readings.rolling_area(frame)
+        drawn = annotate(frame, found)
         if area is not None:
             thick = max(2, round(3 * max(drawn.shape[:2]) / 1280))
             cv2.polylines(drawn, [np.array(area, np.int32)], True, (255, 255, 0), thick)
         photo = keep_photo(shrink(drawn, PHOTO_WIDTH))
         return readings.from_capture(capture, self.kept, photo, area, markers)
 
-    def carry(self, old: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    def carry(self, old: BoliviaReading, new: BoliviaReading) -> BoliviaReading:
         """The corrections of an earlier camera reading, kept (a roll entered by hand is read afresh)."""
         return readings.keep_corrections(old, new) if old.get("source") == "camera" else new
 
 
 @bp.route("/<int:table_id>/manual", methods=["POST"])
 @coordinator_required
-def manual(table_id: int) -> Any:
+def manual(table_id: int) -> ResponseReturnValue:
     """Enter the roll by hand (no camera, or the coordinator prefers to): the set-aside dice stay as they are."""
     desk = VIEWS.load_or_404(table_id)
     return _roll_or_refuse(desk) or VIEWS.by_hand(desk, readings.manual(_kept(desk)))
@@ -428,17 +483,17 @@ def manual(table_id: int) -> Any:
 
 @bp.route("/<int:table_id>/cancel", methods=["POST"])
 @coordinator_required
-def cancel(table_id: int) -> Any:
+def cancel(table_id: int) -> ResponseReturnValue:
     """Drop the reading awaiting confirmation (nothing is logged)."""
     VIEWS.load_or_404(table_id)
     with table_lock(table_id):
         web.discard_pending(table_id)
-    return VIEWS.redrawn(table_id)
+    return cast(ResponseReturnValue, VIEWS.redrawn(table_id))
 
 
 @bp.route("/<int:table_id>/die", methods=["POST"])
 @coordinator_required
-def die(table_id: int) -> Any:
+def die(table_id: int) -> ResponseReturnValue:
     """Correct one die (face 1-6), confirm it (the same face), remove it (face null) or add one (no id; `at`: where
     it lies on the photo, frame pixels)."""
     desk = VIEWS.load_or_404(table_id)
@@ -446,16 +501,17 @@ def die(table_id: int) -> Any:
     die_id, face, at = data.get("die"), data.get("face"), data.get("at")
     if (die_id is not None and not isinstance(die_id, str)) or (at is not None and not isinstance(at, list)):
         return refuse("se esperaba {die, face} (y at: [x, y] para un dado añadido sobre la foto)", 400)
-    return VIEWS.corrected(
+    corrected = VIEWS.corrected(
         desk,
         lambda reading: readings.correct(reading, die_id, face, at),
         "no hay lectura que corregir: lea la tirada o entre los dados a mano",
     )
+    return cast(ResponseReturnValue, corrected)
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
 @coordinator_required
-def confirm(table_id: int) -> Any:
+def confirm(table_id: int) -> ResponseReturnValue:
     """The coordinator confirms the reading: the roll is logged (with its photo, boxes and corrections)."""
     desk = VIEWS.load_or_404(table_id)
     seq = json_seq(json_body())
@@ -467,16 +523,17 @@ def confirm(table_id: int) -> Any:
         return refuse("; ".join(plan["blockers"]), 409)
     attempt = desk.game.attempt
     assert attempt is not None
-    roll = Roll(attempt.player, tuple(int(f) for f in plan["dice"]))
-    return VIEWS.confirming(
+    roll = Roll(attempt.player, readings.rolled(plan))
+    answered = VIEWS.confirming(
         table_id,
         reading,
         lambda: web.answer(
             table_id,
             lambda: score_if_only_choice(desks.act(store(), table_id, roll, seq, readings.roll_meta(reading))),
-            state_of,
+            page_state,
         ),
     )
+    return cast(ResponseReturnValue, answered)
 
 
 def score_if_only_choice(desk: desks.Desk) -> desks.Desk:
