@@ -8,7 +8,7 @@ hand of the player who knocks out or cuts the line, entered in the card picker; 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from flask import Blueprint
 
@@ -17,12 +17,14 @@ from engines.cards.cacheta import CUT, HAND_SIZE, KNOCK, Action, CachetaGame, Ca
 from engines.cards.cacheta import GAME as ROUND_SECTION
 from engines.errors import LogError, RuleError
 from kiosk.cards import common
-from kiosk.cards.common import card_data, card_field
+from kiosk.cards.common import Allowed, CardFace, Events, PageHead, card_data, card_field
 from kiosk.cards.desk import CardTables, Desk
-from kiosk.cards.pifpaf import RANKS, melds_of
+from kiosk.cards.pifpaf import RANKS, MeldRow, melds_of
+from kiosk.game_views import Reading
+from kiosk.records import JsonDict
 
 GAME = "cacheta"
-TABLES = CardTables(GAME)
+TABLES: CardTables[CachetaGame] = CardTables(GAME)
 IMPORTED = "Cacheta importada"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/cacheta")
 
@@ -78,7 +80,7 @@ DEFAULTS: dict[str, object] = {
 }
 
 
-def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+def start_of(form: Mapping[str, str]) -> dict[str, object]:
     """The setup form's `start` event: 2 to 8 players in playing order, starting points, set rule, house options."""
     players = common.players_of(form)
     options: dict[str, object] = {}
@@ -100,9 +102,80 @@ common.add_new_route(bp, TABLES, "Cacheta", DEFAULTS, {}, start_of, IMPORTED)
 # ------------------------------------------------------------------ pages
 
 
-def rounds_of(desk: Desk) -> list[dict[str, Any]]:
+class RoundRow(TypedDict):
+    """A row of the points table (`rounds_of`)."""
+
+    round: int
+    knock: int  # who knocked
+    cards: int  # with how many cards (9 or 10)
+    points: list[int]  # everyone's points after it
+
+
+class Knock(TypedDict):
+    """The last knock: who, with how many cards, and the melds."""
+
+    player: int
+    cards: int
+    melds: list[MeldRow]
+
+
+class CachetaPlayer(TypedDict):
+    """A seat as the pages show it."""
+
+    seat: int
+    name: str
+    points: int
+    alive: bool
+    good_one: bool  # asked for the good one
+    burned: bool
+    cards: int | None  # the cards he holds, in a round in play
+
+
+class CachetaLegal(TypedDict):
+    """What may be done now (`legal_of`)."""
+
+    seat: int
+    may: dict[str, Allowed]
+    good_one: list[int]  # who may ask for the good one
+
+
+class CachetaState(PageHead):
+    """A Cacheta table's page JSON (`state_of`): the spectators' and, with the controls, the coordinator's."""
+
+    summary: Mapping[str, object]  # the engine's (the TV's without the hands)
+    players: list[CachetaPlayer]
+    phase: str
+    round: int
+    flip: CardFace | None
+    trumps: list[CardFace]
+    turn: int | None
+    must_draw: bool
+    claimable_from: int | None
+    top: CardFace | None  # the discard pile's top card
+    stock: int
+    last_knock: Knock | None
+    rounds: list[RoundRow]
+    winner: int | None
+    vp: object  # the engine's summary's tournament scores, at the end
+    gp: object
+    hand_size: int
+    card_reader: bool
+    reading: Reading | None
+    history: list[str]
+
+
+class CachetaControls(CachetaState):
+    """The coordinator's page JSON: what may be done now, whether the last tap may be undone, the card picker."""
+
+    legal: CachetaLegal
+    can_undo: bool
+    deck: list[CardFace]
+    copies: int  # the copies of each card in the deck
+
+
+def rounds_of(desk: Desk[CachetaGame]) -> list[RoundRow]:
     """The points table: after each round, who knocked, with how many cards, and everyone's points."""
-    rows: list[dict[str, Any]] = []
+    rows: list[RoundRow] = []
     for game in desk.played.states:
         if not isinstance(game, CachetaGame) or game.last_knock is None or game.phase == "play":
             continue
@@ -113,12 +186,12 @@ def rounds_of(desk: Desk) -> list[dict[str, Any]]:
     return rows
 
 
-def state_of(desk: Desk, view: str) -> dict[str, Any]:
+def state_of(desk: Desk[CachetaGame], view: str) -> CachetaState:
     """The page's JSON for one table; the coordinator's adds what may be done now (and why not)."""
-    game: CachetaGame = desk.state
+    game = desk.state
     table = game.table
     summary = game.summary()
-    players = [
+    players: list[CachetaPlayer] = [
         {
             "seat": seat,
             "name": name,
@@ -130,7 +203,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         }
         for seat, name in enumerate(game.players)
     ]
-    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
+    out: CachetaState = {
+        **common.page_head(desk, view, GAME),
         "summary": common.summary_for(summary, view),
         "players": players,
         "phase": game.phase,
@@ -155,15 +229,19 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
     if game.last_knock is not None:
         player, size, melds = game.last_knock
         out["last_knock"] = {"player": player, "cards": size, "melds": melds_of(melds)}
-    if view != "tv":
-        out["legal"] = legal_of(game)
-        out["can_undo"] = len(desk.standing) > 1
-        out["deck"] = common.full_deck(RANKS)
-        out["copies"] = DOUBLE_DECK.copies
-    return out
+    if view == "tv":
+        return out
+    controls: CachetaControls = {
+        **out,
+        "legal": legal_of(game),
+        "can_undo": len(desk.standing) > 1,
+        "deck": common.full_deck(RANKS),
+        "copies": DOUBLE_DECK.copies,
+    }
+    return controls
 
 
-def legal_of(game: CachetaGame) -> dict[str, Any]:
+def legal_of(game: CachetaGame) -> CachetaLegal:
     """What may be done now, each with the engine's section and reason when not; who may ask for the good one."""
     seat = game.turn
     candidates: list[tuple[str, Action]] = [
@@ -177,7 +255,7 @@ def legal_of(game: CachetaGame) -> dict[str, Any]:
     return {"seat": seat, "may": may, "good_one": good}
 
 
-def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+def describe(event: JsonDict, players: tuple[str, ...]) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     seat = event.get("player")
@@ -202,7 +280,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
 # ------------------------------------------------------------------ playing
 
 
-def tap_events(game: CachetaGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tap_events(game: CachetaGame, data: JsonDict) -> Events:
     """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
     name = common.action_name(data, ACTIONS)
     if name == "deal":
@@ -210,7 +288,7 @@ def tap_events(game: CachetaGame, data: Mapping[str, Any]) -> list[dict[str, Any
     player = data.get("player", game.turn)
     if isinstance(player, bool) or not isinstance(player, int):
         raise LogError("falta 'player' (un número de asiento)")
-    event: dict[str, Any] = {"event": name, "player": player}
+    event: dict[str, object] = {"event": name, "player": player}
     if name == "draw":
         event["source"] = common.draw_source(data)
     elif name == "discard":
@@ -227,10 +305,10 @@ VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED,
 # ------------------------------------------------------------------ knocking out, read by the card reader
 
 
-def _read_knock(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
+def _read_knock(desk: Desk[CachetaGame], data: JsonDict) -> tuple[list[int], int, dict[str, object]]:
     """The cards laid face up by the player knocking out (`kind` knock) or cutting the line (`kind` cut): nine and
     the discard, or ten (`ten`)."""
-    game: CachetaGame = desk.state
+    game = desk.state
     kind, player, ten = data.get("kind"), data.get("player"), data.get("ten", False)
     if (
         kind not in ("knock", "cut")
@@ -246,11 +324,11 @@ def _read_knock(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, di
     if kind == "cut" and (game.claimable_from is None or player == game.claimable_from or not game.good_one[player]):
         raise RuleError(CUT, "corta la fila quien pidió la buena, con el descarte recién tirado por otro")
     size = HAND_SIZE + 1 if ten else HAND_SIZE
-    extra = {"kind": kind, "player": player, "ten": ten, "discard": None, "needs_discard": not ten}
+    extra: dict[str, object] = {"kind": kind, "player": player, "ten": ten, "discard": None, "needs_discard": not ten}
     return [player], size, extra
 
 
-def _knock_event(desk: Desk, reading: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _knock_event(desk: Desk[CachetaGame], reading: Reading) -> Events:
     """The `knock` or `cut` event of the cards read."""
     cards = [c["card"] for c in reading["seats"][0]["cards"]]
     discard = None if reading["ten"] else reading["discard"]

@@ -8,7 +8,7 @@ The chips are carried from hand to hand (`engines.cards.cacho.evening`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from flask import Blueprint
 
@@ -29,15 +29,19 @@ from engines.cards.cacho import (
 )
 from engines.errors import LogError, RuleError
 from kiosk.cards import common
-from kiosk.cards.common import card_data, card_reader, current_reading
+from kiosk.cards.common import Allowed, CardFace, Events, PageHead, card_data, card_reader, current_reading
 from kiosk.cards.desk import CardTables, Desk
+from kiosk.game_views import Reading
+from kiosk.records import JsonDict
 
 GAME = "cacho"
 NOT_AN_EVENING = (
     'el quiosco juega noches de Cacho: el registro empieza con "evening": true '
     "(una mano sola se repite con cacho cards replay)"
 )
-TABLES = CardTables(GAME, lambda state: None if isinstance(state, CachoEvening) else NOT_AN_EVENING)
+TABLES: CardTables[CachoEvening] = CardTables(
+    GAME, lambda state: None if isinstance(state, CachoEvening) else NOT_AN_EVENING
+)
 IMPORTED = "Cacho importado"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/cacho")
 
@@ -95,7 +99,7 @@ JS_LABELS = (
 # ------------------------------------------------------------------ setup
 
 
-def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+def start_of(form: Mapping[str, str]) -> dict[str, object]:
     """The `start` event of the setup form: 2 to 4 players clockwise, the chips each starts with, house options."""
     players = common.players_of(form)
     raw_chips = form.get("chips", "").strip()
@@ -122,13 +126,78 @@ common.add_new_route(bp, TABLES, "Cacho", DEFAULTS, OPTION_CHOICES, start_of, IM
 # ------------------------------------------------------------------ pages
 
 
-def state_of(desk: Desk, view: str) -> dict[str, Any]:
+class CachoPlayer(TypedDict):
+    """A seat as the pages show it."""
+
+    seat: int
+    name: str
+    chips: int
+    in_hand: bool  # still in the hand under way
+    cards: int  # the cards he holds
+    put_in: int  # the chips he put in the third round
+    hands_won: int
+
+
+class Showdown(TypedDict):
+    """The last hand's showdown: what decided it, and each hand shown with its Spanish label and its cards."""
+
+    decided_by: str
+    hands: list[dict[str, object]]  # the engine's hand with "label" and "shown" (card_data)
+
+
+class CachoHandEnd(TypedDict):
+    """How the last hand ended (`last_hand`)."""
+
+    winner: int
+    pot: int
+    showdown: Showdown | None
+
+
+class CachoLegal(TypedDict):
+    """What the player to act may do (`legal_of`): None, nothing, outside a betting round."""
+
+    player: int | None
+    may: dict[str, Allowed]
+    raises: list[int]  # the raises allowed in the third round
+    owed: NotRequired[int | None]  # what he owes in the third round
+
+
+class CachoState(PageHead):
+    """A Spanish Cacho evening's page JSON (`state_of`): the spectators' and, with the controls, the coordinator's."""
+
+    summary: dict[str, object]  # the engine's (CachoEvening.summary)
+    players: list[CachoPlayer]
+    phase: str
+    hand: int
+    eldest: int | None
+    next_eldest: int | None
+    round: int | None
+    pot: int
+    to_act: int | None
+    bet: int | None
+    resto: int | None
+    round_bet: int | None  # the chips a bet puts in this round (first and second)
+    last_hand: CachoHandEnd | None
+    card_reader: bool
+    reading: Reading | None
+    history: list[str]
+
+
+class CachoControls(CachoState):
+    """The coordinator's page JSON: what may be done now, whether the last tap may be undone, the card picker."""
+
+    legal: CachoLegal
+    can_undo: bool
+    deck: list[CardFace]
+
+
+def state_of(desk: Desk[CachoEvening], view: str) -> CachoState:
     """The page's JSON for one evening; the coordinator's adds what the player to act may do (and why not)."""
-    night: CachoEvening = desk.state
+    night = desk.state
     summary = night.summary()
     hand = night.hand if night.phase != "hand" else None
     in_hand = set(summary.get("in_hand", []))
-    players = [
+    players: list[CachoPlayer] = [
         {
             "seat": seat,
             "name": name,
@@ -140,7 +209,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         }
         for seat, name in enumerate(night.players)
     ]
-    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
+    out: CachoState = {
+        **common.page_head(desk, view, GAME),
         "summary": summary,
         "players": players,
         "phase": night.phase,
@@ -158,19 +228,23 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "reading": current_reading(desk),
         "history": [describe(e, night.players) for e in desk.standing][-14:],
     }
-    if view != "tv":
-        out["legal"] = legal_of(night)
-        out["can_undo"] = len(desk.standing) > 1
-        out["deck"] = common.full_deck(sorted(CACHO_DECK.ranks))
-    return out
+    if view == "tv":
+        return out
+    controls: CachoControls = {
+        **out,
+        "legal": legal_of(night),
+        "can_undo": len(desk.standing) > 1,
+        "deck": common.full_deck(sorted(CACHO_DECK.ranks)),
+    }
+    return controls
 
 
-def last_hand(night: CachoEvening) -> dict[str, Any] | None:
+def last_hand(night: CachoEvening) -> CachoHandEnd | None:
     """The last hand's winner and pot, and its showdown with each hand's category and points (Spanish labels)."""
     if not night.results:
         return None
     last = night.results[-1]
-    out: dict[str, Any] = {"winner": last.winner, "pot": last.pot, "showdown": None}
+    out: CachoHandEnd = {"winner": last.winner, "pot": last.pot, "showdown": None}
     if last.showdown is not None:
         out["showdown"] = {
             "decided_by": DECIDED_BY[last.showdown["decided_by"]],
@@ -182,7 +256,7 @@ def last_hand(night: CachoEvening) -> dict[str, Any] | None:
     return out
 
 
-def legal_of(night: CachoEvening) -> dict[str, Any]:
+def legal_of(night: CachoEvening) -> CachoLegal:
     """What the player to act may do, each with the engine's section and reason when not; the raises allowed."""
     hand = night.hand
     if night.phase != "bet" or hand is None or hand.next_player is None:
@@ -204,7 +278,7 @@ def legal_of(night: CachoEvening) -> dict[str, Any]:
     }
 
 
-def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+def describe(event: JsonDict, players: tuple[str, ...]) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     seat = event.get("player", event.get("eldest"))
@@ -231,11 +305,11 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
 # ------------------------------------------------------------------ playing
 
 
-def tap_events(night: CachoEvening, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tap_events(night: CachoEvening, data: JsonDict) -> Events:
     """The log events one tap writes (the next card dealt face down when a betting round ends); LogError when the
     request is malformed. The engine checks them all before any is stored."""
     name = common.action_name(data, ACTIONS)
-    events: list[dict[str, Any]]
+    events: Events
     if name == "hand":
         eldest = data.get("eldest", night.next_eldest())
         if isinstance(eldest, bool) or not isinstance(eldest, int):
@@ -277,15 +351,15 @@ VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED,
 # ------------------------------------------------------------------ the hands shown, read by the card reader
 
 
-def _read_hands(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
+def _read_hands(desk: Desk[CachoEvening], data: JsonDict) -> tuple[list[int], int, dict[str, object]]:
     """The seats whose hands are read at the showdown: every player still in, three cards each."""
-    night: CachoEvening = desk.state
+    night = desk.state
     if night.phase != "show" or night.hand is None:
         raise RuleError("Winning", "las manos se muestran al terminar las apuestas")
     return [night.seat(i) for i in night.hand.in_hand], SHOWN_CARDS, {}
 
 
-def _show_event(desk: Desk, reading: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _show_event(desk: Desk[CachoEvening], reading: Reading) -> Events:
     """The `show` event of the hands read, by table seat (null for a player no longer in)."""
     hands: list[list[str] | None] = [None] * len(desk.state.players)
     for entry in reading["seats"]:

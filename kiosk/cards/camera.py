@@ -16,13 +16,14 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kiosk.cards.reader import SeenCard
 
 if TYPE_CHECKING:
     from vision.cards.reader import CardRead, CardReader
     from vision.seats import TableConfig
+    from vision.types import Frame
 
 MIDDLE = 0.45  # a card this close to the centre (as a share of the way to the seats' ring) is no seat's
 RING = (0.33, 0.31)  # the seats' ring round the centre, as shares of the photo's width and height
@@ -46,7 +47,7 @@ def seat_of(card: CardRead, size: tuple[int, int], seats: int) -> int | None:
     return min(range(seats), key=off)
 
 
-def marker_anchors(frame: Any, players: Sequence[str], config: TableConfig) -> dict[int, Point] | None:
+def marker_anchors(frame: Frame, players: Sequence[str], config: TableConfig) -> dict[int, Point] | None:
     """Each player's seat marker centre on the frame (by game seat), or None when any player's marker is not seen."""
     from vision.seats import find_markers, seat_players
 
@@ -119,7 +120,7 @@ class CameraCardReader:
         except ConfigError:
             return TableConfig()  # the dice's screens say what is wrong with it; the cards go by direction
 
-    def read_cards(self, frame: Any, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
+    def read_cards(self, frame: Frame | None, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
         """The cards in front of the seats asked for (of the `players` round the table), top to bottom."""
         if frame is None:
             return []

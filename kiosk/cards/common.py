@@ -6,12 +6,14 @@ import contextlib
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Protocol, TypedDict, TypeVar, cast
 
 import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from engines.cards import SUIT_SYMBOLS, SUITS, Card, parse_card
+from engines.cards.legal import Legality
 from engines.errors import LogError, RuleError
 from hardware.camera import CameraError
 from kiosk import web
@@ -19,9 +21,10 @@ from kiosk.auth import coordinator_required
 from kiosk.cards import learned
 from kiosk.cards import reader as readers
 from kiosk.cards.desk import UNDO_TAP
-from kiosk.game_views import GameViews, photo_name
+from kiosk.game_views import GameViews, Reading, photo_name
 from kiosk.house_options import CARDS as HOUSE
 from kiosk.i18n import t
+from kiosk.records import JsonDict
 from kiosk.sections import said, section
 from kiosk.store import StaleError
 from kiosk.tables import table_lock
@@ -29,17 +32,57 @@ from kiosk.tables import table_lock
 if TYPE_CHECKING:
     from kiosk.cards.desk import CardTables, Desk
     from kiosk.cards.reader import CardReader, SeenCard
+    from vision.types import Frame
 
-StateOf = Callable[["Desk", str], dict[str, Any]]  # the desk, the view: the page's JSON
-StartOf = Callable[[Mapping[str, str]], dict[str, Any]]  # the setup form: the `start` event (RuleError/LogError)
-TapEvents = Callable[[Any, Mapping[str, Any]], list[dict[str, Any]]]  # the engine's state, the request: the events
+G = TypeVar("G", bound="CardGame")  # the engine's game of a card table (engines.cards: TrucoGame, CachoEvening, ...)
+Events = list[dict[str, object]]  # log events a tap or a confirmed reading writes, as the engine reads them
+StateOf = Callable[["Desk[G]", str], Mapping[str, object]]  # the desk, the view: the page's JSON
+StartOf = Callable[[Mapping[str, str]], dict[str, object]]  # the setup form: the `start` event (RuleError/LogError)
+TapEvents = Callable[[G, JsonDict], Events]  # the engine's game, the request's JSON: the events
 # What a reading of cards laid face up is for: the seats read, the cards each shows, and what the reading carries.
-ReadStart = Callable[["Desk", Mapping[str, Any]], tuple[list[int], int, dict[str, Any]]]
-ShownEvents = Callable[["Desk", Mapping[str, Any]], list[dict[str, Any]]]  # the confirmed reading's log events
+ReadStart = Callable[["Desk[G]", JsonDict], tuple[list[int], int, dict[str, object]]]
+ShownEvents = Callable[["Desk[G]", Reading], Events]  # the confirmed reading's log events
 NO_READER = "todavía no hay lector de cartas: toque las cartas en el selector"
 
 
-def card_data(card: Card, down: bool = False) -> dict[str, Any]:
+class CardGame(Protocol):
+    """What the shared views read of any card game (the engines' games)."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players by seat."""
+        ...
+
+
+class CardFace(TypedDict):
+    """A card as the pages draw it (`card_data`)."""
+
+    card: str  # its notation, e.g. "QH"
+    rank: str  # the notation's rank
+    suit: str  # the suit's symbol
+    red: bool
+    down: bool  # face down
+
+
+class PageHead(TypedDict):
+    """What every card page's JSON starts with (`page_head`)."""
+
+    id: int
+    name: str
+    seq: int
+    view: str  # "coordinator" | "tv"
+    game: str
+
+
+class Allowed(TypedDict):
+    """Whether an action is allowed now, and the section and reason when not (`legal_map`)."""
+
+    allowed: bool
+    article: str | None
+    reason: str | None
+
+
+def card_data(card: Card, down: bool = False) -> CardFace:
     """A card as the pages draw it: its notation, rank and suit symbol, red or black, and whether face down."""
     rank = str(card)[:-1]
     return {"card": str(card), "rank": rank, "suit": SUIT_SYMBOLS[card.suit], "red": not card.black, "down": down}
@@ -52,15 +95,20 @@ def labels(keys: Iterable[str]) -> dict[str, str]:
 
 def card_views(
     bp: Blueprint,
-    tables: CardTables,
-    state_of: StateOf,
-    tap_events: TapEvents,
+    tables: CardTables[G],
+    state_of: StateOf[G],
+    tap_events: TapEvents[G],
     js_labels: Iterable[str],
     imported_name: str,
     export_prefix: str,
-) -> GameViews[Desk, dict[str, Any]]:
+) -> GameViews[Desk[G], Reading]:
     """The game's views and its routes: both pages, state.json, photos, export, import, undo and the tap."""
-    views: GameViews[Desk, dict[str, Any]] = GameViews(tables.game, tables.load, tables.act, state_of, current_reading)
+
+    def page_state(desk: Desk[G], view: str) -> dict[str, object]:
+        """`state_of` as a plain JSON object, as the shared views take it."""
+        return dict(state_of(desk, view))
+
+    views: GameViews[Desk[G], Reading] = GameViews(tables.game, tables.load, tables.act, page_state, current_reading)
     views.add_routes(
         bp,
         undo=UNDO_TAP,
@@ -70,17 +118,17 @@ def card_views(
     )
     keys = tuple(js_labels)
 
-    def table(table_id: int) -> Any:
+    def table(table_id: int) -> ResponseReturnValue:
         """The coordinator's screen."""
         views.load_or_404(table_id)
         return views.page("table", table_id, labels=labels(keys))
 
-    def tv(table_id: int) -> Any:
+    def tv(table_id: int) -> ResponseReturnValue:
         """The spectators' screen (read-only)."""
         views.load_or_404(table_id)
         return views.page("tv", table_id, labels=labels(keys))
 
-    def action(table_id: int) -> Any:
+    def action(table_id: int) -> ResponseReturnValue:
         """One tap, refused (with the seed's section) when illegal, and then nothing is stored."""
         return tap(tables, views, table_id, tap_events)
 
@@ -92,7 +140,7 @@ def card_views(
 
 def add_new_route(
     bp: Blueprint,
-    tables: CardTables,
+    tables: CardTables[G],
     title: str,
     defaults: Mapping[str, object],
     choices: Mapping[str, list[str]],
@@ -101,7 +149,7 @@ def add_new_route(
 ) -> None:
     """Add `/new`: the setup form (`GAME/new.html`), and a table from `start_of(form)` or the form again with why."""
 
-    def page(error: str | None, form: Any = None, status: int = 200) -> Any:
+    def page(error: str | None, form: Mapping[str, str] | None = None, status: int = 200) -> tuple[str, int]:
         html = render_template(
             f"{bp.name}/new.html",
             game=bp.name,
@@ -115,7 +163,7 @@ def add_new_route(
         )
         return html, status
 
-    def new() -> Any:
+    def new() -> ResponseReturnValue:
         """Start a game from the setup form."""
         if request.method == "GET":
             return page(None)
@@ -142,7 +190,7 @@ def checked(form: Mapping[str, str], key: str) -> bool:
     return form.get(key) in ("on", "true", "1")
 
 
-def action_name(data: Mapping[str, Any], actions: tuple[str, ...]) -> str:
+def action_name(data: JsonDict, actions: tuple[str, ...]) -> str:
     """The tap's action, one of the game's `actions`; LogError otherwise."""
     name = data.get("action")
     if name not in actions:
@@ -150,7 +198,7 @@ def action_name(data: Mapping[str, Any], actions: tuple[str, ...]) -> str:
     return str(name)
 
 
-def int_field(data: Mapping[str, Any], key: str, default: int | None) -> int:
+def int_field(data: JsonDict, key: str, default: int | None) -> int:
     """A number of the tap (`default` when absent); LogError when it is not one."""
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -158,7 +206,7 @@ def int_field(data: Mapping[str, Any], key: str, default: int | None) -> int:
     return value
 
 
-def card_field(data: Mapping[str, Any], key: str) -> str:
+def card_field(data: JsonDict, key: str) -> str:
     """A card of the tap in its notation; LogError when missing."""
     value = data.get(key)
     if not isinstance(value, str):
@@ -166,7 +214,7 @@ def card_field(data: Mapping[str, Any], key: str) -> str:
     return str(parse_card(value))
 
 
-def draw_source(data: Mapping[str, Any]) -> str:
+def draw_source(data: JsonDict) -> str:
     """Where a draw takes its card from: stock or discard; LogError otherwise."""
     source = data.get("source")
     if source not in ("stock", "discard"):
@@ -174,7 +222,7 @@ def draw_source(data: Mapping[str, Any]) -> str:
     return str(source)
 
 
-def shown_cards(data: Mapping[str, Any], missing: str) -> list[str]:
+def shown_cards(data: JsonDict, missing: str) -> list[str]:
     """The cards a player shows (`cards`), in their notation; LogError (`missing`) when not a list of cards."""
     shown = data.get("cards")
     if not isinstance(shown, list) or not all(isinstance(x, str) for x in shown):
@@ -187,7 +235,7 @@ def seat_name(players: tuple[str, ...], seat: object) -> str:
     return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
 
 
-def page_head(desk: Desk, view: str, game: str) -> dict[str, Any]:
+def page_head(desk: Desk[object], view: str, game: str) -> PageHead:
     """What every card page's JSON starts with: the table's id, name and seq, the view and the game."""
     return {
         "id": desk.table_id,
@@ -198,12 +246,12 @@ def page_head(desk: Desk, view: str, game: str) -> dict[str, Any]:
     }
 
 
-def legal_map(checks: Iterable[Any]) -> dict[str, dict[str, Any]]:
+def legal_map(checks: Iterable[Legality]) -> dict[str, Allowed]:
     """The engine's legality checks by action: allowed, and the section and reason when not."""
     return {x.action: {"allowed": x.allowed, "article": section(x.article), "reason": x.reason} for x in checks}
 
 
-def full_deck(ranks: Iterable[int]) -> list[dict[str, Any]]:
+def full_deck(ranks: Iterable[int]) -> list[CardFace]:
     """The card picker's cards: each suit, the `ranks` in order."""
     order = tuple(ranks)
     return [card_data(Card(rank, suit)) for suit in SUITS for rank in order]
@@ -214,7 +262,9 @@ def card_reader() -> CardReader | None:
     return cast("CardReader | None", current_app.config.get("CARD_READER"))
 
 
-def tap(tables: CardTables, views: GameViews[Desk, dict[str, Any]], table_id: int, tap_events: TapEvents) -> Any:
+def tap(
+    tables: CardTables[G], views: GameViews[Desk[G], Reading], table_id: int, tap_events: TapEvents[G]
+) -> ResponseReturnValue:
     """One tap of a card game's page: the events `tap_events` makes of the request for the game as the page showed
     it, checked by the engine and stored; the coordinator's state, or the refusal (a stale page, a malformed
     request: 400, a rule: the seed's section) and nothing stored."""
@@ -230,10 +280,10 @@ def tap(tables: CardTables, views: GameViews[Desk, dict[str, Any]], table_id: in
         return web.refuse(error.message, 400)
     except StaleError as error:
         return web.refuse(str(error), 409)
-    return views.apply(table_id, events, seq, {"by": "coordinador"})
+    return cast(ResponseReturnValue, views.apply(table_id, events, seq, {"by": "coordinador"}))
 
 
-def lay_for_demo(game: str, desk: Desk, seats: Sequence[int], size: int, seen: Collection[str] = ()) -> None:
+def lay_for_demo(game: str, desk: Desk[CardGame], seats: Sequence[int], size: int, seen: Collection[str] = ()) -> None:
     """On the demo camera, lay out the cards a reading of `seats` expects, `size` each, none of those `seen`
     already (a real camera shows what is on the table)."""
     if web.camera().spec != "demo":
@@ -254,7 +304,9 @@ def models_of(reader: CardReader) -> dict[str, str]:
     return {"models": name} if isinstance(name, str) else {}
 
 
-def read_seen(desk: Desk, reader: CardReader, seats: Sequence[int]) -> tuple[list[SeenCard], str | None, Any]:
+def read_seen(
+    desk: Desk[CardGame], reader: CardReader, seats: Sequence[int]
+) -> tuple[list[SeenCard], str | None, Frame | None]:
     """The cards the reader sees in front of `seats` on the camera's frame, the stored photo of the frame annotated
     with them, and the frame (both None without one)."""
     frame = camera_frame()
@@ -280,7 +332,7 @@ def learned_root() -> Path:
     return Path(current_app.config["CARD_LEARNED"])
 
 
-def keep_frame(desk: Desk, data: dict[str, Any], seen: Sequence[SeenCard], frame: Any) -> None:
+def keep_frame(desk: Desk[object], data: Reading, seen: Sequence[SeenCard], frame: Frame | None) -> None:
     """Keep the frame of a camera reading whose cards show corners, to be labelled once confirmed
     (kiosk.cards.learned)."""
     if any(card.indices and card.card for card in seen):
@@ -288,12 +340,12 @@ def keep_frame(desk: Desk, data: dict[str, Any], seen: Sequence[SeenCard], frame
             learned.keep_frame(learned_root(), str(desk.table_id), data, frame)
 
 
-def confirming(reading: Mapping[str, Any], change: Callable[[], Any]) -> Any:
+def confirming(reading: Reading, change: Callable[[], ResponseReturnValue]) -> ResponseReturnValue:
     """Log a confirmed card reading by `change`; the corners of its cards confirmed as read are kept as a sample."""
     return learned.confirming(learned_root(), reading, change)
 
 
-def camera_frame() -> Any:
+def camera_frame() -> Frame | None:
     """A full frame for the card reader, or None without a camera (a reader may read from elsewhere)."""
     try:
         return web.camera().full_frame() if web.camera().can_read else None
@@ -302,12 +354,16 @@ def camera_frame() -> Any:
 
 
 def add_shown_routes(
-    bp: Blueprint, views: GameViews[Desk, dict[str, Any]], what: str, start: ReadStart, events_of: ShownEvents
+    bp: Blueprint,
+    views: GameViews[Desk[G], Reading],
+    what: str,
+    start: ReadStart[G],
+    events_of: ShownEvents[G],
 ) -> None:
     """Add read, card, confirm and cancel: cards laid face up (`what`, e.g. «las manos») read by the card reader,
     shown with the doubtful ones highlighted, corrected by tap (audited), and logged only when confirmed."""
 
-    def read(table_id: int) -> Any:
+    def read(table_id: int) -> ResponseReturnValue:
         """Read the cards laid face up; kept until confirmed."""
         desk = views.load_or_404(table_id)
         reader = card_reader()
@@ -325,23 +381,25 @@ def add_shown_routes(
         keep_frame(desk, data, seen, frame)
         with table_lock(table_id):
             web.replace_pending(table_id, desk.seq, data)
-        return views.redrawn(table_id)
+        return cast(ResponseReturnValue, views.redrawn(table_id))
 
-    def card(table_id: int) -> Any:
+    def card(table_id: int) -> ResponseReturnValue:
         """Correct (or confirm) one card read, `{seat, index, card}`, or the discard, `{discard}`; audited."""
         desk = views.load_or_404(table_id)
         data = web.json_body()
         if "discard" in data:
-            return views.corrected(
+            corrected = views.corrected(
                 desk, lambda r: readers.correct_discard(r, data["discard"]), f"no hay lectura: lea {what}"
             )
-        return views.corrected(
-            desk,
-            lambda r: readers.correct_hand(r, data.get("seat"), data.get("index"), data.get("card")),
-            f"no hay lectura que corregir: lea {what} o tóquelas",
-        )
+        else:
+            corrected = views.corrected(
+                desk,
+                lambda r: readers.correct_hand(r, data.get("seat"), data.get("index"), data.get("card")),
+                f"no hay lectura que corregir: lea {what} o tóquelas",
+            )
+        return cast(ResponseReturnValue, corrected)
 
-    def confirm(table_id: int) -> Any:
+    def confirm(table_id: int) -> ResponseReturnValue:
         """Log what was read once nothing is missing or doubtful; the engine rules it."""
         desk = views.load_or_404(table_id)
         seq = web.json_seq(web.json_body())
@@ -353,7 +411,7 @@ def add_shown_routes(
             return web.refuse("; ".join(blocked), 409)
         return confirming(reading, lambda: views.apply(table_id, events_of(desk, reading), seq, reading_meta(reading)))
 
-    def cancel(table_id: int) -> Any:
+    def cancel(table_id: int) -> ResponseReturnValue:
         """Drop the reading awaiting confirmation (nothing is logged)."""
         return cancel_reading(views, table_id)
 
@@ -361,15 +419,15 @@ def add_shown_routes(
         bp.add_url_rule(f"/<int:table_id>/{name}", name, coordinator_required(view), methods=["POST"])
 
 
-def cancel_reading(views: GameViews[Desk, dict[str, Any]], table_id: int) -> Any:
+def cancel_reading(views: GameViews[Desk[G], Reading], table_id: int) -> ResponseReturnValue:
     """Drop the table's reading awaiting confirmation (nothing is logged); the coordinator's state."""
     views.load_or_404(table_id)
     with table_lock(table_id):
         web.discard_pending(table_id)
-    return views.redrawn(table_id)
+    return cast(ResponseReturnValue, views.redrawn(table_id))
 
 
-def current_reading(desk: Desk) -> dict[str, Any] | None:
+def current_reading(desk: Desk[object]) -> Reading | None:
     """The card reading awaiting confirmation, if it was taken for the game as it stands, with its photo's URL."""
     reading = web.pending_reading(desk.table_id, desk.seq)
     if reading is not None and reading.get("photo"):
@@ -378,15 +436,15 @@ def current_reading(desk: Desk) -> dict[str, Any] | None:
     return reading
 
 
-def reading_meta(reading: Mapping[str, Any]) -> dict[str, Any]:
+def reading_meta(reading: Reading) -> dict[str, object]:
     """What the lines of a confirmed reading keep: by whom, from the camera, the corrections, the photo and the
     models folder that read it."""
-    meta = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
+    meta: dict[str, object] = {"by": "coordinador", "source": "camera", "corrections": reading.get("corrections", [])}
     meta |= {"photo": reading["photo"]} if reading.get("photo") else {}
     return meta | ({"models": reading["models"]} if reading.get("models") else {})
 
 
-def summary_for(summary: dict[str, Any], view: str) -> dict[str, Any]:
+def summary_for(summary: Mapping[str, object], view: str) -> Mapping[str, object]:
     """The engine's summary for a page: the spectators' leaves out the hands (known only from a log written with
     the cards dealt face up)."""
     return summary if view != "tv" else {k: v for k, v in summary.items() if k != "hands"}

@@ -10,33 +10,38 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from engines.cards import event_of
 from engines.cards.replay import Played, step
 from engines.errors import LogError, RuleError
 from kiosk import tables
+from kiosk.records import JsonDict
 from kiosk.sections import section
 from kiosk.store import Store
 from kiosk.tables import CorruptLog, table_lock
 
 UNDO_TAP = "undo"  # the undo route's event: take back the last tap
 
+G = TypeVar("G", covariant=True)  # the engine's game a desk holds (engines.cards: TrucoGame, CachoEvening, ...)
+T = TypeVar("T")  # the same, for a game's tables
+
 
 @dataclass(frozen=True, slots=True)
-class Desk:
+class Desk(Generic[G]):
     """One card table as loaded: its id, the number of stored lines, the engine's replay, and the lines that stand."""
 
     table_id: int
     seq: int
     played: Played
     lines: tuple[str, ...]
-    standing: tuple[dict[str, Any], ...]  # the decoded lines that stand after the undos, the start first
+    standing: tuple[JsonDict, ...]  # the decoded lines that stand after the undos, the start first
 
     @property
-    def state(self) -> Any:
+    def state(self) -> G:
         """The engine's game now."""
-        return self.played.state
+        game: G = self.played.state  # the engine's replay holds any card game's state
+        return game
 
     def last_tap(self) -> int:
         """How many standing lines the last tap wrote (0 when only the start stands)."""
@@ -51,10 +56,10 @@ class Desk:
         return max(count, 1)
 
 
-def replay(lines: Sequence[str]) -> tuple[Played, tuple[dict[str, Any], ...]]:
+def replay(lines: Sequence[str]) -> tuple[Played, tuple[JsonDict, ...]]:
     """Replay stored lines with the card engines, keeping each standing line decoded; CorruptLog when one fails."""
     played: Played | None = None
-    decoded: list[dict[str, Any]] = []
+    decoded: list[JsonDict] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -73,27 +78,28 @@ def replay(lines: Sequence[str]) -> tuple[Played, tuple[dict[str, Any], ...]]:
     return played, tuple(tables.standing(decoded))
 
 
-def _load(table_id: int, lines: tuple[str, ...]) -> Desk:
-    try:
-        played, standing = replay(lines)
-    except CorruptLog as error:
-        raise CorruptLog(f"el registro guardado de la partida {table_id} no se puede reproducir ({error})") from None
-    return Desk(table_id, len(lines), played, lines, standing)
+class CardTables(Generic[T]):
+    """One card game's tables on the kiosk (`game`: the log's and the store's name, e.g. "truco"), each game a `T`."""
 
-
-class CardTables:
-    """One card game's tables on the kiosk (`game`: the log's and the store's name, e.g. "truco")."""
-
-    def __init__(self, game: str, refuses: Callable[[Any], str | None] | None = None) -> None:
+    def __init__(self, game: str, refuses: Callable[[object], str | None] | None = None) -> None:
         self.game = game
         self.refuses = refuses  # why an imported log's game cannot be played here (None: it can)
-        self.tables: tables.Tables[Desk] = tables.Tables(game, "partida", _load)
+        self.tables: tables.Tables[Desk[T]] = tables.Tables(game, "partida", self._load)
 
-    def load(self, store: Store, table_id: int) -> Desk:
+    def _load(self, table_id: int, lines: tuple[str, ...]) -> Desk[T]:
+        try:
+            played, standing = replay(lines)
+        except CorruptLog as error:
+            raise CorruptLog(
+                f"el registro guardado de la partida {table_id} no se puede reproducir ({error})"
+            ) from None
+        return Desk(table_id, len(lines), played, lines, standing)
+
+    def load(self, store: Store, table_id: int) -> Desk[T]:
         """The table from its stored log (cached while the log is unchanged)."""
         return self.tables.load(store, table_id)
 
-    def create(self, store: Store, name: str, start: Mapping[str, Any]) -> int:
+    def create(self, store: Store, name: str, start: Mapping[str, object]) -> int:
         """A new table from its `start` event: the engine checks it before anything is stored."""
         event = {"event": "start", "game": self.game, **start}
         try:
@@ -106,10 +112,10 @@ class CardTables:
         self,
         store: Store,
         table_id: int,
-        events: Sequence[Mapping[str, Any]] | str,
+        events: Sequence[Mapping[str, object]] | str,
         expect_seq: int | None,
         meta: Mapping[str, object] | None = None,
-    ) -> Desk:
+    ) -> Desk[T]:
         """Check a tap's events with the engine and, only if every one is legal, store them all; `UNDO_TAP` takes
         back the last tap. RuleError/LogError/StaleError otherwise, and nothing is stored."""
         with table_lock(table_id):

@@ -11,14 +11,20 @@ MARGIN index sides of each corner, the rest painted with the felt's colour.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import cv2
+from flask.typing import ResponseReturnValue
 
 from kiosk import learned
+from kiosk.records import JsonDict
 from vision.cards.notation import CLASS_OF
+
+if TYPE_CHECKING:
+    from kiosk.game_views import Reading
+    from vision.types import Frame
 
 FOLDER = "cartas-aprendidas"  # beside the database
 MARGIN = 2.0  # index sides of the photo kept around each corner (the index classifiers read 1.3 of them)
@@ -29,14 +35,14 @@ def folder(data_dir: Path | str) -> Path:
     return Path(data_dir) / FOLDER
 
 
-def keep_frame(root: Path, owner: str, data: dict[str, Any], frame: Any) -> None:
+def keep_frame(root: Path, owner: str, data: Reading, frame: Frame | None) -> None:
     """Keep the frame a ready camera reading of cards was read from (data["learn"] names it)."""
     learned.keep(root, owner, data, frame)
 
 
-def entries(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def entries(data: Mapping[str, Any]) -> list[JsonDict]:
     """Every card of a reading: each seat's hand (`cards`), or each seat's one card of a trick."""
-    out: list[Mapping[str, Any]] = []
+    out: list[JsonDict] = []
     for seat in data.get("seats") or []:
         hand = seat.get("cards")
         out.extend(hand if isinstance(hand, list) else [seat])
@@ -76,7 +82,7 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
     return learned.write_labelled(root, name, image, corners) if corners else None
 
 
-def confirming(root: Path, reading: Mapping[str, Any], change: Any) -> Any:
+def confirming(root: Path, reading: Reading, change: Callable[[], ResponseReturnValue]) -> ResponseReturnValue:
     """Confirm a card reading by `change` (the event logged, or its refusal): its corners written as a sample first,
     taken back when it is refused (kiosk.learned.confirming)."""
-    return learned.confirming(root, write_sample, reading, change)
+    return cast(ResponseReturnValue, learned.confirming(root, write_sample, reading, change))

@@ -8,7 +8,7 @@ all form melds, and why not.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from flask import Blueprint
 
@@ -16,15 +16,19 @@ from engines.cards import DOUBLE_DECK, Draw, Meld, legality
 from engines.cards.pifpaf import BET_CAPS, HAND_SIZE, PLAY, Action, Call, Fold, PifPafEvening, PifPafOptions, Raise
 from engines.errors import LogError, RuleError
 from kiosk.cards import common
-from kiosk.cards.common import card_data, card_field, int_field
+from kiosk.cards.common import Allowed, CardFace, Events, PageHead, card_data, card_field, int_field
 from kiosk.cards.desk import CardTables, Desk
+from kiosk.game_views import Reading
+from kiosk.records import JsonDict
 
 GAME = "pifpaf"
 NOT_AN_EVENING = (
     'el quiosco juega noches de Pif Paf: el registro empieza con "evening": true '
     "(una mano sola se repite con cacho cards replay)"
 )
-TABLES = CardTables(GAME, lambda state: None if isinstance(state, PifPafEvening) else NOT_AN_EVENING)
+TABLES: CardTables[PifPafEvening] = CardTables(
+    GAME, lambda state: None if isinstance(state, PifPafEvening) else NOT_AN_EVENING
+)
 IMPORTED = "Pif Paf importado"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/pifpaf")
 
@@ -87,7 +91,7 @@ def _number(form: Mapping[str, str], key: str, what: str) -> int:
     return int(raw)
 
 
-def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+def start_of(form: Mapping[str, str]) -> dict[str, object]:
     """The setup form's `start` event: 3 to 8 players clockwise, the chips each starts with, ante, house options."""
     players = common.players_of(form)
     options: dict[str, object] = {}
@@ -107,14 +111,82 @@ common.add_new_route(bp, TABLES, "Pif Paf", DEFAULTS, OPTION_CHOICES, start_of, 
 # ------------------------------------------------------------------ pages
 
 
-def melds_of(melds: tuple[Meld, ...]) -> list[dict[str, Any]]:
+class MeldRow(TypedDict):
+    """A meld as the pages draw it (`melds_of`)."""
+
+    kind: str  # its Spanish name
+    cards: list[CardFace]
+
+
+class PifPafPlayer(TypedDict):
+    """A seat as the pages show it."""
+
+    seat: int
+    name: str
+    chips: int
+    in_hand: bool
+    folded: bool
+    cards: int | None  # the cards he holds, in a hand in play
+
+
+class PifPafHandEnd(TypedDict):
+    """How the last hand ended (`last_hand`)."""
+
+    winner: int
+    pot: int
+    melds: list[MeldRow]  # those he went out with, while that hand is the last
+
+
+class PifPafLegal(TypedDict):
+    """What the player to act may do (`legal_of`): nobody, nothing, outside a hand."""
+
+    seat: int | None
+    may: dict[str, Allowed]
+    raises: list[int]
+
+
+class PifPafState(PageHead):
+    """A Pif Paf evening's page JSON (`state_of`): the spectators' and, with the controls, the coordinator's."""
+
+    summary: Mapping[str, object]  # the engine's (the TV's without the hands)
+    players: list[PifPafPlayer]
+    phase: str
+    hand: int
+    dealer: int | None
+    next_dealer: int | None
+    pot: int
+    bet: int
+    cap: int
+    to_act: int | None
+    turn: int | None
+    must_draw: bool
+    claimable_from: int | None
+    top: CardFace | None  # the discard pile's top card
+    stock: int
+    last_hand: PifPafHandEnd | None
+    hand_size: int
+    card_reader: bool
+    reading: Reading | None
+    history: list[str]
+
+
+class PifPafControls(PifPafState):
+    """The coordinator's page JSON: what may be done now, whether the last tap may be undone, the card picker."""
+
+    legal: PifPafLegal
+    can_undo: bool
+    deck: list[CardFace]
+    copies: int  # the copies of each card in the deck
+
+
+def melds_of(melds: tuple[Meld, ...]) -> list[MeldRow]:
     """The melds a player went out with, as the pages draw them."""
     return [{"kind": MELD_NAMES.get(m.kind, m.kind), "cards": [card_data(c) for c in m.cards]} for m in melds]
 
 
-def state_of(desk: Desk, view: str) -> dict[str, Any]:
+def state_of(desk: Desk[PifPafEvening], view: str) -> PifPafState:
     """The page's JSON for one evening; the coordinator's adds what may be done now (and why not)."""
-    night: PifPafEvening = desk.state
+    night = desk.state
     hand = night.hand
     live = hand if hand is not None and hand.phase != "over" else None
     table = None if live is None else live.table
@@ -122,7 +194,7 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
     def local(seat: int) -> int | None:
         return night.seats.index(seat) if live is not None and seat in night.seats else None
 
-    players = []
+    players: list[PifPafPlayer] = []
     for seat, name in enumerate(night.players):
         k = local(seat)
         players.append(
@@ -135,7 +207,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
                 "cards": None if k is None or table is None else table.held(k),
             }
         )
-    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
+    out: PifPafState = {
+        **common.page_head(desk, view, GAME),
         "summary": common.summary_for(night.summary(), view),
         "players": players,
         "phase": night.phase,
@@ -157,15 +230,19 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         "reading": common.current_reading(desk),
         "history": [describe(e, night.players) for e in desk.standing][-14:],
     }
-    if view != "tv":
-        out["legal"] = legal_of(night)
-        out["can_undo"] = len(desk.standing) > 1
-        out["deck"] = common.full_deck(RANKS)
-        out["copies"] = DOUBLE_DECK.copies
-    return out
+    if view == "tv":
+        return out
+    controls: PifPafControls = {
+        **out,
+        "legal": legal_of(night),
+        "can_undo": len(desk.standing) > 1,
+        "deck": common.full_deck(RANKS),
+        "copies": DOUBLE_DECK.copies,
+    }
+    return controls
 
 
-def last_hand(night: PifPafEvening) -> dict[str, Any] | None:
+def last_hand(night: PifPafEvening) -> PifPafHandEnd | None:
     """The last hand's winner, the pot he took, and the melds he went out with."""
     if not night.results:
         return None
@@ -175,7 +252,7 @@ def last_hand(night: PifPafEvening) -> dict[str, Any] | None:
     return {"winner": last.winner, "pot": last.pot, "melds": melds}
 
 
-def legal_of(night: PifPafEvening) -> dict[str, Any]:
+def legal_of(night: PifPafEvening) -> PifPafLegal:
     """What the player to act may do now (table seats), each with the engine's section and reason when not."""
     hand = night.hand
     if hand is None or night.phase not in ("bet", "play"):
@@ -200,7 +277,7 @@ def legal_of(night: PifPafEvening) -> dict[str, Any]:
     return {"seat": seat, "may": may, "raises": raises}
 
 
-def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
+def describe(event: JsonDict, players: tuple[str, ...]) -> str:
     """One Spanish line for the history list."""
     kind = event.get("event")
     seat = event.get("player")
@@ -233,7 +310,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...]) -> str:
 # ------------------------------------------------------------------ playing
 
 
-def tap_events(night: PifPafEvening, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tap_events(night: PifPafEvening, data: JsonDict) -> Events:
     """The log event one tap writes; LogError when the request is malformed (the engine rules it)."""
     name = common.action_name(data, ACTIONS)
     if name == "hand":
@@ -244,7 +321,7 @@ def tap_events(night: PifPafEvening, data: Mapping[str, Any]) -> list[dict[str, 
     default = None
     if hand is not None and night.phase in ("bet", "play"):
         default = night.seat(hand.to_act[0] if hand.phase == "bet" and hand.to_act else hand.turn)
-    event: dict[str, Any] = {"event": name, "player": int_field(data, "player", default)}
+    event: dict[str, object] = {"event": name, "player": int_field(data, "player", default)}
     if name == "raise":
         event["amount"] = int_field(data, "amount", None)
     elif name == "draw":
@@ -263,9 +340,9 @@ VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED,
 # ------------------------------------------------------------------ going out, read by the card reader
 
 
-def _read_out(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict[str, Any]]:
+def _read_out(desk: Desk[PifPafEvening], data: JsonDict) -> tuple[list[int], int, dict[str, object]]:
     """The nine cards laid face up by the player going out (`kind` out) or claiming the discard (`kind` claim)."""
-    night: PifPafEvening = desk.state
+    night = desk.state
     hand = night.hand
     kind, player = data.get("kind"), data.get("player")
     if kind not in ("out", "claim") or isinstance(player, bool) or not isinstance(player, int):
@@ -279,7 +356,7 @@ def _read_out(desk: Desk, data: Mapping[str, Any]) -> tuple[list[int], int, dict
     return [player], HAND_SIZE, {"kind": kind, "player": player, "discard": None, "needs_discard": True}
 
 
-def _out_event(desk: Desk, reading: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _out_event(desk: Desk[PifPafEvening], reading: Reading) -> Events:
     """The `out` or `claim` event of the cards read."""
     cards = [c["card"] for c in reading["seats"][0]["cards"]]
     return [{"event": reading["kind"], "player": reading["player"], "discard": reading["discard"], "cards": cards}]

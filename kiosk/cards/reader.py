@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kiosk.dice import CorrectionError
 from kiosk.store import now
+
+if TYPE_CHECKING:
+    from kiosk.game_views import Reading
+    from vision.types import Frame
 
 DOUBTFUL_BELOW = 0.8  # a card read with less confidence is shown as doubtful and must be confirmed by a tap
 
@@ -32,7 +36,7 @@ class SeenCard:
 class CardReader(Protocol):
     """Reads the cards played in front of the seats asked for (the frame may be None: no camera)."""
 
-    def read_cards(self, frame: Any, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
+    def read_cards(self, frame: Frame | None, seats: Sequence[int], players: Sequence[str]) -> list[SeenCard]:
         """What lies in front of each seat asked for (game seats: indices of `players`, seated round the table)."""
         ...
 
@@ -44,7 +48,7 @@ def doubtful(card: SeenCard | None) -> bool:
 
 def reading(
     seen: Sequence[SeenCard], seats: Sequence[int], played: Mapping[int, Collection[str]] | None = None
-) -> dict[str, Any]:
+) -> Reading:
     """A reading awaiting confirmation: one entry per seat asked for, in that order (a seat not seen: no card); a
     card the seat has `played` already (an earlier trick's, left face up in front of it) is not this trick's; a card
     the reader is sure of comes before one it doubts, and two sure cards in front of one seat are both in doubt."""
@@ -71,7 +75,7 @@ def reading(
     return {"state": "ready", "source": "camera", "seats": entries, "corrections": []}
 
 
-def correct(data: Mapping[str, Any], seat: object, card: object, down: object) -> dict[str, Any]:
+def correct(data: Reading, seat: object, card: object, down: object) -> Reading:
     """The reading with one seat's card set by the coordinator (the same card confirms a doubtful one)."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise CorrectionError("falta 'seat', el asiento de la carta")
@@ -86,7 +90,7 @@ def correct(data: Mapping[str, Any], seat: object, card: object, down: object) -
     return {**data, "seats": entries, "corrections": [*data.get("corrections", []), fix]}
 
 
-def blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def blockers(data: Reading, names: Sequence[str]) -> list[str]:
     """Why the reading cannot be confirmed yet: a seat with no card, or a doubtful card not confirmed."""
     out = []
     for entry in data["seats"]:
@@ -98,7 +102,7 @@ def blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     return out
 
 
-def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> dict[str, Any]:
+def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> Reading:
     """A reading of the hands shown: up to `size` cards per seat asked for, in that order, each with how sure (the
     cards the reader is sure of first); more than `size` sure cards in front of one seat puts all of them in doubt."""
     entries = []
@@ -115,7 +119,7 @@ def hands_reading(seen: Sequence[SeenCard], seats: Sequence[int], size: int) -> 
     return {"state": "ready", "source": "camera", "size": size, "seats": entries, "corrections": []}
 
 
-def correct_hand(data: Mapping[str, Any], seat: object, index: object, card: object) -> dict[str, Any]:
+def correct_hand(data: Reading, seat: object, index: object, card: object) -> Reading:
     """The reading with one card of a seat's hand set (the same card confirms it; index past the end adds one)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or isinstance(index, bool) or not isinstance(index, int):
         raise CorrectionError("se esperaba {seat, index, card}: el asiento, la carta (0, 1, 2…) y cuál es")
@@ -139,7 +143,7 @@ def correct_hand(data: Mapping[str, Any], seat: object, index: object, card: obj
     return {**data, "seats": entries, "corrections": [*data.get("corrections", []), fix]}
 
 
-def correct_discard(data: Mapping[str, Any], card: object) -> dict[str, Any]:
+def correct_discard(data: Reading, card: object) -> Reading:
     """The reading with the card the player discards as he goes out, set by the coordinator."""
     if "discard" not in data:
         raise CorrectionError("esta lectura no lleva descarte")
@@ -149,7 +153,7 @@ def correct_discard(data: Mapping[str, Any], card: object) -> dict[str, Any]:
     return {**data, "discard": card.upper(), "corrections": [*data.get("corrections", []), fix]}
 
 
-def hands_blockers(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def hands_blockers(data: Reading, names: Sequence[str]) -> list[str]:
     """Why the hands read cannot be confirmed yet: a hand short of cards, a doubtful card not confirmed, or the
     discard of a player going out not yet tapped."""
     out = []

@@ -14,9 +14,14 @@ import json
 import statistics
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from kiosk.measuring import answer, demo_kiosk
+from kiosk.records import JsonDict
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # dibujo: the demo camera rendering the cards (a real camera has none of it); lector: the card reader on the frame;
 # foto: the rest of the tap (the photo annotated and stored, the reading kept); estado: the state the page fetches;
@@ -31,8 +36,8 @@ def measure(reads: int, camera: str = "demo") -> tuple[float, str, list[dict[str
         service = app.extensions["cacho.camera"]
         spent = {"dibujo": 0.0, "lector": 0.0}
 
-        def timed(stage: str, call: Any) -> Any:
-            def run(*args: Any, **kwargs: Any) -> Any:
+        def timed(stage: str, call: Callable[P, R]) -> Callable[P, R]:
+            def run(*args: P.args, **kwargs: P.kwargs) -> R:
                 started = time.monotonic()
                 try:
                     return call(*args, **kwargs)
@@ -49,7 +54,7 @@ def measure(reads: int, camera: str = "demo") -> tuple[float, str, list[dict[str
             raise SystemExit("no hay mesa de Truco de demostración")
         base = f"/truco/{tables[0].id}"
 
-        def tap(**body: Any) -> dict[str, Any]:
+        def tap(**body: object) -> JsonDict:
             body["seq"] = answer(client.get(base + "/state.json"))["seq"]
             return answer(client.post(base + "/action", json=body))
 

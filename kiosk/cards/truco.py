@@ -7,11 +7,13 @@ picker, or a card reader behind `kiosk.cards.reader`), and the engine checks it 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict, cast
 
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
 
 from engines.cards import Card, legality, parse_card
+from engines.cards.legal import Legality
 from engines.cards.truco import (
     FOUL_KINDS,
     GAME_POINTS,
@@ -28,19 +30,22 @@ from engines.cards.truco import (
     parse_action,
     team_of,
 )
+from engines.cards.truco.game import Action
 from engines.errors import LogError, RuleError
 from kiosk import web
 from kiosk.auth import coordinator_required
 from kiosk.cards import common
 from kiosk.cards import reader as readers
-from kiosk.cards.common import card_data, card_reader, current_reading, int_field
+from kiosk.cards.common import Allowed, Events, PageHead, card_data, card_reader, current_reading, int_field
 from kiosk.cards.desk import CardTables, Desk
+from kiosk.game_views import Reading
+from kiosk.records import JsonDict
 from kiosk.sections import section
 from kiosk.tables import table_lock
 from kiosk.web import camera, json_body, json_seq, refuse
 
 GAME = "truco"
-TABLES = CardTables(GAME)
+TABLES: CardTables[TrucoGame] = CardTables(GAME)
 IMPORTED = "Truco importado"  # an imported table's name when none is given
 bp = Blueprint(GAME, __name__, url_prefix="/truco")
 
@@ -120,7 +125,7 @@ JS_LABELS = (
 # ------------------------------------------------------------------ setup
 
 
-def start_of(form: Mapping[str, str]) -> dict[str, Any]:
+def start_of(form: Mapping[str, str]) -> dict[str, object]:
     """The `start` event of the setup form: four players in playing order (partners across) and the house options."""
     players = [form.get(f"p{k}", "").strip() for k in range(4)]
     options: dict[str, object] = {"truco_in_turn": common.checked(form, "opt_truco_in_turn")}
@@ -150,10 +155,107 @@ def next_raise(game: TrucoGame) -> int | None:
     return LADDER[index + 1] if index + 1 < len(LADDER) else None
 
 
-def state_of(desk: Desk, view: str) -> dict[str, Any]:
+class TrucoPlayer(TypedDict):
+    """A seat as the pages show it."""
+
+    seat: int
+    name: str
+    team: int
+    cards_left: int | None  # in play: the cards the seat still holds
+    hidden: int  # cards held that the table has not seen
+
+
+class TrucoTeam(TypedDict):
+    """A pair of partners and its score."""
+
+    team: int
+    names: list[str]
+    score: int
+
+
+class TrickRow(TypedDict):
+    """A trick taken: by which team and seat, and its cards (each a card_data with its "seat")."""
+
+    team: int | None
+    winner: int | None
+    plays: list[dict[str, object]]
+
+
+class HandEnd(TypedDict):
+    """How the last hand ended."""
+
+    team: int | None
+    tentos: int
+    reason: str
+
+
+class FoulRow(TypedDict):
+    """A foul the coordinator may call, by its log kind."""
+
+    kind: str
+    label: str
+
+
+class SeatMay(TypedDict):
+    """What a seat may answer or raise now."""
+
+    seat: int
+    may: dict[str, Allowed]
+
+
+class TrucoLegal(TypedDict):
+    """What may be done now (`legal_of`): each seat's raises and answers, each card's play."""
+
+    seats: list[SeatMay]
+    cards: list[dict[str, object]]  # card_data with "allowed", "reason", "down_allowed", "down_reason"
+
+
+class TrucoState(PageHead):
+    """A Truco table's page JSON (`state_of`): the spectators' and, with the controls, the coordinator's."""
+
+    summary: Mapping[str, object]  # the engine's summary (the TV's without the hands)
+    points: int  # the game's points
+    players: list[TrucoPlayer]
+    teams: list[TrucoTeam]
+    phase: str
+    kind: str
+    hand: int
+    dealer: int | None
+    mao: int | None
+    next_dealer: int | None
+    turn: int | None
+    stake: int
+    pending: int | None
+    pending_name: str | None
+    raiser_team: int | None
+    next_raise: int | None
+    next_raise_name: str | None
+    may_raise: list[int]
+    tricks: list[TrickRow]
+    current: list[dict[str, object]]  # the trick under way: card_data with its "seat"
+    offer: int | None
+    rejections: int
+    deal_queue: list[int]
+    last_hand: HandEnd | None
+    winner: int | None
+    history: list[str]
+    camera: dict[str, object]  # kiosk.camera.Health.to_dict
+    card_reader: bool
+    reading: Reading | None
+
+
+class TrucoControls(TrucoState):
+    """The coordinator's page JSON: what may be done now, whether the last tap may be undone, the fouls."""
+
+    legal: TrucoLegal
+    can_undo: bool
+    fouls: list[FoulRow]
+
+
+def state_of(desk: Desk[TrucoGame], view: str) -> TrucoState:
     """The page's JSON for one game; the coordinator's adds what each seat may do (and why not)."""
-    game: TrucoGame = desk.state
-    players = [
+    game = desk.state
+    players: list[TrucoPlayer] = [
         {
             "seat": seat,
             "name": name,
@@ -163,11 +265,11 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         }
         for seat, name in enumerate(game.players)
     ]
-    teams = [
+    teams: list[TrucoTeam] = [
         {"team": team, "names": [game.players[s] for s in (team, team + 2)], "score": game.scores[team]}
         for team in (0, 1)
     ]
-    tricks = [
+    tricks: list[TrickRow] = [
         {
             "team": trick.team,
             "winner": trick.winner,
@@ -176,7 +278,8 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
         for trick in game.tricks
     ]
     following = next_raise(game)
-    out: dict[str, Any] = common.page_head(desk, view, GAME) | {
+    out: TrucoState = {
+        **common.page_head(desk, view, GAME),
         "summary": common.summary_for(game.summary(), view),
         "points": GAME_POINTS,
         "players": players,
@@ -212,11 +315,15 @@ def state_of(desk: Desk, view: str) -> dict[str, Any]:
     if game.last_result is not None:
         r = game.last_result
         out["last_hand"] = {"team": r.team, "tentos": r.tentos, "reason": r.reason}
-    if view != "tv":
-        out["legal"] = legal_of(game)
-        out["can_undo"] = len(desk.standing) > 1
-        out["fouls"] = [{"kind": k, "label": FOUL_NAMES[k]} for k in FOUL_KINDS]
-    return out
+    if view == "tv":
+        return out
+    controls: TrucoControls = {
+        **out,
+        "legal": legal_of(game),
+        "can_undo": len(desk.standing) > 1,
+        "fouls": [{"kind": k, "label": FOUL_NAMES[k]} for k in FOUL_KINDS],
+    }
+    return controls
 
 
 def may_raise(game: TrucoGame) -> list[int]:
@@ -226,9 +333,9 @@ def may_raise(game: TrucoGame) -> list[int]:
     return [seat for seat in range(4) if legality(game.check, [("truco", Truco(seat))])[0].allowed]
 
 
-def legal_of(game: TrucoGame) -> dict[str, Any]:
+def legal_of(game: TrucoGame) -> TrucoLegal:
     """What may be done now, each with the engine's section and reason when not: raises, answers and cards."""
-    seats: list[dict[str, Any]] = []
+    seats: list[SeatMay] = []
     if game.phase == Phase.PLAY:
         for seat in range(4):
             seats.append(
@@ -239,7 +346,7 @@ def legal_of(game: TrucoGame) -> dict[str, Any]:
                     ),
                 }
             )
-    cards: list[dict[str, Any]] = []
+    cards: list[dict[str, object]] = []
     if game.phase == Phase.PLAY:
         player = game.turn
         for rank in RANKS:
@@ -260,11 +367,11 @@ def legal_of(game: TrucoGame) -> dict[str, Any]:
     return {"seats": seats, "cards": cards}
 
 
-def _why(x: Any) -> str | None:
+def _why(x: Legality) -> str | None:
     return None if x.allowed else f"{section(x.article)}: {x.reason}"
 
 
-def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGame | None = None) -> str:
+def describe(event: JsonDict, players: tuple[str, ...], after: TrucoGame | None = None) -> str:
     """One Spanish line for the history list (`after`: the game after the event, to name a raise)."""
     kind = event.get("event")
 
@@ -313,7 +420,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, ...], after: TrucoGam
 # ------------------------------------------------------------------ playing
 
 
-def tap_events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tap_events(game: TrucoGame, data: JsonDict) -> Events:
     """The log events one tap writes (the deal's steps the kiosk does not see are written face down); LogError
     when the request is malformed. The engine checks them all before any is stored."""
     events = _events(game, data)
@@ -322,13 +429,13 @@ def tap_events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]
     return events
 
 
-def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _events(game: TrucoGame, data: JsonDict) -> Events:
     name = common.action_name(data, ACTIONS)
     if name == "hand":
         dealer = data.get("dealer", None if game.dealer is None else (game.dealer + 1) % 4)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise LogError("falta 'dealer': el asiento que reparte (0 a 3)")
-        events: list[dict[str, Any]] = [{"event": "hand", "dealer": dealer}]
+        events: Events = [{"event": "hand", "dealer": dealer}]
         cut = data.get("cut")
         if cut is not None:
             # The player to the dealer's left cuts before the deal (seed 001, Dealing procedure).
@@ -370,7 +477,7 @@ def _events(game: TrucoGame, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [event]
 
 
-def _deal_rest(game: TrucoGame) -> list[dict[str, Any]]:
+def _deal_rest(game: TrucoGame) -> Events:
     """What the dealer does next without a decision: three cards to the mão, or to each seat still waiting."""
     if game.phase != Phase.DEAL:
         return []
@@ -381,7 +488,7 @@ def _deal_rest(game: TrucoGame) -> list[dict[str, Any]]:
     return []
 
 
-def _parsed(event: Mapping[str, Any]) -> Any:
+def _parsed(event: Mapping[str, object]) -> Action:
     return parse_action(event)
 
 
@@ -390,7 +497,7 @@ VIEWS = common.card_views(bp, TABLES, state_of, tap_events, JS_LABELS, IMPORTED,
 
 @bp.route("/<int:table_id>/legal.json")
 @coordinator_required
-def legal(table_id: int) -> Any:
+def legal(table_id: int) -> ResponseReturnValue:
     """What may be done now (the same as the state's `legal`)."""
     return jsonify(legal_of(VIEWS.load_or_404(table_id).state))
 
@@ -405,10 +512,10 @@ def seats_to_read(game: TrucoGame) -> list[int]:
 
 @bp.route("/<int:table_id>/read", methods=["POST"])
 @coordinator_required
-def read(table_id: int) -> Any:
+def read(table_id: int) -> ResponseReturnValue:
     """Read the cards played in front of the seats still to play in this trick; kept until confirmed."""
     desk = VIEWS.load_or_404(table_id)
-    game: TrucoGame = desk.state
+    game = desk.state
     reader = card_reader()
     if reader is None:
         return refuse(common.NO_READER, 409)
@@ -426,25 +533,26 @@ def read(table_id: int) -> Any:
     common.keep_frame(desk, data, seen, frame)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
-    return VIEWS.redrawn(table_id)
+    return cast(ResponseReturnValue, VIEWS.redrawn(table_id))
 
 
 @bp.route("/<int:table_id>/card", methods=["POST"])
 @coordinator_required
-def card(table_id: int) -> Any:
+def card(table_id: int) -> ResponseReturnValue:
     """Correct (or confirm) the card read in front of one seat: `{seat, card, down}`; kept and audited."""
     desk = VIEWS.load_or_404(table_id)
     data = json_body()
-    return VIEWS.corrected(
+    corrected = VIEWS.corrected(
         desk,
         lambda reading: readers.correct(reading, data.get("seat"), data.get("card"), data.get("down", False)),
         "no hay lectura que corregir: lea la baza o toque las cartas",
     )
+    return cast(ResponseReturnValue, corrected)
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
 @coordinator_required
-def confirm(table_id: int) -> Any:
+def confirm(table_id: int) -> ResponseReturnValue:
     """Play the cards read, in turn order, once none is missing or doubtful; the engine rules each one."""
     desk = VIEWS.load_or_404(table_id)
     seq = json_seq(json_body())
@@ -454,9 +562,9 @@ def confirm(table_id: int) -> Any:
     blocked = readers.blockers(reading, desk.state.players)
     if blocked:
         return refuse("; ".join(blocked), 409)
-    events: list[dict[str, Any]] = []
+    events: Events = []
     for entry in reading["seats"]:
-        event = {"event": "play", "player": entry["seat"], "card": entry["card"]}
+        event: dict[str, object] = {"event": "play", "player": entry["seat"], "card": entry["card"]}
         if entry["down"]:
             event["down"] = True
         events.append(event)
@@ -465,6 +573,6 @@ def confirm(table_id: int) -> Any:
 
 @bp.route("/<int:table_id>/cancel", methods=["POST"])
 @coordinator_required
-def cancel(table_id: int) -> Any:
+def cancel(table_id: int) -> ResponseReturnValue:
     """Drop the reading awaiting confirmation (nothing is logged)."""
     return common.cancel_reading(VIEWS, table_id)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, render_template
+from flask.typing import ResponseReturnValue
 
 from kiosk.web import store
 
@@ -19,7 +18,7 @@ GAMES = (
 
 
 @bp.route("/")
-def index() -> Any:
+def index() -> ResponseReturnValue:
     """Each card game the kiosk plays and its tables, newest first."""
     tables = {game: store().tables(game) for game, _, _ in GAMES}
     return render_template("cards/index.html", games=GAMES, tables=tables)
