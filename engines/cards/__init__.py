@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .deck import CACHO_DECK, DOUBLE_DECK, SUIT_SYMBOLS, SUITS, TRUCO_DECK, Card, parse_card, parse_cards, show
 from .errors import CardRuleError
-from .legal import legality
+from .legal import Legality, legality
 from .log import event_of
 from .melds import PIFPAF_RULES, Meld, MeldRules, any_going_out, cacheta_rules, going_out, meld, split, trumps_for
 from .table import Discard, Draw
@@ -20,6 +20,7 @@ __all__ = [
     "CardRuleError",
     "Discard",
     "Draw",
+    "Legality",
     "Meld",
     "MeldRules",
     "any_going_out",

@@ -12,8 +12,7 @@ import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from engines.cards import SUIT_SYMBOLS, SUITS, Card, parse_card
-from engines.cards.legal import Legality
+from engines.cards import SUIT_SYMBOLS, SUITS, Card, Legality, parse_card
 from engines.errors import LogError, RuleError
 from hardware.camera import CameraError
 from kiosk import web

@@ -12,8 +12,7 @@ from typing import TypedDict, cast
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
-from engines.cards import Card, legality, parse_card
-from engines.cards.legal import Legality
+from engines.cards import Card, Legality, legality, parse_card
 from engines.cards.truco import (
     FOUL_KINDS,
     GAME_POINTS,
@@ -21,6 +20,7 @@ from engines.cards.truco import (
     PLAY,
     STAKES,
     TRIPLE_TIES,
+    Action,
     HandKind,
     Phase,
     PlayCard,
@@ -30,7 +30,6 @@ from engines.cards.truco import (
     parse_action,
     team_of,
 )
-from engines.cards.truco.game import Action
 from engines.errors import LogError, RuleError
 from kiosk import web
 from kiosk.auth import coordinator_required
