@@ -143,7 +143,8 @@ def register(subparsers: Any) -> None:
 
 
 def _level_or_none(option: str, text: str) -> float | None:
-    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`): from 0 to 1, or none."""
+    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`, `--suit`): from 0 to 1, or
+    none."""
     value = _number_or_none(option, text, "un número entre 0 y 1")
     if value is not None and not 0 <= value <= 1:
         raise CliError(f"{option} debe estar entre 0 y 1, no {value}")
@@ -217,6 +218,11 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--suit-floor",
         help="una carta cuyo índice más grande mide menos de estos píxeles va al coordinador: su palo es de pocos "
         "píxeles (20; none: nunca)",
+    )
+    parser.add_argument(
+        "--suit",
+        help="una carta se acepta solo si el lector de palos, con todas sus esquinas, distingue su palo del otro de su "
+        "color (tréboles de picas, corazones de diamantes) con esta confianza (0.99; none: no se pregunta)",
     )
     parser.add_argument(
         "--turns",
@@ -433,6 +439,8 @@ def _card_reader(args: argparse.Namespace) -> Any:
         settings = replace(settings, lone_second=_level_or_none("--lone-second", args.lone_second))
     if args.suit_floor is not None:
         settings = replace(settings, suit_floor=_pixels_or_none("--suit-floor", args.suit_floor))
+    if args.suit is not None:
+        settings = replace(settings, suit=_level_or_none("--suit", args.suit))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

@@ -227,7 +227,7 @@ def test_the_levels_given_reach_the_reader() -> None:
     from kiosk.commands.cards import _card_reader
 
     levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None, "agree": None}
-    levels |= {"face": None, "lone_second": None, "suit_floor": None}
+    levels |= {"face": None, "lone_second": None, "suit_floor": None, "suit": None}
     args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
@@ -256,4 +256,9 @@ def test_the_levels_given_reach_the_reader() -> None:
     for bad, said in (("ancho", "no ancho"), ("-3", "no -3")):
         with pytest.raises(CliError, match=f"--suit-floor .*{said}"):
             _card_reader(argparse.Namespace(**(levels | {"suit_floor": bad, "turns": None, "again": None})))
+    assert reader.settings.suit == 0.99
+    given = argparse.Namespace(**(levels | {"suit": "none", "turns": None, "again": None}))
+    assert _card_reader(given).settings.suit is None
+    with pytest.raises(CliError, match="--suit debe estar entre 0 y 1, no 2"):
+        _card_reader(argparse.Namespace(**(levels | {"suit": "2", "turns": None, "again": None})))
     assert reader.seams is not None  # the shipped models part twins

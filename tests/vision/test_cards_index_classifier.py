@@ -193,3 +193,37 @@ def test_bad_packed_crops_and_options_are_refused(tmp_path: Path, capsys: pytest
     error = capsys.readouterr().err.strip().splitlines()[-1]  # argparse's words may be in Spanish (kiosk.cli)
     assert stop.value.code == 2 and "--data" in error and "--crops" in error
     assert not (tmp_path / "o").exists()
+
+
+def test_a_reduced_crop_keeps_its_side_and_loses_the_detail_of_a_small_index() -> None:
+    rng = np.random.default_rng(3)
+    image = np.zeros((96, 96, 3), np.uint8)
+    image[::2] = 255  # lines one pixel apart: gone at a 10 px index, kept at the crop's own scale
+    small = ic.reduced(image, rng, (10.0, 10.0))
+    assert small.shape == image.shape and small.std() < image.std() / 4
+    assert np.array_equal(ic.reduced(image, rng, (100.0, 100.0)), image)
+
+
+def test_a_suit_reader_learns_four_classes_and_carries_them_to_its_onnx(tmp_path: Path) -> None:
+    """`--suits`: the 52 codes folded into their suits (a code's suit is its place // 13); the saved weights name
+    the classes, and the ONNX exported from them too."""
+    folder = index_folder(tmp_path / "data")
+    out = tmp_path / "o"
+    argv = ["--data", str(folder), "--out", str(out), "--minutes", "0.02", "--arch", "cnn", "--suits"]
+    assert ic.main([*argv, "--name", "suit_cls.pt", "--gray", "1", "--small", "8,40", "--threads", "1"]) == 0
+    reader = ic.IndexClassifier(out / "suit_cls.pt")
+    assert reader.classes == ("S", "H", "D", "C")
+    probs = reader.probabilities([np.full((40, 30, 3), 90, np.uint8)])
+    assert probs.shape == (1, 4)
+    onnx = ic.IndexClassifier(reader.export(out / "suit_cls.onnx"))
+    assert onnx.classes == reader.classes
+    assert np.allclose(onnx.probabilities([np.full((40, 30, 3), 90, np.uint8)]), probs, atol=1e-3)
+
+
+@pytest.mark.parametrize("bad", ["8", "ocho,40", "40,8", "2,40"])
+def test_small_sides_that_are_not_min_max_pixels_are_refused(
+    tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        ic.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--suits", "--small", bad])
+    assert "--small" in capsys.readouterr().err and not (tmp_path / "o").exists()

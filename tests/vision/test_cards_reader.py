@@ -108,6 +108,30 @@ def test_a_card_whose_indices_are_too_small_for_its_suit_goes_to_the_coordinator
     assert not back.uncertain and back.face_down
 
 
+def test_a_card_is_sure_only_when_the_suit_reader_tells_its_suit_from_the_other_of_its_colour() -> None:
+    """Clubs against spades, over all the corners: each corner 0.85 against 0.15 is 0.97 together, under 0.99."""
+
+    def suited(name: str, x: float, y: float, probs: tuple[float, ...]) -> IndexHit:
+        return replace(hit(name, 0.99, x, y), suit_probs=probs)
+
+    settings = CardSettings(pair=0.5, alone=None, suit=0.99)
+    leaning = (0.15, 0.0, 0.0, 0.85)  # S H D C
+    doubted = judge([suited("7C", 0, 0, leaning), suited("7C", 100, 150, leaning)], settings)
+    assert doubted.uncertain
+    assert doubted.reasons == ("el lector de palos no distingue tréboles de picas (0,97)",)
+    sure = (0.05, 0.0, 0.0, 0.95)
+    assert not judge([suited("7C", 0, 0, sure), suited("7C", 100, 150, sure)], settings).uncertain
+    # hearts are weighed against diamonds only: a club's share says nothing of them
+    red = (0.0, 0.5, 0.0, 0.5)
+    assert not judge([suited("7H", 0, 0, red), suited("7H", 100, 150, red)], settings).uncertain
+    spade = judge([suited("7S", 0, 0, leaning), suited("7S", 100, 150, leaning)], settings)
+    assert spade.reasons == ("el lector de palos no distingue picas de tréboles (0,03)",)
+    # without a suit reader's probabilities (models without one), or with the check off, nothing is asked
+    assert not judge([hit("7C", 0.99, 0, 0), hit("7C", 0.99, 100, 150)], settings).uncertain
+    off = replace(settings, suit=None)
+    assert not judge([suited("7C", 0, 0, leaning), suited("7C", 100, 150, leaning)], off).uncertain
+
+
 def test_two_corners_that_agree_are_still_doubted_when_the_second_classifier_names_another_card() -> None:
     settings = CardSettings(pair=0.5)
 
@@ -366,7 +390,7 @@ def reader_of(found: list[IndexHit], seconds: list[str], settings: CardSettings)
     """A reader whose finder finds `found` and whose classifiers are the fakes above."""
     reader = CardReader.__new__(CardReader)
     reader.classifier, reader.second = TurnedClassifier(), SecondClassifier(seconds)  # type: ignore[assignment]
-    reader.seams, reader.settings, reader.faces = None, settings, None
+    reader.seams, reader.settings, reader.faces, reader.suits = None, settings, None, None
     reader._spotted = reader._tiled = lambda frame: found  # type: ignore[method-assign]
     reader.spotter = None
     return reader
@@ -384,6 +408,30 @@ def test_a_card_in_doubt_is_read_again_turned_and_only_its_corners() -> None:
     # without looking again the card stays with the coordinator
     (card,) = reader_of(corners, ["5S", "5S"], replace(CardSettings(), again=None)).read(frame).cards
     assert card.uncertain and card.reasons[0].startswith("esquinas poco seguras")
+
+
+class SuitReader:
+    """A suit reader leaning to clubs over spades, 0.85 to 0.15 a corner; it keeps the crops it was shown."""
+
+    def __init__(self) -> None:
+        self.crops: list[Frame] = []
+
+    def probabilities(self, crops: list[Frame], turns: int = 1) -> np.ndarray:
+        self.crops += crops
+        return np.array([(0.15, 0.0, 0.0, 0.85) for _ in crops], dtype=np.float32)
+
+
+def test_the_suit_reader_reads_each_corner_in_grey_and_its_doubt_reaches_the_card() -> None:
+    frame = np.zeros((400, 1600, 3), dtype=np.uint8)
+    frame[..., 2] = 200  # a red frame: in grey its three channels are alike
+    corners = [IndexHit("index", 0.9, Box(x, 10, x + 30, 60)) for x in (10, 200)]
+    reader = reader_of(corners, ["5S", "5S"], CardSettings())
+    reader.suits = SuitReader()  # type: ignore[assignment]
+    (card,) = reader.read(frame).cards
+    assert card.card == "5S" and card.uncertain
+    assert "el lector de palos no distingue picas de tréboles (0,03)" in card.reasons
+    shown = reader.suits.crops  # type: ignore[attr-defined]
+    assert len(shown) == 2 and all((c[..., 0] == c[..., 2]).all() for c in shown)
 
 
 def test_looking_again_never_overrules_the_second_classifier() -> None:

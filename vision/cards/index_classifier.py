@@ -4,7 +4,9 @@
 
 YOLOv5n's backbone from the COCO-pretrained weights, global pooling and a linear head (as the dice faces' classifier),
 trained on the index boxes of the training folder, turned at every angle (a card lies any way round on the table).
-`--arch cnn --name index_cls2.pt` trains instead a small CNN from scratch (a second, differently made reading).
+`--arch cnn --name index_cls2.pt` trains instead a small CNN from scratch (a second, differently made reading);
+`--suits --arch cnn --name suit_cls.pt --gray 1 --small 8,40` one that names only the suit (4 classes), taught on
+indices seen as small as a webcam sees them (the reader's suit check).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards.notation import CLASS_NAMES
+from vision.cards.notation import CLASS_NAMES, RANKS, SUITS
 from vision.faces.classifier import (
     BACKBONE_ARCH,
     PRETRAINED,
@@ -38,6 +40,7 @@ MARGIN = 0.15  # of the box's longer side, on every side
 WEIGHTS_NAME = "index_cls.pt"
 SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where the models folder has one
 FACE_NAME = "face_cls.pt"  # a classifier of a card's whole face (its pips or picture), where the folder has one
+SUIT_NAME = "suit_cls.pt"  # a classifier of the suit alone, taught on small indices, where the folder has one
 CNN_WIDTHS = (24, 48, 96, 128)  # small enough to ship beside the first (0.7 MB)
 TURNS = (1, 2, 4)  # the views a crop may be read in: as it is, and turned by halves or quarters
 PACK_QUALITY = 90  # JPEG quality of packed crops: the 8,669 training crops of 2026-11-29 in 23 MiB
@@ -141,9 +144,10 @@ class IndexClassifier:
 
         def build(saved: dict[str, Any]) -> Any:
             widths = tuple(saved.get("widths", CNN_WIDTHS))
-            return build_model(widths, len(CLASS_NAMES), str(saved.get("arch", BACKBONE_ARCH)))
+            return build_model(widths, len(saved.get("classes", CLASS_NAMES)), str(saved.get("arch", BACKBONE_ARCH)))
 
         self.net, self.model, saved = load_net(weights, build)
+        self.classes = tuple(str(c) for c in saved.get("classes", CLASS_NAMES))  # the 52 codes, or the 4 suits
         self.arch = str(saved.get("arch", BACKBONE_ARCH))
         self.temperature = float(saved.get("temperature", 1.0))
         self.size = int(saved.get("size", SIZE))
@@ -153,12 +157,12 @@ class IndexClassifier:
         return logits_of(self.net, self.model, batch)
 
     def probabilities(self, crops: Sequence[Frame], turns: int = 1) -> npt.NDArray[np.float32]:
-        """Each crop's probability of every card (N x 52, the calibrated softmax); with `turns` 2 or 4, of the
-        logits averaged over the crop turned by a half or a quarter turn each time."""
+        """Each crop's probability of every class (N x 52 cards, or N x 4 suits; the calibrated softmax); with `turns`
+        2 or 4, of the logits averaged over the crop turned by a half or a quarter turn each time."""
         if turns not in TURNS:
             raise ValueError(f"turns debe ser 1, 2 o 4, no {turns}")
         if not crops:
-            return np.zeros((0, len(CLASS_NAMES)), np.float32)
+            return np.zeros((0, len(self.classes)), np.float32)
         # a card lies any way round and the classifier was taught every angle: a right-angle turn loses no pixel
         views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(0, 4, 4 // turns) for c in crops]
         logits = self.logits(preprocess(views, self.size))
@@ -166,7 +170,7 @@ class IndexClassifier:
 
     def export(self, path: Path) -> Path:
         """The torch weights as ONNX at `path`, with the temperature, the crop's side and the architecture."""
-        meta = {"temperature": self.temperature, "size": self.size, "arch": self.arch}
+        meta = {"temperature": self.temperature, "size": self.size, "arch": self.arch, "classes": list(self.classes)}
         return export_net(self.model, path, (self.size, self.size), meta, self.weights)
 
 
@@ -186,6 +190,18 @@ def occlude(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:
     out = image.copy()
     out[mask > 0] = rng.integers(0, 256, 3).astype(np.uint8)
     return out, float(mask.mean())
+
+
+def reduced(image: Frame, rng: np.random.Generator, sides: tuple[float, float]) -> Frame:
+    """The crop as a camera sees an index `sides` px tall (drawn between the two, evenly in log): reduced to that
+    scale and brought back to its side, so that a suit glyph of a few pixels is learned as the blur it is."""
+    size = image.shape[0]
+    index = float(np.exp(rng.uniform(np.log(sides[0]), np.log(sides[1]))))
+    small = max(4, round(index * (1 + 2 * MARGIN)))  # the crop holds the index and its margins
+    if small >= size:
+        return image
+    shrunk = cv2.resize(image, (small, small), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(shrunk, (size, size), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
 def grayed(image: Frame) -> Frame:
@@ -209,14 +225,16 @@ def _batches(
     size: int = SIZE,
     gray: float = 0.0,
     invert: float = 0.0,
+    small: tuple[float, float] | None = None,
+    classes: int = len(CLASS_NAMES),
 ) -> Any:
     """Augmented batches; a `covered` share of the crops partly covered, their target spread over every card by
     the share covered (soft targets), so that a partly covered index is read less sure; a `gray` share in shades of
     grey, so that a suit is told by its shape where no colour tells it; an `invert` share with its lightness turned
-    over, as a dark deck prints its indices."""
+    over, as a dark deck prints its indices; with `small`, each seen as an index of that many pixels (`reduced`)."""
     order = rng.permutation(len(crops))
     for start in range(0, len(order) - batch + 1, batch):
-        yield _augmented(crops, labels, order[start : start + batch], rng, covered, size, gray, invert)
+        yield _augmented(crops, labels, order[start : start + batch], rng, covered, size, gray, invert, small, classes)
 
 
 def _augmented(
@@ -228,11 +246,15 @@ def _augmented(
     size: int,
     gray: float,
     invert: float,
+    small: tuple[float, float] | None = None,
+    classes: int = len(CLASS_NAMES),
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """One batch of the `chosen` crops, augmented as `_batches` says, and its soft targets."""
-    images, targets = [], np.zeros((len(chosen), len(CLASS_NAMES)), np.float32)
+    """One batch of the `chosen` crops, augmented as `_batches` says, and its soft targets over `classes`."""
+    images, targets = [], np.zeros((len(chosen), classes), np.float32)
     for row, i in enumerate(chosen):
         image, hidden = augment(crops[i], rng), 0.0
+        if small is not None:
+            image = reduced(image, rng, small)
         if covered and rng.random() < covered:  # none covered: the same augmentations as before --covered
             image, hidden = occlude(image, rng)
         if gray and rng.random() < gray:  # none grey: the same random draws as before --gray
@@ -241,7 +263,7 @@ def _augmented(
             image = inverted(image)
         images.append(image)
         doubt = min(1.0, 1.5 * hidden)  # half the index hidden: hardly any of the card left to read
-        targets[row] = doubt / len(CLASS_NAMES)
+        targets[row] = doubt / classes
         targets[row, labels[i]] += 1.0 - doubt
     return preprocess(images, size), targets
 
@@ -254,9 +276,16 @@ def _pooled_batch(task: tuple[list[int], int]) -> tuple[npt.NDArray[np.float32],
     """One batch made in an augmenting process, from its own seed."""
     chosen, seed = task
     o = _SHARED["options"]
+    small, classes = _suit_options(o)
+    rng = np.random.default_rng(seed)
     return _augmented(
-        _SHARED["crops"], _SHARED["labels"], chosen, np.random.default_rng(seed), o.covered, o.size, o.gray, o.invert
+        _SHARED["crops"], _SHARED["labels"], chosen, rng, o.covered, o.size, o.gray, o.invert, small, classes
     )
+
+
+def _suit_options(options: Any) -> tuple[tuple[float, float] | None, int]:
+    """The `small` sides and the number of classes of a trainer's options (callers that name neither: None, 52)."""
+    return getattr(options, "small", None), getattr(options, "classes", len(CLASS_NAMES))
 
 
 def _pooled_batches(pool: Any, count: int, batch: int, rng: np.random.Generator) -> Any:
@@ -304,11 +333,21 @@ def fit(
     import torch
 
     loss = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    small, classes = _suit_options(options)
     if not options.workers:
         return train_for(
             model,
             lambda: _batches(
-                crops, labels, options.batch, rng, options.covered, options.size, options.gray, options.invert
+                crops,
+                labels,
+                options.batch,
+                rng,
+                options.covered,
+                options.size,
+                options.gray,
+                options.invert,
+                small,
+                classes,
             ),
             seconds,
             lr,
@@ -370,14 +409,34 @@ def train_for(
     return history
 
 
-def save(model: Any, path: Path, temperature: float, size: int, arch: str) -> None:
-    """The weights in half precision, with the temperature, the crop's side and the architecture."""
+def save(
+    model: Any, path: Path, temperature: float, size: int, arch: str, classes: Sequence[str] = CLASS_NAMES
+) -> None:
+    """The weights in half precision, with the temperature, the crop's side, the architecture and the classes."""
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
-    saved = {"state": state, "temperature": temperature, "size": size, "arch": arch, "widths": list(CNN_WIDTHS)}
+    saved = {
+        "state": state,
+        "temperature": temperature,
+        "size": size,
+        "arch": arch,
+        "widths": list(CNN_WIDTHS),
+        "classes": list(classes),
+    }
     torch.save(saved, path)
+
+
+def _sides(text: str) -> tuple[float, float]:
+    """MIN,MAX pixels of an index (argparse type); a Spanish error otherwise."""
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"se esperaba MIN,MAX en píxeles (8,40), no «{text}»") from None
+    if not 4 <= low <= high:
+        raise argparse.ArgumentTypeError(f"MIN,MAX: MIN al menos 4 y no mayor que MAX, no «{text}»")
+    return low, high
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -407,6 +466,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--invert", type=float, default=0.0, help="parte de los índices con la luz invertida (0)")
     parser.add_argument("--device", default="cpu", help="donde se entrena: cpu, o cuda en una GPU")
     parser.add_argument("--workers", type=int, default=0, help="procesos que preparan los lotes (0: este)")
+    parser.add_argument("--suits", action="store_true", help="nombrar solo el palo (4 clases), no la carta")
+    parser.add_argument(
+        "--small", type=_sides, help="cada índice visto como si midiera entre MIN y MAX píxeles (MIN,MAX)"
+    )
     args = parser.parse_args(argv)
     if args.workers < 0:
         raise SystemExit(f"--workers no puede ser negativo: {args.workers}")
@@ -439,8 +502,12 @@ def main(argv: list[str] | None = None) -> int:
     if not train_crops:
         raise SystemExit(f"no hay índices de cartas para aprender en {args.crops or args.data}")
     y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
+    classes = SUITS if args.suits else CLASS_NAMES
+    if args.suits:  # the codes run suit by suit, a rank each (vision.cards.notation)
+        y_train, y_val = y_train // len(RANKS), y_val // len(RANKS)
+    args.classes = len(classes)
     print(f"{len(train_crops)} índices para aprender, {len(val_crops)} para validar", flush=True)
-    model = build_model(CNN_WIDTHS, len(CLASS_NAMES), args.arch)
+    model = build_model(CNN_WIDTHS, len(classes), args.arch)
     if args.init is not None:
         saved = torch.load(args.init, map_location="cpu", weights_only=True)
         if str(saved.get("arch", BACKBONE_ARCH)) != args.arch:
@@ -462,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     model.to("cpu")
     accuracy, logits = evaluate(model, val_crops, y_val, args.size) if val_crops else (math.nan, None)
     temperature = fit_temperature(logits, y_val) if logits is not None else 1.0
-    save(model, args.out / args.name, temperature, args.size, args.arch)
+    save(model, args.out / args.name, temperature, args.size, args.arch, classes)
     (args.out / f"{Path(args.name).stem}.json").write_text(
         json.dumps({"val_accuracy": accuracy, "temperature": temperature, "history": history}, indent=1) + "\n"
     )

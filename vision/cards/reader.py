@@ -35,11 +35,13 @@ from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import (
     FACE_NAME,
     SECOND_NAME,
+    SUIT_NAME,
     WEIGHTS_NAME,
     IndexClassifier,
     crop,
+    grayed,
 )
-from vision.cards.notation import CLASS_NAMES, CLASS_OF
+from vision.cards.notation import CLASS_NAMES, CLASS_OF, SUITS
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import REACH, SeamClassifier, near
 from vision.onnx_session import need_torch, runtime_weights
@@ -64,6 +66,8 @@ RIVAL_SHARE = 0.3  # a different code read at the same place with this share of 
 Apart = Callable[[list[tuple["IndexHit", "IndexHit"]]], list[bool]]  # which corners of one code are of two cards
 Faces = Callable[[Box], tuple[float, ...]]  # the face reader's probability of every code for the card in a box
 FACE_SPREAD = 3.0  # corners this many index sides apart lie at two ends of a card: the box round them holds its face
+TWIN = {"S": "C", "C": "S", "H": "D", "D": "H"}  # the other suit of the same colour: what colour cannot tell apart
+SUIT_WORDS = {"S": "picas", "H": "corazones", "D": "diamantes", "C": "tréboles"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,7 @@ class IndexHit:
     second: str | None = None  # the code the second classifier names there (None: the models have no second)
     probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the first classifier's, every code
     second_probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the second classifier's
+    suit_probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the suit reader's, S H D C
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +157,9 @@ class CardSettings:
     # few pixels, where both classifiers agreed on the wrong suit, sure (None: never flagged for it; the bound and
     # its measure in models/cards/README.md)
     suit_floor: float | None = 20.0
+    # a face-up card's suit against the other of its colour (clubs or spades, hearts or diamonds), by the suit reader
+    # over all its corners: accepted from this share (None: not asked; models without a suit reader never ask)
+    suit: float | None = 0.99
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -299,7 +307,14 @@ def judge(
         reasons.append(Reason(CardReasonCode.LONE_CORNER_SMALL))
     longest = max(max(h.box.width, h.box.height) for h in group)
     if settings.suit_floor is not None and longest < settings.suit_floor:
+        # under it the rank fails too, where the suit reader tells the suit (5C read 7C, sure, at 17.5 px)
         reasons.append(Reason(CardReasonCode.INDEX_TOO_SMALL, side=longest))
+    if settings.suit is not None and all(h.suit_probs for h in group):
+        suit = group[0].name[-1]
+        told = twin_share(group, suit)
+        if told < settings.suit:
+            words = {"suit": SUIT_WORDS[suit], "twin": SUIT_WORDS[TWIN[suit]]}
+            reasons.append(Reason(CardReasonCode.SUIT_DOUBTFUL, share=told, **words))
     indices = tuple(h.box for h in group)
     return CardRead(group[0].name, False, confidence, box, bool(reasons), tuple(reasons), len(group), indices)
 
@@ -325,6 +340,13 @@ def face_names(group: list[IndexHit], settings: CardSettings, face_reader: Faces
         and int(np.argmax(probs)) == CLASS_OF[group[0].name]
         and probs[CLASS_OF[group[0].name]] >= settings.face
     )
+
+
+def twin_share(group: list[IndexHit], suit: str) -> float:
+    """The suit reader's probability of `suit` against the other of its colour, over all the group's corners."""
+    probs = card_probs([h.suit_probs for h in group])
+    mine, theirs = probs[SUITS.index(suit)], probs[SUITS.index(TWIN[suit])]
+    return float(mine / (mine + theirs)) if mine + theirs > 0 else 0.0
 
 
 def joint(group: list[IndexHit]) -> float:
@@ -494,6 +516,8 @@ class CardReader:
         self.seams = SeamClassifier(seam) if seam.exists() else None
         face = runtime_weights(Path(models) / FACE_NAME)
         self.faces = IndexClassifier(face) if face.exists() else None
+        suits = runtime_weights(Path(models) / SUIT_NAME)
+        self.suits = IndexClassifier(suits) if suits.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
 
@@ -512,7 +536,7 @@ class CardReader:
 
     def named(self, frame: Frame, indices: list[IndexHit], turns: int, second: bool = True) -> list[IndexHit]:
         """The indices named by the classifiers, each crop read at `turns` (see IndexClassifier.probabilities);
-        without `second`, each keeps the second classifier's name it had."""
+        without `second`, each keeps what the second classifier and the suit reader said of it."""
         index_crops = [crop(frame, h.box) for h in indices]
         probs = self.classifier.probabilities(index_crops, turns)
         if not second:
@@ -522,6 +546,12 @@ class CardReader:
             kept = [(CLASS_NAMES[int(row.argmax())], tuple(map(float, row))) for row in rows]
         else:
             kept = [(None, ())] * len(indices)
+        if not second or self.suits is None:
+            suits = [h.suit_probs for h in indices]
+        else:
+            # the suit reader was taught in grey: colour never tells a suit from the other of its colour
+            grey = [grayed(c) for c in index_crops]
+            suits = [tuple(map(float, row)) for row in self.suits.probabilities(grey, turns)]
         return [
             IndexHit(
                 CLASS_NAMES[int(row.argmax())],
@@ -530,8 +560,9 @@ class CardReader:
                 second=other,
                 probs=tuple(map(float, row)),
                 second_probs=other_probs,
+                suit_probs=suit,
             )
-            for h, row, (other, other_probs) in zip(indices, probs, kept, strict=True)
+            for h, row, (other, other_probs), suit in zip(indices, probs, kept, suits, strict=True)
         ]
 
     def _tiled(self, frame: Frame, floor: float | None = None) -> list[IndexHit]:
