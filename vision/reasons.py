@@ -80,6 +80,7 @@ class CardReasonCode(StrEnum):
     LONE_CORNER_SMALL = "lone_corner_small"  # one corner, boxed smaller than the others: maybe without its suit
     INDEX_TOO_SMALL = "index_too_small"  # the index too small for its suit to be read
     SUIT_DOUBTFUL = "suit_doubtful"  # the suit reader cannot tell the suit from the other of its colour
+    RANK_DOUBTFUL = "rank_doubtful"  # an index under the floor, whose rank the rank reader doubts
 
 
 CARD_MESSAGES: dict[CardReasonCode, str] = {
@@ -94,6 +95,7 @@ CARD_MESSAGES: dict[CardReasonCode, str] = {
     CardReasonCode.LONE_CORNER_SMALL: "una sola esquina, más pequeña que las demás: quizá sin el palo",
     CardReasonCode.INDEX_TOO_SMALL: "índice demasiado pequeño para leer el palo ({side:.0f} px)",
     CardReasonCode.SUIT_DOUBTFUL: "el lector de palos no distingue {suit} de {twin} ({share:.2f})",
+    CardReasonCode.RANK_DOUBTFUL: "índice pequeño ({side:.0f} px) y el lector de rangos duda ({share:.2f})",
 }
 
 

@@ -143,7 +143,8 @@ def register(subparsers: Any) -> None:
 
 
 def _level_or_none(option: str, text: str) -> float | None:
-    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`, `--suit`): from 0 to 1, or
+    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`, `--suit`,
+    `--rank`): from 0 to 1, or
     none."""
     value = _number_or_none(option, text, "un número entre 0 y 1")
     if value is not None and not 0 <= value <= 1:
@@ -152,7 +153,7 @@ def _level_or_none(option: str, text: str) -> float | None:
 
 
 def _pixels_or_none(option: str, text: str) -> float | None:
-    """A length in pixels that may be switched off (`--suit-floor`): from 0 to 1000, or none."""
+    """A length in pixels that may be switched off (`--suit-floor`, `--least-index`): from 0 to 1000, or none."""
     value = _number_or_none(option, text, "un número de píxeles")
     if value is not None and not 0 <= value <= 1000:
         raise CliError(f"{option} debe estar entre 0 y 1000 píxeles, no {text}")
@@ -223,6 +224,16 @@ def _reader_options(parser: argparse.ArgumentParser) -> None:
         "--suit",
         help="una carta se acepta solo si el lector de palos, con todas sus esquinas, distingue su palo del otro de su "
         "color (tréboles de picas, corazones de diamantes) con esta confianza (0.99; none: no se pregunta)",
+    )
+    parser.add_argument(
+        "--rank",
+        help="una carta de índice menor que --suit-floor se acepta si el lector de rangos, con todas sus esquinas, "
+        "nombra su rango con esta confianza y el de palos distingue su palo (0.99; none: nunca)",
+    )
+    parser.add_argument(
+        "--least-index",
+        help="una carta cuyo índice más grande mide menos de estos píxeles va siempre al coordinador (12; none: "
+        "sin este mínimo)",
     )
     parser.add_argument(
         "--turns",
@@ -441,6 +452,10 @@ def _card_reader(args: argparse.Namespace) -> Any:
         settings = replace(settings, suit_floor=_pixels_or_none("--suit-floor", args.suit_floor))
     if args.suit is not None:
         settings = replace(settings, suit=_level_or_none("--suit", args.suit))
+    if args.rank is not None:
+        settings = replace(settings, rank=_level_or_none("--rank", args.rank))
+    if args.least_index is not None:
+        settings = replace(settings, least_index=_pixels_or_none("--least-index", args.least_index))
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

@@ -227,7 +227,8 @@ def test_the_levels_given_reach_the_reader() -> None:
     from kiosk.commands.cards import _card_reader
 
     levels = {"models": None, "pair": None, "alone": None, "back": None, "apart": None, "joint": None, "agree": None}
-    levels |= {"face": None, "lone_second": None, "suit_floor": None, "suit": None}
+    levels |= {"face": None, "lone_second": None, "suit_floor": None, "suit": None, "rank": None}
+    levels |= {"least_index": None}
     args = argparse.Namespace(**(levels | {"apart": 0.5, "turns": None, "again": None}))
     reader = _card_reader(args)
     assert reader.settings.apart == 0.5 and reader.settings.pair == 0.9
@@ -261,4 +262,9 @@ def test_the_levels_given_reach_the_reader() -> None:
     assert _card_reader(given).settings.suit is None
     with pytest.raises(CliError, match="--suit debe estar entre 0 y 1, no 2"):
         _card_reader(argparse.Namespace(**(levels | {"suit": "2", "turns": None, "again": None})))
+    assert (reader.settings.rank, reader.settings.least_index) == (0.99, 12)
+    given = argparse.Namespace(**(levels | {"rank": "none", "least_index": "none", "turns": None, "again": None}))
+    assert (_card_reader(given).settings.rank, _card_reader(given).settings.least_index) == (None, None)
+    with pytest.raises(CliError, match="--least-index debe ser un número de píxeles o none, no ancho"):
+        _card_reader(argparse.Namespace(**(levels | {"least_index": "ancho", "turns": None, "again": None})))
     assert reader.seams is not None  # the shipped models part twins

@@ -10,7 +10,7 @@ import pytest
 
 from tests.vision.cardfolders import index_folder
 from vision.cards import index_classifier as ic
-from vision.cards.notation import CLASS_NAMES
+from vision.cards.notation import CLASS_NAMES, RANKS
 
 
 def test_a_covered_crop_has_a_flat_colour_over_the_share_it_reports() -> None:
@@ -204,18 +204,21 @@ def test_a_reduced_crop_keeps_its_side_and_loses_the_detail_of_a_small_index() -
     assert np.array_equal(ic.reduced(image, rng, (100.0, 100.0)), image)
 
 
-def test_a_suit_reader_learns_four_classes_and_carries_them_to_its_onnx(tmp_path: Path) -> None:
-    """`--suits`: the 52 codes folded into their suits (a code's suit is its place // 13); the saved weights name
-    the classes, and the ONNX exported from them too."""
+@pytest.mark.parametrize(("part", "classes"), [("--suits", ("S", "H", "D", "C")), ("--ranks", RANKS)])
+def test_a_suit_or_rank_reader_learns_its_classes_and_carries_them_to_its_onnx(
+    tmp_path: Path, part: str, classes: tuple[str, ...]
+) -> None:
+    """`--suits` and `--ranks`: the 52 codes folded into their suits (place // 13) or ranks (place % 13); the saved
+    weights name the classes, and the ONNX exported from them too."""
     folder = index_folder(tmp_path / "data")
     out = tmp_path / "o"
-    argv = ["--data", str(folder), "--out", str(out), "--minutes", "0.02", "--arch", "cnn", "--suits"]
-    assert ic.main([*argv, "--name", "suit_cls.pt", "--gray", "1", "--small", "8,40", "--threads", "1"]) == 0
-    reader = ic.IndexClassifier(out / "suit_cls.pt")
-    assert reader.classes == ("S", "H", "D", "C")
+    argv = ["--data", str(folder), "--out", str(out), "--minutes", "0.02", "--arch", "cnn", part]
+    assert ic.main([*argv, "--name", "part.pt", "--gray", "1", "--small", "8,40", "--threads", "1"]) == 0
+    reader = ic.IndexClassifier(out / "part.pt")
+    assert reader.classes == classes
     probs = reader.probabilities([np.full((40, 30, 3), 90, np.uint8)])
-    assert probs.shape == (1, 4)
-    onnx = ic.IndexClassifier(reader.export(out / "suit_cls.onnx"))
+    assert probs.shape == (1, len(classes))
+    onnx = ic.IndexClassifier(reader.export(out / "part.onnx"))
     assert onnx.classes == reader.classes
     assert np.allclose(onnx.probabilities([np.full((40, 30, 3), 90, np.uint8)]), probs, atol=1e-3)
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from vision.cards import dataset
-from vision.cards.notation import CLASS_NAMES, CLASS_OF
+from vision.cards.notation import CLASS_NAMES, CLASS_OF, RANKS
 from vision.cards.reader import (
     OVERLAP,
     TILE,
@@ -363,6 +363,30 @@ def test_corners_unsure_each_are_sure_together_unless_they_doubt_the_same_other_
     assert judge([hit("5S", 0.85, 0, 0), hit("5S", 0.85, 200, 0)], settings).uncertain
 
 
+def test_under_the_floor_a_card_is_accepted_only_where_the_suit_and_rank_readers_name_it() -> None:
+    """Indices of 15 px, under `suit_floor` (20) and over `least_index` (12): the readers taught small decide."""
+    suit, rank = (0.001, 0.0, 0.0, 0.999), tuple(0.999 if r == "5" else 0.001 / 12 for r in RANKS)
+
+    def small(side: float, **probs: tuple[float, ...]) -> list[IndexHit]:
+        return [replace(hit("5C", 0.99, x, y, side=side), **probs) for x, y in ((0, 0), (100, 150))]
+
+    settings = CardSettings(pair=0.5, alone=None)
+    assert (settings.suit_floor, settings.rank, settings.least_index) == (20, 0.99, 12)
+    assert not judge(small(15, suit_probs=suit, rank_probs=rank), settings).uncertain
+    # the rank reader leaning to 7: 0.85 against 0.15 a corner is 0.97 together
+    seven = tuple(0.85 if r == "5" else 0.15 if r == "7" else 0.0 for r in RANKS)
+    doubted = judge(small(15, suit_probs=suit, rank_probs=seven), settings)
+    assert doubted.reasons == ("índice pequeño (15 px) y el lector de rangos duda (0,97)",)
+    assert judge(small(15, suit_probs=suit, rank_probs=seven), replace(settings, rank=0.95)).reasons == ()
+    too_small = "índice demasiado pequeño para leer el palo (15 px)"
+    assert judge(small(15, suit_probs=suit), settings).reasons == (too_small,)  # no rank reader
+    assert judge(small(15, rank_probs=rank), settings).reasons == (too_small,)  # no suit reader
+    assert judge(small(15, suit_probs=suit, rank_probs=rank), replace(settings, rank=None)).reasons == (too_small,)
+    tiny = judge(small(11, suit_probs=suit, rank_probs=rank), settings)
+    assert tiny.reasons == ("índice demasiado pequeño para leer el palo (11 px)",)
+    assert not judge(small(11, suit_probs=suit, rank_probs=rank), replace(settings, least_index=None)).uncertain
+
+
 class TurnedClassifier:
     """A first classifier sure of 5S only when it reads each crop turned four ways; it records what it was asked."""
 
@@ -390,7 +414,7 @@ def reader_of(found: list[IndexHit], seconds: list[str], settings: CardSettings)
     """A reader whose finder finds `found` and whose classifiers are the fakes above."""
     reader = CardReader.__new__(CardReader)
     reader.classifier, reader.second = TurnedClassifier(), SecondClassifier(seconds)  # type: ignore[assignment]
-    reader.seams, reader.settings, reader.faces, reader.suits = None, settings, None, None
+    reader.seams, reader.settings, reader.faces, reader.suits, reader.ranks = None, settings, None, None, None
     reader._spotted = reader._tiled = lambda frame: found  # type: ignore[method-assign]
     reader.spotter = None
     return reader

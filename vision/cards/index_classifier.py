@@ -41,6 +41,7 @@ WEIGHTS_NAME = "index_cls.pt"
 SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where the models folder has one
 FACE_NAME = "face_cls.pt"  # a classifier of a card's whole face (its pips or picture), where the folder has one
 SUIT_NAME = "suit_cls.pt"  # a classifier of the suit alone, taught on small indices, where the folder has one
+RANK_NAME = "rank_cls.pt"  # a classifier of the rank alone, taught so too, where the folder has one
 CNN_WIDTHS = (24, 48, 96, 128)  # small enough to ship beside the first (0.7 MB)
 TURNS = (1, 2, 4)  # the views a crop may be read in: as it is, and turned by halves or quarters
 PACK_QUALITY = 90  # JPEG quality of packed crops: the 8,669 training crops of 2026-11-29 in 23 MiB
@@ -466,7 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--invert", type=float, default=0.0, help="parte de los índices con la luz invertida (0)")
     parser.add_argument("--device", default="cpu", help="donde se entrena: cpu, o cuda en una GPU")
     parser.add_argument("--workers", type=int, default=0, help="procesos que preparan los lotes (0: este)")
-    parser.add_argument("--suits", action="store_true", help="nombrar solo el palo (4 clases), no la carta")
+    part = parser.add_mutually_exclusive_group()
+    part.add_argument("--suits", action="store_true", help="nombrar solo el palo (4 clases), no la carta")
+    part.add_argument("--ranks", action="store_true", help="nombrar solo el rango (13 clases), no la carta")
     parser.add_argument(
         "--small", type=_sides, help="cada índice visto como si midiera entre MIN y MAX píxeles (MIN,MAX)"
     )
@@ -502,9 +505,12 @@ def main(argv: list[str] | None = None) -> int:
     if not train_crops:
         raise SystemExit(f"no hay índices de cartas para aprender en {args.crops or args.data}")
     y_train, y_val = np.asarray(train_labels), np.asarray(val_labels)
-    classes = SUITS if args.suits else CLASS_NAMES
-    if args.suits:  # the codes run suit by suit, a rank each (vision.cards.notation)
+    classes = SUITS if args.suits else RANKS if args.ranks else CLASS_NAMES
+    # the codes run suit by suit, a rank each (vision.cards.notation)
+    if args.suits:
         y_train, y_val = y_train // len(RANKS), y_val // len(RANKS)
+    elif args.ranks:
+        y_train, y_val = y_train % len(RANKS), y_val % len(RANKS)
     args.classes = len(classes)
     print(f"{len(train_crops)} índices para aprender, {len(val_crops)} para validar", flush=True)
     model = build_model(CNN_WIDTHS, len(classes), args.arch)

@@ -34,6 +34,7 @@ import numpy.typing as npt
 from vision.cards.dataset import BACK_CLASS, FINDER_NAMES, NAMES
 from vision.cards.index_classifier import (
     FACE_NAME,
+    RANK_NAME,
     SECOND_NAME,
     SUIT_NAME,
     WEIGHTS_NAME,
@@ -41,7 +42,7 @@ from vision.cards.index_classifier import (
     crop,
     grayed,
 )
-from vision.cards.notation import CLASS_NAMES, CLASS_OF, SUITS
+from vision.cards.notation import CLASS_NAMES, CLASS_OF, RANKS, SUITS
 from vision.cards.seams import NAME as SEAM_NAME
 from vision.cards.seams import REACH, SeamClassifier, near
 from vision.onnx_session import need_torch, runtime_weights
@@ -82,6 +83,7 @@ class IndexHit:
     probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the first classifier's, every code
     second_probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the second classifier's
     suit_probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the suit reader's, S H D C
+    rank_probs: tuple[float, ...] = field(default=(), repr=False, compare=False)  # the rank reader's, A 2-10 J Q K
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,11 @@ class CardSettings:
     # a face-up card's suit against the other of its colour (clubs or spades, hearts or diamonds), by the suit reader
     # over all its corners: accepted from this share (None: not asked; models without a suit reader never ask)
     suit: float | None = 0.99
+    # under `suit_floor`, a card whose suit the suit reader told is accepted where the rank reader (taught on small
+    # indices too) names its rank, over all its corners, at this level (None: never; models without one never)
+    rank: float | None = 0.99
+    # and never under this many pixels (None: no such floor)
+    least_index: float | None = 12.0
 
 
 def tiles(width: int, height: int, tile: int = TILE, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -306,10 +313,16 @@ def judge(
         # the box holds the rank and not the suit below it (seen half under a chip): the suit read is a guess
         reasons.append(Reason(CardReasonCode.LONE_CORNER_SMALL))
     longest = max(max(h.box.width, h.box.height) for h in group)
+    suited = settings.suit is not None and all(h.suit_probs for h in group)
     if settings.suit_floor is not None and longest < settings.suit_floor:
-        # under it the rank fails too, where the suit reader tells the suit (5C read 7C, sure, at 17.5 px)
-        reasons.append(Reason(CardReasonCode.INDEX_TOO_SMALL, side=longest))
-    if settings.suit is not None and all(h.suit_probs for h in group):
+        # the index classifiers misread suits and ranks there, sure (2S read 2C, 5C read 7C): the readers taught on
+        # small indices must name both
+        named = settings.rank is not None and all(h.rank_probs for h in group)
+        if not (suited and named) or (settings.least_index is not None and longest < settings.least_index):
+            reasons.append(Reason(CardReasonCode.INDEX_TOO_SMALL, side=longest))
+        elif settings.rank is not None and (told := rank_share(group)) < settings.rank:
+            reasons.append(Reason(CardReasonCode.RANK_DOUBTFUL, side=longest, share=told))
+    if suited and settings.suit is not None:
         suit = group[0].name[-1]
         told = twin_share(group, suit)
         if told < settings.suit:
@@ -347,6 +360,11 @@ def twin_share(group: list[IndexHit], suit: str) -> float:
     probs = card_probs([h.suit_probs for h in group])
     mine, theirs = probs[SUITS.index(suit)], probs[SUITS.index(TWIN[suit])]
     return float(mine / (mine + theirs)) if mine + theirs > 0 else 0.0
+
+
+def rank_share(group: list[IndexHit]) -> float:
+    """The rank reader's probability of the group's rank, over all its corners."""
+    return float(card_probs([h.rank_probs for h in group])[RANKS.index(group[0].name[:-1])])
 
 
 def joint(group: list[IndexHit]) -> float:
@@ -518,6 +536,8 @@ class CardReader:
         self.faces = IndexClassifier(face) if face.exists() else None
         suits = runtime_weights(Path(models) / SUIT_NAME)
         self.suits = IndexClassifier(suits) if suits.exists() else None
+        ranks = runtime_weights(Path(models) / RANK_NAME)
+        self.ranks = IndexClassifier(ranks) if ranks.exists() else None
         self.weights = weights
         self.settings = settings or CardSettings()
 
@@ -536,7 +556,7 @@ class CardReader:
 
     def named(self, frame: Frame, indices: list[IndexHit], turns: int, second: bool = True) -> list[IndexHit]:
         """The indices named by the classifiers, each crop read at `turns` (see IndexClassifier.probabilities);
-        without `second`, each keeps what the second classifier and the suit reader said of it."""
+        without `second`, each keeps what the second classifier and the suit and rank readers said of it."""
         index_crops = [crop(frame, h.box) for h in indices]
         probs = self.classifier.probabilities(index_crops, turns)
         if not second:
@@ -546,12 +566,10 @@ class CardReader:
             kept = [(CLASS_NAMES[int(row.argmax())], tuple(map(float, row))) for row in rows]
         else:
             kept = [(None, ())] * len(indices)
-        if not second or self.suits is None:
-            suits = [h.suit_probs for h in indices]
-        else:
-            # the suit reader was taught in grey: colour never tells a suit from the other of its colour
-            grey = [grayed(c) for c in index_crops]
-            suits = [tuple(map(float, row)) for row in self.suits.probabilities(grey, turns)]
+        # the suit and rank readers were taught in grey: colour never tells a suit from the other of its colour
+        grey = [grayed(c) for c in index_crops] if second and (self.suits or self.ranks) else []
+        suits = self._apart(self.suits, grey, turns) if second else None
+        ranks = self._apart(self.ranks, grey, turns) if second else None
         return [
             IndexHit(
                 CLASS_NAMES[int(row.argmax())],
@@ -560,10 +578,18 @@ class CardReader:
                 second=other,
                 probs=tuple(map(float, row)),
                 second_probs=other_probs,
-                suit_probs=suit,
+                suit_probs=h.suit_probs if suits is None else suits[i],
+                rank_probs=h.rank_probs if ranks is None else ranks[i],
             )
-            for h, row, (other, other_probs), suit in zip(indices, probs, kept, suits, strict=True)
+            for i, (h, row, (other, other_probs)) in enumerate(zip(indices, probs, kept, strict=True))
         ]
+
+    @staticmethod
+    def _apart(reader: IndexClassifier | None, grey: list[Frame], turns: int) -> list[tuple[float, ...]] | None:
+        """What the suit or rank reader says of each grey crop (None: the models have no such reader)."""
+        if reader is None:
+            return None
+        return [tuple(map(float, row)) for row in reader.probabilities(grey, turns)]
 
     def _tiled(self, frame: Frame, floor: float | None = None) -> list[IndexHit]:
         """The finder over 640 px tiles at full resolution, a box cut by a tile's inner edge left to its neighbour;
