@@ -61,14 +61,7 @@ def export(weights: Path = DEFAULT_WEIGHTS, ncnn: bool = True) -> tuple[Path, ..
 def export_cards(folder: Path) -> list[Path]:
     """An ONNX beside each of a card models folder's .pt (detectors and classifiers): the reader then needs
     neither torch nor ultralytics."""
-    from vision.cards.index_classifier import (
-        FACE_NAME,
-        RANK_NAME,
-        SECOND_NAME,
-        SUIT_NAME,
-        WEIGHTS_NAME,
-        IndexClassifier,
-    )
+    from vision.cards.index_classifier import CLASSIFIERS, IndexClassifier
     from vision.cards.reader import FINDER_NAME, SPOTTER_NAME
     from vision.cards.seams import NAME as SEAM_NAME
     from vision.cards.seams import SeamClassifier
@@ -77,7 +70,7 @@ def export_cards(folder: Path) -> list[Path]:
     for name in (FINDER_NAME, SPOTTER_NAME):
         if (folder / name).exists():
             written += export(folder / name, ncnn=False)
-    for name in (WEIGHTS_NAME, SECOND_NAME, FACE_NAME, SUIT_NAME, RANK_NAME):
+    for name in CLASSIFIERS:
         if (folder / name).exists():
             written.append(IndexClassifier(folder / name).export((folder / name).with_suffix(".onnx")))
     if (folder / SEAM_NAME).exists():

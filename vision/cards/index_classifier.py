@@ -42,6 +42,7 @@ SECOND_NAME = "index_cls2.pt"  # a second classifier, made differently, where th
 FACE_NAME = "face_cls.pt"  # a classifier of a card's whole face (its pips or picture), where the folder has one
 SUIT_NAME = "suit_cls.pt"  # a classifier of the suit alone, taught on small indices, where the folder has one
 RANK_NAME = "rank_cls.pt"  # a classifier of the rank alone, taught so too, where the folder has one
+CLASSIFIERS = (WEIGHTS_NAME, SECOND_NAME, FACE_NAME, SUIT_NAME, RANK_NAME)  # every classifier a models folder may hold
 CNN_WIDTHS = (24, 48, 96, 128)  # small enough to ship beside the first (0.7 MB)
 TURNS = (1, 2, 4)  # the views a crop may be read in: as it is, and turned by halves or quarters
 PACK_QUALITY = 90  # JPEG quality of packed crops: the 8,669 training crops of 2026-11-29 in 23 MiB
