@@ -89,7 +89,7 @@
       class: "qty" + (chosenQty === q ? " chosen" : ""), dataset: { q: q },
       onclick: () => { chosenQty = q; draw(); },
     }, String(q)));
-    const label = chosenFace && chosenQty ? "Apostar " + chosenQty + " " + FACE[chosenFace] : t("Apostar");
+    const label = chosenFace && chosenQty ? t("Apostar") + " " + window.Cacho.count(chosenQty, ONE[chosenFace], FACE[chosenFace]) : t("Apostar");
     const go = h("button", {
       class: "big primary", id: "bid-go", disabled: !(chosenFace && chosenQty),
       onclick: async () => {

@@ -534,7 +534,10 @@ def test_every_quantity_up_to_the_dice_in_play_is_offered(bare: Server, page: An
     quantities = page.locator("#controls .qty[data-q]").evaluate_all("els => els.map(e => Number(e.dataset.q))")
     assert quantities == list(range(1, 31))
     in_view(page, "#controls .qty, #bid-go, #dudo-btn")  # every one on the 7-inch screen, none off the side
+    page.locator('#controls .qty[data-q="1"]').click()
+    expect(page.locator("#bid-go")).to_have_text("Apostar 1 sexta")  # one pinta, not «1 sextas» (issue 63)
     page.locator('#controls .qty[data-q="30"]').click()
+    expect(page.locator("#bid-go")).to_have_text("Apostar 30 sextas")
     page.locator("#bid-go").click()
     expect(page.locator("#standing-bid")).to_have_text("Ana: treinta sextas")
 
