@@ -156,8 +156,8 @@ class CardSettings:
     # (None: naming it is enough; then a joker's lettering and a club pip went through as cards, models/cards)
     lone_second: float | None = 0.9
     # a face-up card whose largest corner index is shorter than this (pixels of the frame read): its suit glyph is a
-    # few pixels, where both classifiers agreed on the wrong suit, sure (None: never flagged for it; the bound and
-    # its measure in models/cards/README.md)
+    # few pixels, where both classifiers agreed on the wrong suit, sure; it is sure only where the suit and rank
+    # readers name it (`rank`; None: never flagged for it; the bound and its measure in models/cards/README.md)
     suit_floor: float | None = 20.0
     # a face-up card's suit against the other of its colour (clubs or spades, hearts or diamonds), by the suit reader
     # over all its corners: accepted from this share (None: not asked; models without a suit reader never ask)
