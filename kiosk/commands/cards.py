@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -143,9 +144,8 @@ def register(subparsers: Any) -> None:
 
 
 def _level_or_none(option: str, text: str) -> float | None:
-    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`, `--suit`,
-    `--rank`): from 0 to 1, or
-    none."""
+    """A level that may be switched off (`--joint`, `--agree`, `--face`, `--lone-second`, `--suit`, `--rank`): from
+    0 to 1, or none."""
     value = _number_or_none(option, text, "un número entre 0 y 1")
     if value is not None and not 0 <= value <= 1:
         raise CliError(f"{option} debe estar entre 0 y 1, no {value}")
@@ -158,6 +158,19 @@ def _pixels_or_none(option: str, text: str) -> float | None:
     if value is not None and not 0 <= value <= 1000:
         raise CliError(f"{option} debe estar entre 0 y 1000 píxeles, no {text}")
     return value
+
+
+# the reader's settings that an option may switch off with "none", each by how its text is read
+SWITCHABLE: dict[str, Callable[[str, str], float | None]] = {
+    "joint": _level_or_none,
+    "agree": _level_or_none,
+    "face": _level_or_none,
+    "lone_second": _level_or_none,
+    "suit_floor": _pixels_or_none,
+    "suit": _level_or_none,
+    "rank": _level_or_none,
+    "least_index": _pixels_or_none,
+}
 
 
 def _number_or_none(option: str, text: str, what: str) -> float | None:
@@ -440,22 +453,12 @@ def _card_reader(args: argparse.Namespace) -> Any:
 
     models = args.models / "cards" if args.models else MODELS
     settings = CardSettings()
-    if args.joint is not None:
-        settings = replace(settings, joint=_level_or_none("--joint", args.joint))
-    if args.agree is not None:
-        settings = replace(settings, agree=_level_or_none("--agree", args.agree))
-    if args.face is not None:
-        settings = replace(settings, face=_level_or_none("--face", args.face))
-    if args.lone_second is not None:
-        settings = replace(settings, lone_second=_level_or_none("--lone-second", args.lone_second))
-    if args.suit_floor is not None:
-        settings = replace(settings, suit_floor=_pixels_or_none("--suit-floor", args.suit_floor))
-    if args.suit is not None:
-        settings = replace(settings, suit=_level_or_none("--suit", args.suit))
-    if args.rank is not None:
-        settings = replace(settings, rank=_level_or_none("--rank", args.rank))
-    if args.least_index is not None:
-        settings = replace(settings, least_index=_pixels_or_none("--least-index", args.least_index))
+    switched: dict[str, Any] = {  # each a float or None, for the field of its name
+        name: parse("--" + name.replace("_", "-"), getattr(args, name))
+        for name, parse in SWITCHABLE.items()
+        if getattr(args, name) is not None
+    }
+    settings = replace(settings, **switched)
     for name in ("pair", "alone", "back", "apart"):
         value = getattr(args, name)
         if value is not None:

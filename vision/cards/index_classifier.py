@@ -5,8 +5,8 @@
 YOLOv5n's backbone from the COCO-pretrained weights, global pooling and a linear head (as the dice faces' classifier),
 trained on the index boxes of the training folder, turned at every angle (a card lies any way round on the table).
 `--arch cnn --name index_cls2.pt` trains instead a small CNN from scratch (a second, differently made reading);
-`--suits --arch cnn --name suit_cls.pt --gray 1 --small 8,40` one that names only the suit (4 classes), taught on
-indices seen as small as a webcam sees them (the reader's suit check).
+`--suits --name suit_cls.pt --gray 1 --small 8,64` one that names only the suit (4 classes), taught on indices seen
+as small as a webcam sees them (the reader's suit check); `--ranks --name rank_cls.pt` the rank alone (13 classes).
 """
 
 from __future__ import annotations
@@ -149,7 +149,9 @@ class IndexClassifier:
             return build_model(widths, len(saved.get("classes", CLASS_NAMES)), str(saved.get("arch", BACKBONE_ARCH)))
 
         self.net, self.model, saved = load_net(weights, build)
-        self.classes = tuple(str(c) for c in saved.get("classes", CLASS_NAMES))  # the 52 codes, or the 4 suits
+        self.classes = tuple(
+            str(c) for c in saved.get("classes", CLASS_NAMES)
+        )  # the 52 codes, the 4 suits or the 13 ranks
         self.arch = str(saved.get("arch", BACKBONE_ARCH))
         self.temperature = float(saved.get("temperature", 1.0))
         self.size = int(saved.get("size", SIZE))
@@ -159,7 +161,7 @@ class IndexClassifier:
         return logits_of(self.net, self.model, batch)
 
     def probabilities(self, crops: Sequence[Frame], turns: int = 1) -> npt.NDArray[np.float32]:
-        """Each crop's probability of every class (N x 52 cards, or N x 4 suits; the calibrated softmax); with `turns`
+        """Each crop's probability of every class (N x 52 cards, 4 suits or 13 ranks; calibrated); with `turns`
         2 or 4, of the logits averaged over the crop turned by a half or a quarter turn each time."""
         if turns not in TURNS:
             raise ValueError(f"turns debe ser 1, 2 o 4, no {turns}")
@@ -278,14 +280,14 @@ def _pooled_batch(task: tuple[list[int], int]) -> tuple[npt.NDArray[np.float32],
     """One batch made in an augmenting process, from its own seed."""
     chosen, seed = task
     o = _SHARED["options"]
-    small, classes = _suit_options(o)
+    small, classes = _part_options(o)
     rng = np.random.default_rng(seed)
     return _augmented(
         _SHARED["crops"], _SHARED["labels"], chosen, rng, o.covered, o.size, o.gray, o.invert, small, classes
     )
 
 
-def _suit_options(options: Any) -> tuple[tuple[float, float] | None, int]:
+def _part_options(options: Any) -> tuple[tuple[float, float] | None, int]:
     """The `small` sides and the number of classes of a trainer's options (callers that name neither: None, 52)."""
     return getattr(options, "small", None), getattr(options, "classes", len(CLASS_NAMES))
 
@@ -335,7 +337,7 @@ def fit(
     import torch
 
     loss = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    small, classes = _suit_options(options)
+    small, classes = _part_options(options)
     if not options.workers:
         return train_for(
             model,
