@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+from flask.typing import ResponseReturnValue
 
 from kiosk import learned, photos, teach, web
 from kiosk.auth import coordinator_required, page_view
@@ -100,11 +101,13 @@ class GameViews(Generic[D, R]):
         web.game_or_404(table_id, self.game)
         return self.load(store(), table_id)
 
-    def apply(self, table_id: int, event: Any, seq: int | None, meta: Mapping[str, object] | None = None) -> Any:
+    def apply(
+        self, table_id: int, event: Any, seq: int | None, meta: Mapping[str, object] | None = None
+    ) -> ResponseReturnValue:
         """Check and log the event: the coordinator's state after it, or the refusal (a rule, or a stale page)."""
         return web.answer(table_id, lambda: self.act(store(), table_id, event, seq, meta), self.state_of)
 
-    def redrawn(self, table_id: int) -> Any:
+    def redrawn(self, table_id: int) -> ResponseReturnValue:
         """Tell the table's pages that it changed; the coordinator's state."""
         publish(table_id)
         return jsonify(self.coordinator_state(table_id))
@@ -126,7 +129,7 @@ class GameViews(Generic[D, R]):
 
     # ------------------------------------------------------------------ the reading flow
 
-    def read(self, desk: D, look: Look[R], refused: Refusal | None = None) -> Any:
+    def read(self, desk: D, look: Look[R], refused: Refusal | None = None) -> ResponseReturnValue:
         """The camera reads the table in the background: 202 with the coordinator's state, or the refusal (the
         game's `refused`, no camera, a reading already under way)."""
         refused = refused or web.camera_refusal() or self.start_reading(desk, look)
@@ -187,7 +190,7 @@ class GameViews(Generic[D, R]):
                 photos.drop(store(), table_id, data)  # a reading no longer wanted keeps no photo
         publish(table_id)
 
-    def confirming(self, table_id: int, reading: R, change: Callable[[], Any]) -> Any:
+    def confirming(self, table_id: int, reading: R, change: Callable[[], ResponseReturnValue]) -> ResponseReturnValue:
         """Confirm a reading by `change` (the event logged, or its refusal): the reading's dice are written as a
         labelled sample before the event (kiosk.learned), taken back when it is refused."""
         written: list[str | None] = []
@@ -203,14 +206,14 @@ class GameViews(Generic[D, R]):
             teach.learn_when_due()  # the table goes back to play: a pause for the reader to learn its dice
         return answered
 
-    def by_hand(self, desk: D, reading: R) -> Any:
+    def by_hand(self, desk: D, reading: R) -> ResponseReturnValue:
         """Dice entered by hand (`reading`) in place of any reading awaiting confirmation, one at a time with a camera
         reading that ends now; the coordinator's state."""
         with table_lock(desk.table_id):
             web.replace_pending(desk.table_id, desk.seq, reading)
         return self.redrawn(desk.table_id)
 
-    def corrected(self, desk: D, fix: Callable[[R], R], nothing: str) -> Any:
+    def corrected(self, desk: D, fix: Callable[[R], R], nothing: str) -> ResponseReturnValue:
         """Correct the reading awaiting confirmation by `fix` (CorrectionError: 400) and keep it; 409 `nothing`
         when there is none. One at a time with a camera reading that ends now."""
         with table_lock(desk.table_id):

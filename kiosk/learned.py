@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import cv2
 import numpy as np
+from flask.typing import ResponseReturnValue
 
 from kiosk.camera import encode_jpeg
 from kiosk.dice import MATCH_IOU, iou
@@ -77,8 +78,8 @@ def confirming(
     root: Path,
     write: Callable[[Path, Mapping[str, Any]], str | None],
     reading: Mapping[str, Any],
-    change: Callable[[], Any],
-) -> Any:
+    change: Callable[[], ResponseReturnValue],
+) -> ResponseReturnValue:
     """Confirm a reading by `change` (the event logged, or its refusal, a tuple): the reading written as a labelled
     sample by `write` before the event, taken back when it is refused, its kept frame forgotten once logged."""
     try:

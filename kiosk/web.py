@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Response, abort, current_app, jsonify, redirect, render_template, request, send_file, url_for
+from flask.typing import ResponseReturnValue
 
 from engines.errors import LogError, RuleError
 from kiosk import photos
@@ -89,7 +90,7 @@ def json_seq(data: Mapping[str, Any]) -> int:
     return seq
 
 
-def answer(table_id: int, change: Callable[[], T], state_of: Callable[[T, str], dict[str, Any]]) -> Any:
+def answer(table_id: int, change: Callable[[], T], state_of: Callable[[T, str], dict[str, Any]]) -> ResponseReturnValue:
     """Make a change and answer with the coordinator's state after it, or the refusal (a rule, or a stale page)."""
     try:
         after = change()

@@ -401,7 +401,7 @@ def action(table_id: int) -> ResponseReturnValue:
         event = desks.parse_action(event_obj)
     except LogError as error:
         return refuse(error.message, 400)
-    return cast(ResponseReturnValue, VIEWS.apply(table_id, event, seq, {"by": "coordinador"}))
+    return VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
 
 
 # ------------------------------------------------------------------ the roll read
@@ -431,7 +431,7 @@ def read(table_id: int) -> ResponseReturnValue:
     """Ask the camera to read the roll (in the background): wait until the dice are still, read the rolling area."""
     desk = VIEWS.load_or_404(table_id)
     rolls = sum(1 for line in desk.standing if line.get("event") == "roll")
-    return cast(ResponseReturnValue, VIEWS.read(desk, RollingArea(_kept(desk), rolls), _roll_or_refuse(desk)))
+    return VIEWS.read(desk, RollingArea(_kept(desk), rolls), _roll_or_refuse(desk))
 
 
 @dataclass(frozen=True)
@@ -488,7 +488,7 @@ def cancel(table_id: int) -> ResponseReturnValue:
     VIEWS.load_or_404(table_id)
     with table_lock(table_id):
         web.discard_pending(table_id)
-    return cast(ResponseReturnValue, VIEWS.redrawn(table_id))
+    return VIEWS.redrawn(table_id)
 
 
 @bp.route("/<int:table_id>/die", methods=["POST"])
@@ -506,7 +506,7 @@ def die(table_id: int) -> ResponseReturnValue:
         lambda reading: readings.correct(reading, die_id, face, at),
         "no hay lectura que corregir: lea la tirada o entre los dados a mano",
     )
-    return cast(ResponseReturnValue, corrected)
+    return corrected
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
@@ -533,7 +533,7 @@ def confirm(table_id: int) -> ResponseReturnValue:
             page_state,
         ),
     )
-    return cast(ResponseReturnValue, answered)
+    return answered
 
 
 def score_if_only_choice(desk: desks.Desk) -> desks.Desk:

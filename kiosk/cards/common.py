@@ -279,7 +279,7 @@ def tap(
         return web.refuse(error.message, 400)
     except StaleError as error:
         return web.refuse(str(error), 409)
-    return cast(ResponseReturnValue, views.apply(table_id, events, seq, {"by": "coordinador"}))
+    return views.apply(table_id, events, seq, {"by": "coordinador"})
 
 
 def lay_for_demo(game: str, desk: Desk[CardGame], seats: Sequence[int], size: int, seen: Collection[str] = ()) -> None:
@@ -380,7 +380,7 @@ def add_shown_routes(
         keep_frame(desk, data, seen, frame)
         with table_lock(table_id):
             web.replace_pending(table_id, desk.seq, data)
-        return cast(ResponseReturnValue, views.redrawn(table_id))
+        return views.redrawn(table_id)
 
     def card(table_id: int) -> ResponseReturnValue:
         """Correct (or confirm) one card read, `{seat, index, card}`, or the discard, `{discard}`; audited."""
@@ -396,7 +396,7 @@ def add_shown_routes(
                 lambda r: readers.correct_hand(r, data.get("seat"), data.get("index"), data.get("card")),
                 f"no hay lectura que corregir: lea {what} o tóquelas",
             )
-        return cast(ResponseReturnValue, corrected)
+        return corrected
 
     def confirm(table_id: int) -> ResponseReturnValue:
         """Log what was read once nothing is missing or doubtful; the engine rules it."""
@@ -423,7 +423,7 @@ def cancel_reading(views: GameViews[Desk[G], Reading], table_id: int) -> Respons
     views.load_or_404(table_id)
     with table_lock(table_id):
         web.discard_pending(table_id)
-    return cast(ResponseReturnValue, views.redrawn(table_id))
+    return views.redrawn(table_id)
 
 
 def current_reading(desk: Desk[object]) -> Reading | None:

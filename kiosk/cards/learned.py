@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import cv2
 from flask.typing import ResponseReturnValue
@@ -85,4 +85,4 @@ def write_sample(root: Path, data: Mapping[str, Any]) -> str | None:
 def confirming(root: Path, reading: Reading, change: Callable[[], ResponseReturnValue]) -> ResponseReturnValue:
     """Confirm a card reading by `change` (the event logged, or its refusal): its corners written as a sample first,
     taken back when it is refused (kiosk.learned.confirming)."""
-    return cast(ResponseReturnValue, learned.confirming(root, write_sample, reading, change))
+    return learned.confirming(root, write_sample, reading, change)

@@ -7,7 +7,7 @@ picker, or a card reader behind `kiosk.cards.reader`), and the engine checks it 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
@@ -532,7 +532,7 @@ def read(table_id: int) -> ResponseReturnValue:
     common.keep_frame(desk, data, seen, frame)
     with table_lock(table_id):
         web.replace_pending(table_id, desk.seq, data)
-    return cast(ResponseReturnValue, VIEWS.redrawn(table_id))
+    return VIEWS.redrawn(table_id)
 
 
 @bp.route("/<int:table_id>/card", methods=["POST"])
@@ -546,7 +546,7 @@ def card(table_id: int) -> ResponseReturnValue:
         lambda reading: readers.correct(reading, data.get("seat"), data.get("card"), data.get("down", False)),
         "no hay lectura que corregir: lea la baza o toque las cartas",
     )
-    return cast(ResponseReturnValue, corrected)
+    return corrected
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])

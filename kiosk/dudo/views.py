@@ -323,7 +323,7 @@ def action(table_id: int) -> ResponseReturnValue:
         return refuse(error.message, 400)
     response = VIEWS.apply(table_id, event, seq, {"by": "coordinador"})
     if not isinstance(response, Response):  # refused: the page shows why, and nothing starts
-        return cast(ResponseReturnValue, response)
+        return response
     desk = desks.load(store(), table_id)
     if desk.table.pending is not None and camera().can_read and current_reading(desk) is None:
         # The cups are being lifted: watch the table at once, so the reading waits only for stillness.
@@ -386,7 +386,7 @@ def _challenge_or_refuse(desk: desks.Desk) -> tuple[Response, int] | None:
 def read(table_id: int) -> ResponseReturnValue:
     """Ask the camera to read the lifted cups (in the background): capture when still, read, seat, check."""
     desk = VIEWS.load_or_404(table_id)
-    return cast(ResponseReturnValue, VIEWS.read(desk, Cups(desk), _challenge_or_refuse(desk)))
+    return VIEWS.read(desk, Cups(desk), _challenge_or_refuse(desk))
 
 
 @dataclass
@@ -455,7 +455,7 @@ def die(table_id: int) -> ResponseReturnValue:
             raise CorrectionError("se esperaba {player, die, face}")
         return readings.correct(reading, player, die_id, face)
 
-    return cast(ResponseReturnValue, VIEWS.corrected(desk, fix, "no hay lectura que corregir"))
+    return VIEWS.corrected(desk, fix, "no hay lectura que corregir")
 
 
 @bp.route("/<int:table_id>/confirm", methods=["POST"])
@@ -482,4 +482,4 @@ def confirm(table_id: int) -> ResponseReturnValue:
         with tables.table_lock(table_id):
             photos.discard(table_id, photo)
             photos.discard(table_id, photos.raw_name(photo))
-    return cast(ResponseReturnValue, answered)
+    return answered
